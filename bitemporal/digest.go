@@ -1,0 +1,170 @@
+package bitemporal
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"hash"
+	"strconv"
+
+	"github.com/tgms-go/tgms/canon"
+)
+
+// The store digest is the SHA-256 of the canonical JSON object
+//
+//	{"edges":[edge rows...],"nodes":[node rows...]}
+//
+// over every version ever believed (closed ones included), node rows sorted
+// by (uid, tt_s, vt_s) and edge rows by (src, dst, rel_type, disc, tt_s,
+// vt_s), all compared as byte strings or integers. A node row is
+//
+//	{"closed_by":OP|null,"created_by":OP,"label":S,"props":{...},"tt_e":N,"tt_s":N,"uid":S,"vt_e":N,"vt_s":N}
+//
+// and an edge row
+//
+//	{"closed_by":OP|null,"created_by":OP,"disc":S,"dst":S,"props":{...},"rel_type":S,"src":S,"tt_e":N,"tt_s":N,"vt_e":N,"vt_s":N}
+//
+// Derived identifiers (edge ids, version ids) are functions of these fields
+// and are not hashed. Two stores with the same digest hold the same beliefs
+// with the same history, whatever backend or checkpoint produced them.
+
+// Digester computes a store digest from rows fed in canonical order: all
+// edges first, then all nodes.
+type Digester struct {
+	h     hash.Hash
+	buf   []byte
+	state int // 0 nothing, 1 in edges, 2 in nodes
+	n     int
+}
+
+// NewDigester starts a store digest.
+func NewDigester() *Digester {
+	d := &Digester{h: sha256.New(), buf: make([]byte, 0, 64<<10)}
+	d.buf = append(d.buf, `{"edges":[`...)
+	return d
+}
+
+func (d *Digester) sep() {
+	if d.n > 0 {
+		d.buf = append(d.buf, ',')
+	}
+	d.n++
+	if len(d.buf) > 60<<10 {
+		d.h.Write(d.buf)
+		d.buf = d.buf[:0]
+	}
+}
+
+func appendOp(b []byte, k OpKind) []byte {
+	if k == OpNone {
+		return append(b, "null"...)
+	}
+	b = append(b, '"')
+	b = append(b, k.String()...)
+	return append(b, '"')
+}
+
+func appendIntField(b []byte, name string, v int64) []byte {
+	b = append(b, name...)
+	return strconv.AppendInt(b, v, 10)
+}
+
+// Edge adds one edge row. Rows must come in canonical order.
+func (d *Digester) Edge(v *EdgeVersion) {
+	if d.state > 1 {
+		panic("bitemporal: Digester.Edge after Digester.Node")
+	}
+	d.state = 1
+	d.sep()
+	b := append(d.buf, `{"closed_by":`...)
+	b = appendOp(b, v.ClosedBy)
+	b = append(b, `,"created_by":`...)
+	b = appendOp(b, v.CreatedBy)
+	b = append(b, `,"disc":`...)
+	b = canon.AppendString(b, v.Key.Disc)
+	b = append(b, `,"dst":`...)
+	b = canon.AppendString(b, v.Key.Dst)
+	b = append(b, `,"props":`...)
+	b = append(b, v.Props.JSON()...)
+	b = append(b, `,"rel_type":`...)
+	b = canon.AppendString(b, v.Key.RelType)
+	b = append(b, `,"src":`...)
+	b = canon.AppendString(b, v.Key.Src)
+	b = appendIntField(b, `,"tt_e":`, v.TTe)
+	b = appendIntField(b, `,"tt_s":`, v.TTs)
+	b = appendIntField(b, `,"vt_e":`, v.Valid.End)
+	b = appendIntField(b, `,"vt_s":`, v.Valid.Start)
+	d.buf = append(b, '}')
+}
+
+// Node adds one node row. Rows must come in canonical order.
+func (d *Digester) Node(v *NodeVersion) {
+	if d.state < 2 {
+		d.buf = append(d.buf, `],"nodes":[`...)
+		d.state, d.n = 2, 0
+	}
+	d.sep()
+	b := append(d.buf, `{"closed_by":`...)
+	b = appendOp(b, v.ClosedBy)
+	b = append(b, `,"created_by":`...)
+	b = appendOp(b, v.CreatedBy)
+	b = append(b, `,"label":`...)
+	b = canon.AppendString(b, v.Label)
+	b = append(b, `,"props":`...)
+	b = append(b, v.Props.JSON()...)
+	b = appendIntField(b, `,"tt_e":`, v.TTe)
+	b = appendIntField(b, `,"tt_s":`, v.TTs)
+	b = append(b, `,"uid":`...)
+	b = canon.AppendString(b, v.UID)
+	b = appendIntField(b, `,"vt_e":`, v.Valid.End)
+	b = appendIntField(b, `,"vt_s":`, v.Valid.Start)
+	d.buf = append(b, '}')
+}
+
+// Sum finishes the digest and returns it as lowercase hex.
+func (d *Digester) Sum() string {
+	if d.state < 2 {
+		d.buf = append(d.buf, `],"nodes":[`...)
+	}
+	d.buf = append(d.buf, "]}"...)
+	d.h.Write(d.buf)
+	d.buf = d.buf[:0]
+	return hex.EncodeToString(d.h.Sum(nil))
+}
+
+// CompareNodes orders node versions canonically: (uid, tt_s, vt_s).
+func CompareNodes(a, b *NodeVersion) int {
+	if a.UID != b.UID {
+		if a.UID < b.UID {
+			return -1
+		}
+		return 1
+	}
+	if c := cmpTime(a.TTs, b.TTs); c != 0 {
+		return c
+	}
+	return cmpTime(a.Valid.Start, b.Valid.Start)
+}
+
+// CompareEdgeKeys orders edge identities by (src, dst, rel_type, disc).
+func CompareEdgeKeys(a, b EdgeKey) int {
+	for _, p := range [4][2]string{{a.Src, b.Src}, {a.Dst, b.Dst}, {a.RelType, b.RelType}, {a.Disc, b.Disc}} {
+		if p[0] != p[1] {
+			if p[0] < p[1] {
+				return -1
+			}
+			return 1
+		}
+	}
+	return 0
+}
+
+// CompareEdges orders edge versions canonically: (identity, tt_s, vt_s).
+func CompareEdges(a, b *EdgeVersion) int {
+	if c := CompareEdgeKeys(a.Key, b.Key); c != 0 {
+		return c
+	}
+	if c := cmpTime(a.TTs, b.TTs); c != 0 {
+		return c
+	}
+	return cmpTime(a.Valid.Start, b.Valid.Start)
+}

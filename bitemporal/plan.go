@@ -1,0 +1,487 @@
+package bitemporal
+
+import (
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// View is the read side a batch is planned against: the store's current
+// beliefs (as of its last applied batch). Implementations return hits in
+// any order; Plan sorts them.
+type View interface {
+	// NodeKnown reports whether uid is registered (by any earlier op).
+	NodeKnown(uid string) bool
+	// BelievedNodes returns the currently believed versions of uid whose
+	// valid interval overlaps iv.
+	BelievedNodes(uid string, iv Interval) []NodeHit
+	// HasBelievedNode reports whether uid has any currently believed version.
+	HasBelievedNode(uid string) bool
+	// EdgeKnown reports whether any version of the edge identity exists.
+	EdgeKnown(k EdgeKey) bool
+	// BelievedEdges returns the currently believed versions of the edge
+	// identity whose valid interval overlaps iv.
+	BelievedEdges(k EdgeKey, iv Interval) []EdgeHit
+}
+
+// Closure closes a stored version: its TTe becomes the batch's tt.
+type Closure struct {
+	H  Handle
+	By OpKind
+}
+
+// NewEdge is an edge version inserted by a batch. Auto >= 0 means the
+// edge's discriminator was assigned by the store: Key.Disc is empty and the
+// real discriminator is AutoDisc(Effect.Seq, Auto).
+type NewEdge struct {
+	V    EdgeVersion
+	Auto int64
+}
+
+// Effect is what applying a batch does to a store: uids to register,
+// stored versions to close, and new versions to insert (versions written and
+// retired within the same batch never appear). Applying an effect cannot
+// fail, which is what makes a batch atomic.
+type Effect struct {
+	TT         Time
+	Seq        uint64   // the batch's sequence number in the store, from 1
+	NewUIDs    []string // in first-registration order
+	CloseNodes []Closure
+	CloseEdges []Closure
+	Nodes      []NodeVersion
+	Edges      []NewEdge
+	NumEvents  int   // events ingested by the batch
+	NumAuto    int64 // store-assigned discriminators used: #<Seq>.0 .. #<Seq>.<NumAuto-1>
+}
+
+// AutoDisc is the discriminator the store gives the i-th auto-identified
+// event of batch seq: "#<seq>.<i>". No other edge can have it, so bulk
+// ingest never reuses an identity.
+func AutoDisc(seq uint64, i int64) string {
+	b := make([]byte, 0, 24)
+	b = append(b, '#')
+	b = strconv.AppendUint(b, seq, 10)
+	b = append(b, '.')
+	b = strconv.AppendInt(b, i, 10)
+	return string(b)
+}
+
+// ParseAutoDisc inverts AutoDisc.
+func ParseAutoDisc(disc string) (seq uint64, i int64, ok bool) {
+	if len(disc) < 4 || disc[0] != '#' {
+		return 0, 0, false
+	}
+	a, b, found := strings.Cut(disc[1:], ".")
+	if !found {
+		return 0, 0, false
+	}
+	s, err1 := strconv.ParseUint(a, 10, 64)
+	n, err2 := strconv.ParseInt(b, 10, 64)
+	if err1 != nil || err2 != nil || n < 0 || strconv.FormatUint(s, 10) != a || strconv.FormatInt(n, 10) != b {
+		return 0, 0, false
+	}
+	return s, n, true
+}
+
+// Plan computes the effect of ops as one batch at transaction time tt with
+// sequence number seq, against the beliefs in v. Ops see the effects of
+// earlier ops of the same batch. On error the batch is refused as a whole
+// and v is untouched.
+func Plan(v View, tt Time, seq uint64, ops []Op) (*Effect, error) {
+	p := &planner{
+		v: v, tt: tt, seq: seq,
+		eff:        &Effect{TT: tt, Seq: seq},
+		closedNode: map[Handle]bool{},
+		closedEdge: map[Handle]bool{},
+		nodes:      map[string][]*pendingNode{},
+		edges:      map[EdgeKey][]*pendingEdge{},
+		registered: map[string]bool{},
+	}
+	for i := range ops {
+		if err := ops[i].Validate(i); err != nil {
+			return nil, err
+		}
+		if err := p.apply(i, &ops[i]); err != nil {
+			return nil, err
+		}
+	}
+	p.finish()
+	return p.eff, nil
+}
+
+type pendingNode struct {
+	v    NodeVersion
+	dead bool
+}
+
+type pendingEdge struct {
+	v    EdgeVersion
+	auto int64
+	dead bool
+}
+
+type planner struct {
+	v          View
+	tt         Time
+	seq        uint64
+	eff        *Effect
+	closedNode map[Handle]bool
+	closedEdge map[Handle]bool
+	nodeOrder  []*pendingNode
+	edgeOrder  []*pendingEdge
+	nodes      map[string][]*pendingNode
+	edges      map[EdgeKey][]*pendingEdge
+	registered map[string]bool
+	autoPend   []*pendingEdge           // auto-identified events of this batch, by number
+	autoFrags  map[int64][]*pendingEdge // versions of those identities written later in the batch
+}
+
+// nodeHit is a believed node version: stored (pend == nil) or written
+// earlier in this batch.
+type nodeHit struct {
+	h    Handle
+	pend *pendingNode
+	v    NodeVersion
+}
+
+type edgeHit struct {
+	h    Handle
+	pend *pendingEdge
+	v    EdgeVersion
+}
+
+func (p *planner) register(uid string) {
+	if p.registered[uid] || p.v.NodeKnown(uid) {
+		return
+	}
+	p.registered[uid] = true
+	p.eff.NewUIDs = append(p.eff.NewUIDs, uid)
+}
+
+func (p *planner) believedNodes(uid string, iv Interval) []nodeHit {
+	var out []nodeHit
+	for _, h := range p.v.BelievedNodes(uid, iv) {
+		if !p.closedNode[h.H] {
+			out = append(out, nodeHit{h: h.H, v: h.V})
+		}
+	}
+	for _, pn := range p.nodes[uid] {
+		if !pn.dead && pn.v.Valid.Overlaps(iv) {
+			out = append(out, nodeHit{pend: pn, v: pn.v})
+		}
+	}
+	slices.SortFunc(out, func(a, b nodeHit) int { return cmpTime(a.v.Valid.Start, b.v.Valid.Start) })
+	return out
+}
+
+func (p *planner) believedEdges(k EdgeKey, iv Interval) []edgeHit {
+	var out []edgeHit
+	for _, h := range p.v.BelievedEdges(k, iv) {
+		if !p.closedEdge[h.H] {
+			out = append(out, edgeHit{h: h.H, v: h.V})
+		}
+	}
+	pend := p.edges[k]
+	if seq, i, ok := ParseAutoDisc(k.Disc); ok && seq == p.seq {
+		pend = nil
+		cands := p.autoFrags[i]
+		if i < int64(len(p.autoPend)) {
+			cands = append([]*pendingEdge{p.autoPend[i]}, cands...)
+		}
+		for _, pe := range cands {
+			if pe.v.Key.Src == k.Src && pe.v.Key.Dst == k.Dst && pe.v.Key.RelType == k.RelType {
+				pend = append(pend, pe)
+			}
+		}
+	}
+	for _, pe := range pend {
+		if !pe.dead && pe.v.Valid.Overlaps(iv) {
+			out = append(out, edgeHit{pend: pe, v: pe.v})
+		}
+	}
+	slices.SortFunc(out, func(a, b edgeHit) int { return cmpTime(a.v.Valid.Start, b.v.Valid.Start) })
+	return out
+}
+
+func cmpTime(a, b Time) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}
+
+// supersede closes a stored version, or retires one written earlier in
+// this batch (it was never believed at any instant).
+func (p *planner) supersedeNode(h nodeHit, by OpKind) {
+	if h.pend != nil {
+		h.pend.dead = true
+		return
+	}
+	p.closedNode[h.h] = true
+	p.eff.CloseNodes = append(p.eff.CloseNodes, Closure{h.h, by})
+}
+
+func (p *planner) supersedeEdge(h edgeHit, by OpKind) {
+	if h.pend != nil {
+		h.pend.dead = true
+		return
+	}
+	p.closedEdge[h.h] = true
+	p.eff.CloseEdges = append(p.eff.CloseEdges, Closure{h.h, by})
+}
+
+func (p *planner) insertNode(v NodeVersion) {
+	v.TTs, v.TTe, v.ClosedBy = p.tt, OpenEnd, OpNone
+	pn := &pendingNode{v: v}
+	p.nodes[v.UID] = append(p.nodes[v.UID], pn)
+	p.nodeOrder = append(p.nodeOrder, pn)
+}
+
+func (p *planner) insertEdge(v EdgeVersion, auto int64) {
+	v.TTs, v.TTe, v.ClosedBy = p.tt, OpenEnd, OpNone
+	pe := &pendingEdge{v: v, auto: auto}
+	if auto < 0 {
+		p.edges[v.Key] = append(p.edges[v.Key], pe)
+	} else {
+		if p.autoFrags == nil {
+			p.autoFrags = map[int64][]*pendingEdge{}
+		}
+		p.autoFrags[auto] = append(p.autoFrags[auto], pe)
+	}
+	p.edgeOrder = append(p.edgeOrder, pe)
+}
+
+func (p *planner) apply(i int, op *Op) error {
+	switch op.Kind {
+	case OpAssertNode:
+		p.register(op.UID)
+		for _, h := range p.believedNodes(op.UID, op.Valid) {
+			p.supersedeNode(h, OpAssertNode)
+			for _, part := range Remainder(h.v.Valid, op.Valid) {
+				frag := h.v
+				frag.Valid, frag.CreatedBy = part, OpAssertNode
+				p.insertNode(frag)
+			}
+		}
+		p.insertNode(NodeVersion{UID: op.UID, Label: op.Label, Props: op.Props, Valid: op.Valid, CreatedBy: OpAssertNode})
+	case OpAssertEdge:
+		if _, _, reserved := ParseAutoDisc(op.Edge.Disc); reserved && !p.edgeKnown(op.Edge) {
+			return opErr(CodeConflict, i, op.Kind, "disc", "disc %q has the form #<batch>.<n>, which is reserved for discriminators the store assigns; it names no existing edge %s→%s %s", op.Edge.Disc, op.Edge.Src, op.Edge.Dst, op.Edge.RelType)
+		}
+		p.register(op.Edge.Src)
+		p.register(op.Edge.Dst)
+		key, auto := op.Edge, int64(-1)
+		if seq, n, ok := ParseAutoDisc(key.Disc); ok && seq == p.seq {
+			key.Disc, auto = "", n
+		}
+		for _, h := range p.believedEdges(op.Edge, op.Valid) {
+			p.supersedeEdge(h, OpAssertEdge)
+			for _, part := range Remainder(h.v.Valid, op.Valid) {
+				frag := h.v
+				frag.Valid, frag.CreatedBy = part, OpAssertEdge
+				p.insertEdge(frag, h.auto())
+			}
+		}
+		p.insertEdge(EdgeVersion{Key: key, Props: op.Props, Valid: op.Valid, CreatedBy: OpAssertEdge}, auto)
+	case OpRetract:
+		return p.retract(i, op)
+	case OpCorrect:
+		return p.correct(i, op)
+	case OpIngest:
+		return p.ingest(i, op)
+	}
+	return nil
+}
+
+// retract ends the fact from op.At on: every believed version of the
+// identity with vt_e > t is closed, and the part before t (if any) is
+// re-inserted.
+func (p *planner) retract(i int, op *Op) error {
+	cut := Interval{op.At, OpenEnd}
+	if op.At >= OpenEnd {
+		return opErr(CodeInvalidArg, i, op.Kind, "t", "cannot retract at the open end")
+	}
+	if op.Ref.Kind == RefNode {
+		hits := p.believedNodes(op.Ref.UID, cut)
+		if len(hits) == 0 {
+			return p.notFound(i, op, p.v.NodeKnown(op.Ref.UID) || p.registered[op.Ref.UID])
+		}
+		for _, h := range hits {
+			p.supersedeNode(h, OpRetract)
+			if h.v.Valid.Start < op.At {
+				frag := h.v
+				frag.Valid, frag.CreatedBy = Interval{h.v.Valid.Start, op.At}, OpRetract
+				p.insertNode(frag)
+			}
+		}
+		return nil
+	}
+	hits := p.believedEdges(op.Ref.Edge, cut)
+	if len(hits) == 0 {
+		return p.notFound(i, op, p.edgeKnown(op.Ref.Edge))
+	}
+	for _, h := range hits {
+		p.supersedeEdge(h, OpRetract)
+		if h.v.Valid.Start < op.At {
+			frag := h.v
+			frag.Valid, frag.CreatedBy = Interval{h.v.Valid.Start, op.At}, OpRetract
+			p.insertEdge(frag, h.auto())
+		}
+	}
+	return nil
+}
+
+func (h edgeHit) auto() int64 {
+	if h.pend != nil {
+		return h.pend.auto
+	}
+	return -1
+}
+
+func (p *planner) edgeKnown(k EdgeKey) bool {
+	if seq, i, ok := ParseAutoDisc(k.Disc); ok && seq == p.seq {
+		return i < int64(len(p.autoPend)) && p.autoPend[i].v.Key.Src == k.Src &&
+			p.autoPend[i].v.Key.Dst == k.Dst && p.autoPend[i].v.Key.RelType == k.RelType
+	}
+	return p.v.EdgeKnown(k) || len(p.edges[k]) > 0
+}
+
+func (p *planner) notFound(i int, op *Op, known bool) error {
+	what := "has no version believed at or after t"
+	if op.Kind == OpCorrect {
+		what = "has no believed version overlapping " + op.Valid.String()
+	}
+	if !known {
+		what = "does not exist"
+	}
+	return opErr(CodeNotFound, i, op.Kind, "ref", "%s %s", op.Ref, what)
+}
+
+// correct replaces the props of the identity over op.Valid: believed
+// versions overlapping it are closed, their parts outside it re-inserted,
+// and one corrected version covers all of op.Valid (gaps included).
+func (p *planner) correct(i int, op *Op) error {
+	if op.Ref.Kind == RefNode {
+		hits := p.believedNodes(op.Ref.UID, op.Valid)
+		if len(hits) == 0 {
+			return p.notFound(i, op, p.v.NodeKnown(op.Ref.UID) || p.registered[op.Ref.UID])
+		}
+		for _, h := range hits {
+			p.supersedeNode(h, OpCorrect)
+			for _, part := range Remainder(h.v.Valid, op.Valid) {
+				frag := h.v
+				frag.Valid, frag.CreatedBy = part, OpCorrect
+				p.insertNode(frag)
+			}
+		}
+		p.insertNode(NodeVersion{UID: op.Ref.UID, Label: hits[0].v.Label, Props: op.Props, Valid: op.Valid, CreatedBy: OpCorrect})
+		return nil
+	}
+	hits := p.believedEdges(op.Ref.Edge, op.Valid)
+	if len(hits) == 0 {
+		return p.notFound(i, op, p.edgeKnown(op.Ref.Edge))
+	}
+	auto := hits[0].auto()
+	for _, h := range hits {
+		p.supersedeEdge(h, OpCorrect)
+		for _, part := range Remainder(h.v.Valid, op.Valid) {
+			frag := h.v
+			frag.Valid, frag.CreatedBy = part, OpCorrect
+			p.insertEdge(frag, h.auto())
+		}
+	}
+	p.insertEdge(EdgeVersion{Key: hits[0].v.Key, Props: op.Props, Valid: op.Valid, CreatedBy: OpCorrect}, auto)
+	return nil
+}
+
+// ingest is the bulk path: every event becomes a new edge identity with one
+// version; endpoints without any believed node version get one, valid from
+// their first event in this op.
+func (p *planner) ingest(i int, op *Op) error {
+	label := op.Label
+	if label == "" {
+		label = "Node"
+	}
+	type seen struct {
+		first Time
+		order int
+	}
+	firsts := make(map[string]seen, len(op.Events)/4+1)
+	var order []string
+	note := func(uid string, t Time) {
+		if s, ok := firsts[uid]; ok {
+			if t < s.first {
+				firsts[uid] = seen{t, s.order}
+			}
+			return
+		}
+		firsts[uid] = seen{t, len(order)}
+		order = append(order, uid)
+	}
+	pend := make([]pendingEdge, len(op.Events))
+	for j := range op.Events {
+		e := &op.Events[j]
+		note(e.Src, e.VtS)
+		note(e.Dst, e.VtS)
+		pe := &pend[j]
+		pe.v = EdgeVersion{Key: EdgeKey{e.Src, e.Dst, e.RelType, e.Disc}, Props: e.Props, Valid: e.Valid(), TTs: p.tt, TTe: OpenEnd, CreatedBy: OpIngest}
+		pe.auto = -1
+		if e.Disc == "" {
+			pe.auto = int64(len(p.autoPend))
+			p.autoPend = append(p.autoPend, pe)
+		} else {
+			if _, _, reserved := ParseAutoDisc(e.Disc); reserved || p.edgeKnown(pe.v.Key) {
+				err := opErr(CodeConflict, i, op.Kind, "disc", "edge %s→%s %s disc %q already exists or uses the reserved form #<batch>.<n>; bulk ingest only creates new edges (use assert_edge or correct to change one)", e.Src, e.Dst, e.RelType, e.Disc)
+				err.Event = j
+				return err
+			}
+			p.edges[pe.v.Key] = append(p.edges[pe.v.Key], pe)
+		}
+		p.edgeOrder = append(p.edgeOrder, pe)
+	}
+	p.eff.NumEvents += len(op.Events)
+	for _, uid := range order {
+		p.register(uid)
+		if p.hasBelievedNode(uid) {
+			continue
+		}
+		p.insertNode(NodeVersion{UID: uid, Label: label, Valid: Interval{firsts[uid].first, OpenEnd}, CreatedBy: OpIngest})
+	}
+	return nil
+}
+
+func (p *planner) hasBelievedNode(uid string) bool {
+	for _, pn := range p.nodes[uid] {
+		if !pn.dead {
+			return true
+		}
+	}
+	if !p.v.HasBelievedNode(uid) {
+		return false
+	}
+	for _, h := range p.v.BelievedNodes(uid, Always) {
+		if !p.closedNode[h.H] {
+			return true
+		}
+	}
+	return false
+}
+
+// finish moves the surviving pending versions into the effect, in the order
+// they were written. Bulk-ingested edges were appended directly.
+func (p *planner) finish() {
+	p.eff.NumAuto = int64(len(p.autoPend))
+	for _, pn := range p.nodeOrder {
+		if !pn.dead {
+			p.eff.Nodes = append(p.eff.Nodes, pn.v)
+		}
+	}
+	for _, pe := range p.edgeOrder {
+		if !pe.dead {
+			p.eff.Edges = append(p.eff.Edges, NewEdge{V: pe.v, Auto: pe.auto})
+		}
+	}
+}

@@ -1,0 +1,314 @@
+package canon
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+)
+
+// MaxDepth is the deepest nesting of arrays and objects that Parse accepts
+// and that Marshal will encode. A top-level array has depth 1.
+const MaxDepth = 512
+
+// Raw is JSON text that is already canonical. Marshal copies it verbatim,
+// without checking it; an empty Raw is an error.
+type Raw []byte
+
+// AppendCanonical appends r verbatim to dst.
+func (r Raw) AppendCanonical(dst []byte) ([]byte, error) {
+	if len(r) == 0 {
+		return dst, errEmptyRaw
+	}
+	return append(dst, r...), nil
+}
+
+// Appender is implemented by types that encode themselves as canonical JSON.
+// AppendCanonical must append exactly one complete canonical JSON value.
+type Appender interface {
+	AppendCanonical(dst []byte) ([]byte, error)
+}
+
+// ErrNonFinite is returned when a NaN or infinite float64 is encoded.
+var ErrNonFinite = errors.New("canon: non-finite float (NaN or Inf) cannot be encoded")
+
+var (
+	errEmptyRaw    = errors.New("canon: empty Raw value")
+	errInvalidUTF8 = errors.New("canon: invalid UTF-8 in string")
+	errDepth       = fmt.Errorf("canon: nesting depth exceeds %d", MaxDepth)
+)
+
+// Marshal returns the canonical encoding of v.
+//
+// Accepted types: nil, bool, string, int, int8, int16, int32, int64, uint8,
+// uint16, uint32, uint64 and uint (when they fit in int64), float64 (finite
+// only), []any, map[string]any, []string, map[string]string, Raw and
+// Appender. Typed nil slices and maps encode as [] and {}. Anything else,
+// including float32 and json.Number, is an error.
+func Marshal(v any) ([]byte, error) {
+	bp := bufPool.Get().(*[]byte)
+	b, err := appendValue((*bp)[:0], v, 0)
+	var out []byte
+	if err == nil {
+		out = make([]byte, len(b))
+		copy(out, b)
+	}
+	putBuf(bp, b)
+	return out, err
+}
+
+// AppendValue appends the canonical encoding of v to dst. On error the
+// returned slice holds dst with some unspecified partial output appended.
+func AppendValue(dst []byte, v any) ([]byte, error) {
+	return appendValue(dst, v, 0)
+}
+
+func appendValue(dst []byte, v any, depth int) ([]byte, error) {
+	switch x := v.(type) {
+	case nil:
+		return append(dst, "null"...), nil
+	case string:
+		return appendStringChecked(dst, x)
+	case int64:
+		return strconv.AppendInt(dst, x, 10), nil
+	case float64:
+		if math.IsNaN(x) || math.IsInf(x, 0) {
+			return dst, ErrNonFinite
+		}
+		return AppendFloat(dst, x), nil
+	case bool:
+		if x {
+			return append(dst, "true"...), nil
+		}
+		return append(dst, "false"...), nil
+	case map[string]any:
+		return appendObject(dst, x, depth)
+	case []any:
+		if depth >= MaxDepth {
+			return dst, errDepth
+		}
+		dst = append(dst, '[')
+		for i, e := range x {
+			if i > 0 {
+				dst = append(dst, ',')
+			}
+			var err error
+			if dst, err = appendValue(dst, e, depth+1); err != nil {
+				return dst, err
+			}
+		}
+		return append(dst, ']'), nil
+	case int:
+		return strconv.AppendInt(dst, int64(x), 10), nil
+	case int32:
+		return strconv.AppendInt(dst, int64(x), 10), nil
+	case uint32:
+		return strconv.AppendUint(dst, uint64(x), 10), nil
+	case int8:
+		return strconv.AppendInt(dst, int64(x), 10), nil
+	case int16:
+		return strconv.AppendInt(dst, int64(x), 10), nil
+	case uint8:
+		return strconv.AppendUint(dst, uint64(x), 10), nil
+	case uint16:
+		return strconv.AppendUint(dst, uint64(x), 10), nil
+	case uint64:
+		if x > math.MaxInt64 {
+			return dst, fmt.Errorf("canon: integer %d out of int64 range", x)
+		}
+		return strconv.AppendUint(dst, x, 10), nil
+	case uint:
+		if uint64(x) > math.MaxInt64 {
+			return dst, fmt.Errorf("canon: integer %d out of int64 range", x)
+		}
+		return strconv.AppendUint(dst, uint64(x), 10), nil
+	case Raw:
+		return x.AppendCanonical(dst)
+	case []string:
+		dst = append(dst, '[')
+		for i, s := range x {
+			if i > 0 {
+				dst = append(dst, ',')
+			}
+			var err error
+			if dst, err = appendStringChecked(dst, s); err != nil {
+				return dst, err
+			}
+		}
+		return append(dst, ']'), nil
+	case map[string]string:
+		return appendStringMap(dst, x)
+	case Appender:
+		return x.AppendCanonical(dst)
+	}
+	return dst, fmt.Errorf("canon: unsupported type %T", v)
+}
+
+type entry[V any] struct {
+	k string
+	v V
+}
+
+// sortedEntries returns the entries of m sorted by key in byte order, using
+// buf when it is large enough. Collecting values with keys saves a map
+// lookup per key.
+func sortedEntries[V any](buf []entry[V], m map[string]V) []entry[V] {
+	es := buf[:0]
+	if len(m) > cap(buf) {
+		es = make([]entry[V], 0, len(m))
+	}
+	for k, v := range m {
+		es = append(es, entry[V]{k, v})
+	}
+	if len(es) <= 16 {
+		for i := 1; i < len(es); i++ {
+			for j := i; j > 0 && es[j].k < es[j-1].k; j-- {
+				es[j], es[j-1] = es[j-1], es[j]
+			}
+		}
+	} else {
+		slices.SortFunc(es, func(a, b entry[V]) int { return strings.Compare(a.k, b.k) })
+	}
+	return es
+}
+
+func appendObject(dst []byte, m map[string]any, depth int) ([]byte, error) {
+	if depth >= MaxDepth {
+		return dst, errDepth
+	}
+	if len(m) == 0 {
+		return append(dst, "{}"...), nil
+	}
+	var buf [16]entry[any]
+	var err error
+	dst = append(dst, '{')
+	for i, e := range sortedEntries(buf[:], m) {
+		if i > 0 {
+			dst = append(dst, ',')
+		}
+		if dst, err = appendStringChecked(dst, e.k); err != nil {
+			return dst, err
+		}
+		dst = append(dst, ':')
+		if dst, err = appendValue(dst, e.v, depth+1); err != nil {
+			return dst, err
+		}
+	}
+	return append(dst, '}'), nil
+}
+
+func appendStringMap(dst []byte, m map[string]string) ([]byte, error) {
+	var buf [16]entry[string]
+	var err error
+	dst = append(dst, '{')
+	for i, e := range sortedEntries(buf[:], m) {
+		if i > 0 {
+			dst = append(dst, ',')
+		}
+		if dst, err = appendStringChecked(dst, e.k); err != nil {
+			return dst, err
+		}
+		dst = append(dst, ':')
+		if dst, err = appendStringChecked(dst, e.v); err != nil {
+			return dst, err
+		}
+	}
+	return append(dst, '}'), nil
+}
+
+// Byte classes for string encoding.
+const (
+	clsPlain  = 0 // copied as is
+	clsEscape = 1 // needs a backslash escape
+	clsHigh   = 2 // starts (or continues) a multi-byte UTF-8 sequence
+)
+
+var strClass = func() (t [256]uint8) {
+	for c := 0; c < 0x20; c++ {
+		t[c] = clsEscape
+	}
+	t['"'] = clsEscape
+	t['\\'] = clsEscape
+	for c := 0x80; c < 0x100; c++ {
+		t[c] = clsHigh
+	}
+	return t
+}()
+
+const hexDigits = "0123456789abcdef"
+
+// AppendString appends s to dst as a canonical JSON string: enclosed in
+// double quotes, with '"', '\\' and the control characters below U+0020
+// escaped (\b \t \n \f \r for those five, \u00xx with lowercase hex for the
+// rest) and every other byte copied as is. s must be valid UTF-8; AppendString
+// does not check, and invalid bytes are copied through unchanged. Marshal
+// checks.
+func AppendString(dst []byte, s string) []byte {
+	dst = append(dst, '"')
+	start := 0
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if strClass[c] != clsEscape {
+			continue
+		}
+		dst = append(dst, s[start:i]...)
+		dst = appendEscape(dst, c)
+		start = i + 1
+	}
+	dst = append(dst, s[start:]...)
+	return append(dst, '"')
+}
+
+// appendStringChecked is AppendString that also validates UTF-8.
+func appendStringChecked(dst []byte, s string) ([]byte, error) {
+	dst = append(dst, '"')
+	start := 0
+	for i := 0; i < len(s); {
+		c := s[i]
+		switch strClass[c] {
+		case clsPlain:
+			i++
+		case clsEscape:
+			dst = append(dst, s[start:i]...)
+			dst = appendEscape(dst, c)
+			i++
+			start = i
+		default:
+			r, size := utf8.DecodeRuneInString(s[i:])
+			if r == utf8.RuneError && size == 1 {
+				return dst, errInvalidUTF8
+			}
+			i += size
+		}
+	}
+	dst = append(dst, s[start:]...)
+	return append(dst, '"'), nil
+}
+
+func appendEscape(dst []byte, c byte) []byte {
+	switch c {
+	case '"':
+		return append(dst, '\\', '"')
+	case '\\':
+		return append(dst, '\\', '\\')
+	case '\n':
+		return append(dst, '\\', 'n')
+	case '\r':
+		return append(dst, '\\', 'r')
+	case '\t':
+		return append(dst, '\\', 't')
+	case '\b':
+		return append(dst, '\\', 'b')
+	case '\f':
+		return append(dst, '\\', 'f')
+	}
+	return append(dst, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xf])
+}
+
+// AppendInt appends the decimal form of i to dst.
+func AppendInt(dst []byte, i int64) []byte {
+	return strconv.AppendInt(dst, i, 10)
+}

@@ -1,0 +1,480 @@
+// Package tgms is the embeddable API of TGMS, a bi-temporal temporal-graph
+// database: open a store directory, write batches of bi-temporal facts, and
+// read them as of any valid time and any past belief (transaction) time.
+//
+//	db, err := tgms.Open("data/store", nil)
+//	tt, err := db.Write(bitemporal.AssertEdge(key, props, valid))
+//	err = db.Read(asOf, func(r engine.Reader) error { ... })
+//
+// A store directory holds the event log (the source of truth, see package
+// eventlog), a checkpoint of the in-memory engine (see package engine) so
+// that reopening does not replay the whole log, and a LOCK file: one process
+// at a time may open a store.
+package tgms
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sync"
+	"syscall"
+	"time"
+
+	bt "github.com/tgms-go/tgms/bitemporal"
+	"github.com/tgms-go/tgms/engine"
+	"github.com/tgms-go/tgms/eventlog"
+)
+
+// File names inside a store directory.
+const (
+	LogFile        = "events.wal"
+	CheckpointFile = "checkpoint.tgc"
+	lockFile       = "LOCK"
+)
+
+// ChunkEvents is the number of events per batch of a bulk ingest.
+const ChunkEvents = 50_000
+
+// Options tune a store. The zero value is what a user wants: durable
+// writes, wall-clock transaction times, checkpoints every 64 MiB of log.
+type Options struct {
+	// NoSync skips fsync: faster, but a machine crash may lose acknowledged
+	// batches. For tests and loads that can be redone.
+	NoSync bool
+	// Clock returns the current time in µs; transaction times are
+	// max(Clock(), last+1). Nil means the wall clock.
+	Clock func() bt.Time
+	// Logf receives warnings (torn log tails trimmed, checkpoints rebuilt).
+	// Nil means standard error.
+	Logf func(format string, args ...any)
+	// CheckpointBytes is how much log may follow the checkpoint before a new
+	// one is written. 0 means 64 MiB; negative means only on Close.
+	CheckpointBytes int64
+	// GroupEvents bounds how many events a bulk ingest applies before one
+	// group commit (one fsync). 0 means 200,000.
+	GroupEvents int
+}
+
+// DB is an open store. Writes are serialized; any number of readers may
+// run concurrently with each other and with a writer that is planning or
+// syncing. A reader never sees a batch before it is durable.
+type DB struct {
+	dir  string
+	opt  Options
+	lock *os.File
+
+	wmu sync.Mutex // serializes writers
+	mu  sync.RWMutex
+
+	store     *engine.Store
+	log       *eventlog.Log
+	published bt.Time // last durable transaction time; reads are pinned at or before it
+	clockLast bt.Time
+	ckptEnd   int64
+	failed    error
+}
+
+// ErrFailed wraps the error that made a DB refuse further writes: a failed
+// log write leaves the on-disk state uncertain until the store is reopened.
+var ErrFailed = errors.New("store refuses writes after a log failure; reopen it")
+
+// Open opens the store in dir, creating it if needed, and recovers: it
+// loads the checkpoint, trims a torn log tail (with a warning), and replays
+// the log after the checkpoint.
+func Open(dir string, opt *Options) (*DB, error) {
+	db := &DB{dir: dir}
+	if opt != nil {
+		db.opt = *opt
+	}
+	if db.opt.Logf == nil {
+		db.opt.Logf = func(format string, args ...any) { fmt.Fprintf(os.Stderr, "tgms: "+format+"\n", args...) }
+	}
+	if db.opt.CheckpointBytes == 0 {
+		db.opt.CheckpointBytes = 64 << 20
+	}
+	if db.opt.GroupEvents <= 0 {
+		db.opt.GroupEvents = 200_000
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, fmt.Errorf("open store %s: %w", dir, err)
+	}
+	lock, err := os.OpenFile(filepath.Join(dir, lockFile), os.O_CREATE|os.O_RDWR, 0o644)
+	if err != nil {
+		return nil, fmt.Errorf("open store %s: %w", dir, err)
+	}
+	if err := syscall.Flock(int(lock.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
+		lock.Close()
+		return nil, fmt.Errorf("open store %s: it is in use by another process (%v)", dir, err)
+	}
+	db.lock = lock
+	if err := db.recover(); err != nil {
+		db.closeFiles()
+		return nil, err
+	}
+	return db, nil
+}
+
+func (db *DB) recover() error {
+	ckptPath := filepath.Join(db.dir, CheckpointFile)
+	store, ckptEnd, err := engine.ReadCheckpoint(ckptPath)
+	var ce *engine.CheckpointError
+	switch {
+	case err == nil:
+	case errors.Is(err, os.ErrNotExist):
+		store, ckptEnd = engine.New(), 0
+	case errors.As(err, &ce):
+		db.opt.Logf("%v; rebuilding from the event log", err)
+		store, ckptEnd = engine.New(), 0
+	default:
+		return fmt.Errorf("open store %s: %w", db.dir, err)
+	}
+	log, err := eventlog.Open(filepath.Join(db.dir, LogFile), eventlog.Options{NoSync: db.opt.NoSync, Logf: db.opt.Logf})
+	if err != nil {
+		return fmt.Errorf("open store %s: %w", db.dir, err)
+	}
+	db.log = log
+	if ckptEnd == 0 {
+		ckptEnd = eventlog.HeaderSize
+	}
+	if ckptEnd > log.End() {
+		return fmt.Errorf("open store %s: the checkpoint covers the event log up to byte %d but the log ends at %d: acknowledged batches are missing from %s; restore the log from a backup", db.dir, ckptEnd, log.End(), log.Path())
+	}
+	err = log.Replay(ckptEnd, func(r *eventlog.Record, end int64) error {
+		if r.Seq != store.Batches()+1 {
+			return fmt.Errorf("record at offset %d has batch seq %d, the store expects %d", end, r.Seq, store.Batches()+1)
+		}
+		eff, err := bt.Plan(store, r.TT, r.Seq, r.Ops)
+		if err != nil {
+			return fmt.Errorf("batch %d (tt %d, ending at offset %d) no longer applies: %w", r.Seq, r.TT, end, err)
+		}
+		return store.Apply(eff)
+	})
+	if err != nil {
+		return fmt.Errorf("open store %s: replaying %s: %w", db.dir, log.Path(), err)
+	}
+	store.Compact()
+	db.store = store
+	db.ckptEnd = ckptEnd
+	db.published = store.LastTT()
+	db.clockLast = store.LastTT()
+	return nil
+}
+
+// Dir is the store directory.
+func (db *DB) Dir() string { return db.dir }
+
+// LastTT is the transaction time of the last durable batch.
+func (db *DB) LastTT() bt.Time {
+	db.mu.RLock()
+	defer db.mu.RUnlock()
+	return db.published
+}
+
+func (db *DB) tick() bt.Time {
+	now := time.Now().UnixMicro()
+	if db.opt.Clock != nil {
+		now = db.opt.Clock()
+	}
+	if now <= db.clockLast {
+		now = db.clockLast + 1
+	}
+	db.clockLast = now
+	return now
+}
+
+// Write applies ops as one atomic batch and returns its transaction time
+// once the batch is durable. A refused batch (*bitemporal.OpError) changes
+// nothing.
+func (db *DB) Write(ops ...bt.Op) (bt.Time, error) {
+	db.wmu.Lock()
+	defer db.wmu.Unlock()
+	return db.commit(0, ops)
+}
+
+// WriteAt is Write with a caller-chosen transaction time, which must be
+// after the last batch's: for replaying or importing logs that carry their
+// own transaction times.
+func (db *DB) WriteAt(tt bt.Time, ops []bt.Op) error {
+	db.wmu.Lock()
+	defer db.wmu.Unlock()
+	if tt <= db.clockLast {
+		return fmt.Errorf("transaction time %d is not after the store's last %d", tt, db.clockLast)
+	}
+	_, err := db.commit(tt, ops)
+	return err
+}
+
+// commit plans, logs durably, applies and publishes one batch.
+func (db *DB) commit(tt bt.Time, ops []bt.Op) (bt.Time, error) {
+	if db.failed != nil {
+		return 0, db.failed
+	}
+	if tt == 0 {
+		tt = db.tick()
+	} else {
+		db.clockLast = tt
+	}
+	seq := db.store.Batches() + 1
+	eff, err := bt.Plan(db.store, tt, seq, ops)
+	if err != nil {
+		return 0, err
+	}
+	if _, err := db.log.Append(&eventlog.Record{TT: tt, Seq: seq, Ops: ops}); err != nil {
+		db.failed = fmt.Errorf("%w: %v", ErrFailed, err)
+		return 0, db.failed
+	}
+	db.mu.Lock()
+	err = db.store.Apply(eff)
+	if err == nil {
+		db.published = tt
+	}
+	db.mu.Unlock()
+	if err != nil {
+		db.failed = fmt.Errorf("%w: %v", ErrFailed, err)
+		return 0, db.failed
+	}
+	db.maybeCheckpoint()
+	return tt, nil
+}
+
+// IngestResult describes a finished bulk ingest.
+type IngestResult struct {
+	Events   int
+	Batches  int
+	FirstSeq uint64 // batch k (from 0) of the ingest has sequence number FirstSeq+k
+	FirstTT  bt.Time
+	LastTT   bt.Time
+}
+
+// Ingest bulk-loads events in batches of ChunkEvents, with group commit:
+// several batches are applied, then logged with one fsync, then published
+// together. ack, if not nil, is called after each group is durable with the
+// number of events durable so far and the group's last transaction time.
+//
+// Every event is validated before anything is written, so malformed input
+// leaves the store unchanged. If writing fails midway (a full disk, say),
+// the batches acknowledged so far stay, and the error says how many.
+func (db *DB) Ingest(events []bt.Event, nodeLabel string, ack func(done int, tt bt.Time)) (IngestResult, error) {
+	var res IngestResult
+	var chunks [][]bt.Op
+	for start := 0; start < len(events); start += ChunkEvents {
+		op := bt.Ingest(events[start:min(start+ChunkEvents, len(events))], nodeLabel)
+		if err := op.Validate(0); err != nil {
+			if oe := (*bt.OpError)(nil); errors.As(err, &oe) && oe.Event >= 0 {
+				oe.Event += start
+			}
+			return res, err
+		}
+		chunks = append(chunks, []bt.Op{op})
+	}
+	if err := db.checkNewIdentities(events); err != nil {
+		return res, err
+	}
+	db.wmu.Lock()
+	defer db.wmu.Unlock()
+	res.FirstSeq = db.store.Batches() + 1
+	done := 0
+	for len(chunks) > 0 {
+		n := max(1, db.opt.GroupEvents/ChunkEvents)
+		group := chunks[:min(n, len(chunks))]
+		chunks = chunks[len(group):]
+		first, last, err := db.commitGroup(group)
+		if err != nil {
+			return res, fmt.Errorf("ingest stopped after %d durable events: %w", done, err)
+		}
+		for _, b := range group {
+			done += len(b[0].Events)
+		}
+		if res.FirstTT == 0 {
+			res.FirstTT = first
+		}
+		res.LastTT = last
+		res.Batches += len(group)
+		res.Events = done
+		if ack != nil {
+			ack(done, last)
+		}
+	}
+	return res, nil
+}
+
+// checkNewIdentities refuses events with explicit discriminators that
+// repeat within the input or name existing edges, before anything is
+// written: bulk ingest only creates identities.
+func (db *DB) checkNewIdentities(events []bt.Event) error {
+	var seen map[bt.EdgeKey]int
+	db.mu.RLock()
+	defer db.mu.RUnlock()
+	for i := range events {
+		e := &events[i]
+		if e.Disc == "" {
+			continue
+		}
+		if seen == nil {
+			seen = map[bt.EdgeKey]int{}
+		}
+		k := bt.EdgeKey{Src: e.Src, Dst: e.Dst, RelType: e.RelType, Disc: e.Disc}
+		if j, dup := seen[k]; dup {
+			return &bt.OpError{Code: bt.CodeConflict, Kind: bt.OpIngest, Event: i, Field: "disc", Msg: fmt.Sprintf("edge %s→%s %s disc %q repeats event %d; each event must be a new edge", e.Src, e.Dst, e.RelType, e.Disc, j)}
+		}
+		seen[k] = i
+		if db.store.EdgeKnown(k) {
+			return &bt.OpError{Code: bt.CodeConflict, Kind: bt.OpIngest, Event: i, Field: "disc", Msg: fmt.Sprintf("edge %s→%s %s disc %q already exists; bulk ingest only creates new edges", e.Src, e.Dst, e.RelType, e.Disc)}
+		}
+	}
+	return nil
+}
+
+// WriteBatches writes several batches with group commit (one fsync for
+// all) and returns how many were committed. Each batch is atomic on its
+// own; when one is refused, the batches before it are committed and the
+// error names the refused one.
+func (db *DB) WriteBatches(batches [][]bt.Op) (int, error) {
+	db.wmu.Lock()
+	defer db.wmu.Unlock()
+	_, _, err := db.commitGroup(batches)
+	if ge := (*groupError)(nil); errors.As(err, &ge) {
+		return ge.index, err
+	}
+	if err != nil {
+		return 0, err
+	}
+	return len(batches), nil
+}
+
+type groupError struct {
+	index int
+	err   error
+}
+
+func (e *groupError) Error() string { return fmt.Sprintf("batch %d: %v", e.index, e.err) }
+func (e *groupError) Unwrap() error { return e.err }
+
+// commitGroup plans and applies batches in memory (unpublished: readers
+// are pinned at or before db.published), logs them with one fsync, then
+// publishes them. A refused batch stops the group: the batches before it
+// are committed, and a *groupError names it.
+func (db *DB) commitGroup(batches [][]bt.Op) (first, last bt.Time, err error) {
+	if db.failed != nil {
+		return 0, 0, db.failed
+	}
+	recs := make([]*eventlog.Record, 0, len(batches))
+	var refused error
+	for i, ops := range batches {
+		tt := db.tick()
+		seq := db.store.Batches() + 1
+		eff, err := bt.Plan(db.store, tt, seq, ops)
+		if err != nil {
+			refused = &groupError{i, err}
+			break
+		}
+		db.mu.Lock()
+		err = db.store.Apply(eff)
+		db.mu.Unlock()
+		if err != nil {
+			db.failed = fmt.Errorf("%w: %v", ErrFailed, err)
+			return 0, 0, db.failed
+		}
+		recs = append(recs, &eventlog.Record{TT: tt, Seq: seq, Ops: ops})
+	}
+	if len(recs) > 0 {
+		if _, err := db.log.Append(recs...); err != nil {
+			db.failed = fmt.Errorf("%w: %v", ErrFailed, err)
+			return 0, 0, db.failed
+		}
+		db.mu.Lock()
+		db.published = recs[len(recs)-1].TT
+		db.mu.Unlock()
+		first, last = recs[0].TT, recs[len(recs)-1].TT
+		db.maybeCheckpoint()
+	}
+	return first, last, refused
+}
+
+func (db *DB) maybeCheckpoint() {
+	if db.opt.CheckpointBytes > 0 && db.log.End()-db.ckptEnd >= db.opt.CheckpointBytes {
+		if err := db.checkpointLocked(); err != nil {
+			db.opt.Logf("checkpoint failed (the event log still has everything): %v", err)
+		}
+	}
+}
+
+// Checkpoint writes a checkpoint now, so the next Open replays nothing.
+func (db *DB) Checkpoint() error {
+	db.wmu.Lock()
+	defer db.wmu.Unlock()
+	return db.checkpointLocked()
+}
+
+func (db *DB) checkpointLocked() error {
+	if db.failed != nil {
+		return db.failed
+	}
+	end := db.log.End()
+	db.mu.Lock()
+	db.store.Compact()
+	db.mu.Unlock()
+	db.mu.RLock()
+	_, err := db.store.WriteCheckpoint(filepath.Join(db.dir, CheckpointFile), end)
+	db.mu.RUnlock()
+	if err == nil {
+		db.ckptEnd = end
+	}
+	return err
+}
+
+// Read runs fn with a reader pinned at asOf (bitemporal.OpenEnd: the latest
+// durable belief). Writers may commit concurrently; fn never sees them.
+func (db *DB) Read(asOf bt.Time, fn func(r engine.Reader) error) error {
+	db.mu.RLock()
+	defer db.mu.RUnlock()
+	if asOf > db.published {
+		asOf = db.published
+	}
+	return fn(db.store.Reader(asOf))
+}
+
+// Stats summarizes the store at its latest durable belief.
+func (db *DB) Stats() engine.Stats {
+	db.mu.RLock()
+	defer db.mu.RUnlock()
+	return db.store.Stats()
+}
+
+// Digest is the store digest over every version (see bitemporal.Digester).
+func (db *DB) Digest() string {
+	db.wmu.Lock() // no unpublished batches while hashing
+	defer db.wmu.Unlock()
+	db.mu.RLock()
+	defer db.mu.RUnlock()
+	return db.store.Digest()
+}
+
+// Close writes a checkpoint if the log has grown since the last one, and
+// releases the store.
+func (db *DB) Close() error {
+	db.wmu.Lock()
+	defer db.wmu.Unlock()
+	var err error
+	if db.failed == nil && db.log.End() > db.ckptEnd {
+		err = db.checkpointLocked()
+	}
+	if cerr := db.closeFiles(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
+func (db *DB) closeFiles() error {
+	var err error
+	if db.log != nil {
+		err = db.log.Close()
+		db.log = nil
+	}
+	if db.lock != nil {
+		db.lock.Close()
+		db.lock = nil
+	}
+	return err
+}

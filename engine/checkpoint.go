@@ -1,0 +1,459 @@
+package engine
+
+import (
+	"bufio"
+	"encoding/binary"
+	"fmt"
+	"hash/crc32"
+	"os"
+	"path/filepath"
+	"slices"
+
+	bt "github.com/tgms-go/tgms/bitemporal"
+)
+
+// The checkpoint file format is described in doc.go.
+
+var ckptMagic = [8]byte{'T', 'G', 'M', 'S', 'C', 'K', 'P', 0}
+
+const ckptVersion = 1
+
+var castagnoli = crc32.MakeTable(crc32.Castagnoli)
+
+// CheckpointError reports a checkpoint file that cannot be used.
+type CheckpointError struct {
+	Path   string
+	Reason string
+}
+
+func (e *CheckpointError) Error() string {
+	return fmt.Sprintf("checkpoint %s: %s; delete it to rebuild the store from its event log", e.Path, e.Reason)
+}
+
+type ckptWriter struct {
+	w   *bufio.Writer
+	crc uint32
+	n   int64
+	buf [binary.MaxVarintLen64]byte
+	err error
+}
+
+func (c *ckptWriter) write(b []byte) {
+	if c.err != nil {
+		return
+	}
+	c.crc = crc32.Update(c.crc, castagnoli, b)
+	c.n += int64(len(b))
+	_, c.err = c.w.Write(b)
+}
+
+func (c *ckptWriter) uvarint(x uint64) { c.write(c.buf[:binary.PutUvarint(c.buf[:], x)]) }
+func (c *ckptWriter) varint(x int64)   { c.write(c.buf[:binary.PutVarint(c.buf[:], x)]) }
+func (c *ckptWriter) byte1(b byte)     { c.buf[0] = b; c.write(c.buf[:1]) }
+func (c *ckptWriter) str(s string)     { c.uvarint(uint64(len(s))); c.write([]byte(s)) }
+
+func (c *ckptWriter) strings(ss []string) {
+	c.uvarint(uint64(len(ss)))
+	for _, s := range ss {
+		c.str(s)
+	}
+}
+
+// WriteCheckpoint writes the whole store to path atomically (a temporary
+// file, fsync, rename, fsync of the directory). logEnd is the byte offset of
+// the event log up to which the checkpoint covers; it is returned by
+// ReadCheckpoint so that opening replays only the log after it.
+func (s *Store) WriteCheckpoint(path string, logEnd int64) (size int64, err error) {
+	tmp, err := os.CreateTemp(filepath.Dir(path), ".checkpoint-*")
+	if err != nil {
+		return 0, err
+	}
+	defer func() {
+		if err != nil {
+			tmp.Close()
+			os.Remove(tmp.Name())
+		}
+	}()
+	c := &ckptWriter{w: bufio.NewWriterSize(tmp, 1<<20)}
+	var head [16]byte
+	copy(head[:], ckptMagic[:])
+	binary.LittleEndian.PutUint32(head[8:], ckptVersion)
+	if _, err = c.w.Write(head[:]); err != nil {
+		return 0, err
+	}
+	s.encode(c, logEnd)
+	if c.err != nil {
+		return 0, c.err
+	}
+	var trailer [12]byte
+	binary.LittleEndian.PutUint64(trailer[:], uint64(c.n))
+	binary.LittleEndian.PutUint32(trailer[8:], c.crc)
+	if _, err = c.w.Write(trailer[:]); err != nil {
+		return 0, err
+	}
+	if err = c.w.Flush(); err != nil {
+		return 0, err
+	}
+	if err = tmp.Sync(); err != nil {
+		return 0, err
+	}
+	if err = tmp.Close(); err != nil {
+		return 0, err
+	}
+	if err = os.Rename(tmp.Name(), path); err != nil {
+		return 0, err
+	}
+	if d, derr := os.Open(filepath.Dir(path)); derr == nil {
+		err = d.Sync()
+		d.Close()
+	}
+	return 16 + c.n + 12, err
+}
+
+func (s *Store) encode(c *ckptWriter, logEnd int64) {
+	c.uvarint(uint64(logEnd))
+	c.strings(s.uids.s)
+	c.strings(s.labels.s)
+	c.strings(s.rels.s)
+	c.strings(s.discs.s)
+	c.strings(s.props.s)
+	nb := len(s.batchTT) - 1
+	c.uvarint(uint64(nb))
+	for seq := 1; seq <= nb; seq++ {
+		c.uvarint(uint64(s.batchTT[seq] - s.batchTT[seq-1]))
+		c.uvarint(uint64(s.batchAuto[seq+1] - s.batchAuto[seq]))
+	}
+	c.uvarint(uint64(len(s.nodes)))
+	for i := range s.nodes {
+		n := &s.nodes[i]
+		c.uvarint(uint64(n.uid))
+		c.uvarint(uint64(n.label))
+		c.uvarint(uint64(n.props))
+		c.uvarint(uint64(n.valid.Start))
+		c.uvarint(encodeEnd(n.valid))
+		c.uvarint(uint64(n.tts))
+		c.uvarint(encodeTTe(n.tts, n.tte))
+		c.byte1(uint8(n.created) | uint8(n.closed)<<4)
+	}
+	ne := s.eVtS.Len()
+	c.uvarint(uint64(ne))
+	var prevS int64
+	var prevG, prevTTs uint32
+	for i := 0; i < ne; i++ {
+		v := uint32(i)
+		c.uvarint(uint64(s.eSrc.At(v)))
+		c.uvarint(uint64(s.eDst.At(v)))
+		c.uvarint(uint64(s.eRel.At(v)))
+		if d := s.eDisc.At(v); d&autoBit != 0 {
+			g := d &^ autoBit
+			c.uvarint(uint64(zigzag(int64(g)-int64(prevG)))<<1 | 1)
+			prevG = g
+		} else {
+			c.uvarint(uint64(d) << 1)
+		}
+		vs := s.eVtS.At(v)
+		c.varint(vs - prevS)
+		prevS = vs
+		c.uvarint(encodeEnd(bt.Interval{Start: vs, End: s.eVtE.At(v)}))
+		tts := s.eTTs.At(v)
+		c.varint(int64(tts) - int64(prevTTs))
+		prevTTs = tts
+		c.uvarint(encodeTTe(tts, s.eTTe.At(v)))
+		c.uvarint(uint64(s.eProps.At(v)))
+		c.byte1(s.eOps.At(v))
+	}
+}
+
+func zigzag(x int64) uint64   { return uint64(x<<1) ^ uint64(x>>63) }
+func unzigzag(u uint64) int64 { return int64(u>>1) ^ -int64(u&1) }
+
+// encodeEnd stores an interval end as 0 for OpenEnd, else the duration.
+func encodeEnd(iv bt.Interval) uint64 {
+	if iv.End == bt.OpenEnd {
+		return 0
+	}
+	return uint64(iv.End - iv.Start)
+}
+
+func decodeEnd(start int64, x uint64) int64 {
+	if x == 0 {
+		return bt.OpenEnd
+	}
+	return start + int64(x)
+}
+
+// encodeTTe stores a closing batch as 0 while open, else tte - tts.
+func encodeTTe(tts, tte uint32) uint64 {
+	if tte == openSeq {
+		return 0
+	}
+	return uint64(tte - tts)
+}
+
+type ckptReader struct {
+	b   []byte
+	off int
+	err error
+}
+
+func (r *ckptReader) fail(format string, args ...any) {
+	if r.err == nil {
+		r.err = fmt.Errorf("offset %d: "+format, append([]any{r.off + 16}, args...)...)
+	}
+}
+
+func (r *ckptReader) uvarint() uint64 {
+	if r.err != nil {
+		return 0
+	}
+	x, n := binary.Uvarint(r.b[r.off:])
+	if n <= 0 {
+		r.fail("bad varint")
+		return 0
+	}
+	r.off += n
+	return x
+}
+
+func (r *ckptReader) varint() int64 {
+	if r.err != nil {
+		return 0
+	}
+	x, n := binary.Varint(r.b[r.off:])
+	if n <= 0 {
+		r.fail("bad varint")
+		return 0
+	}
+	r.off += n
+	return x
+}
+
+func (r *ckptReader) byte1() byte {
+	if r.err != nil || r.off >= len(r.b) {
+		r.fail("truncated")
+		return 0
+	}
+	r.off++
+	return r.b[r.off-1]
+}
+
+// count reads a length and checks it against the bytes left, each element
+// taking at least minBytes.
+func (r *ckptReader) count(minBytes int) int {
+	n := r.uvarint()
+	if n > uint64((len(r.b)-r.off)/minBytes) {
+		r.fail("count %d exceeds the data", n)
+		return 0
+	}
+	return int(n)
+}
+
+func (r *ckptReader) strings() []string {
+	n := r.count(1)
+	out := make([]string, 0, n)
+	for range n {
+		l := r.uvarint()
+		if r.err != nil {
+			return nil
+		}
+		if l > uint64(len(r.b)-r.off) {
+			r.fail("string length %d exceeds the data", l)
+			return nil
+		}
+		out = append(out, string(r.b[r.off:r.off+int(l)]))
+		r.off += int(l)
+	}
+	return out
+}
+
+func (r *ckptReader) index(x uint64, n int, what string) uint32 {
+	if x >= uint64(n) {
+		r.fail("%s index %d out of range (%d entries)", what, x, n)
+		return 0
+	}
+	return uint32(x)
+}
+
+// ReadCheckpoint loads a store from a checkpoint file and returns the event
+// log offset it covers. A missing file returns an error satisfying
+// errors.Is(err, os.ErrNotExist); any damage returns *CheckpointError.
+func ReadCheckpoint(path string) (*Store, int64, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, 0, err
+	}
+	bad := func(format string, args ...any) error {
+		return &CheckpointError{Path: path, Reason: fmt.Sprintf(format, args...)}
+	}
+	if len(data) < 28 || [8]byte(data[:8]) != ckptMagic {
+		return nil, 0, bad("not a TGMS checkpoint")
+	}
+	if v := binary.LittleEndian.Uint32(data[8:]); v != ckptVersion {
+		return nil, 0, bad("format version %d, this build reads version %d", v, ckptVersion)
+	}
+	body := data[16 : len(data)-12]
+	trailer := data[len(data)-12:]
+	if binary.LittleEndian.Uint64(trailer) != uint64(len(body)) {
+		return nil, 0, bad("length mismatch: trailer says %d bytes, file has %d (truncated?)", binary.LittleEndian.Uint64(trailer), len(body))
+	}
+	if crc32.Checksum(body, castagnoli) != binary.LittleEndian.Uint32(trailer[8:]) {
+		return nil, 0, bad("checksum mismatch")
+	}
+	r := &ckptReader{b: body}
+	s, logEnd := decodeStore(r)
+	if r.err == nil && r.off != len(body) {
+		r.fail("%d trailing bytes", len(body)-r.off)
+	}
+	if r.err != nil {
+		return nil, 0, bad("%v", r.err)
+	}
+	return s, logEnd, nil
+}
+
+func decodeStore(r *ckptReader) (*Store, int64) {
+	s := New()
+	logEnd := int64(r.uvarint())
+	for _, t := range []*strTable{&s.uids, &s.labels, &s.rels, &s.discs, &s.props} {
+		ss := r.strings()
+		*t = strTable{s: ss, m: make(map[string]uint32, len(ss))}
+		for i, x := range ss {
+			t.m[x] = uint32(i)
+		}
+	}
+	if len(s.props.s) == 0 || s.props.s[0] != "" {
+		r.fail("props table must start with the empty bag")
+	}
+	nb := r.count(2)
+	var autos uint64
+	for range nb {
+		d := r.uvarint()
+		if d == 0 || d > uint64(bt.OpenEnd-s.LastTT()) {
+			r.fail("batch transaction times must strictly increase")
+			return nil, 0
+		}
+		s.batchTT = append(s.batchTT, s.LastTT()+int64(d))
+		autos += r.uvarint()
+		// Every store-assigned disc belongs to an edge version, which takes
+		// at least 9 bytes further on.
+		if autos > uint64(len(r.b)-r.off)/9 {
+			r.fail("auto-identity count %d exceeds the data", autos)
+			return nil, 0
+		}
+		s.batchAuto = append(s.batchAuto, uint32(autos))
+	}
+	totalAuto := uint32(autos)
+	for range totalAuto {
+		s.autoFirst.Append(NoVersion)
+	}
+	nu := len(s.uids.s)
+	s.nodeHist = make([][]uint32, nu)
+	s.out = make([][]uint32, nu)
+	s.in = make([][]uint32, nu)
+	nn := r.count(8)
+	s.nodes = make([]nodeRow, 0, nn)
+	for i := range nn {
+		var n nodeRow
+		n.uid = r.index(r.uvarint(), nu, "uid")
+		n.label = r.index(r.uvarint(), len(s.labels.s), "label")
+		n.props = r.index(r.uvarint(), len(s.props.s), "props")
+		n.valid.Start = int64(r.uvarint())
+		n.valid.End = decodeEnd(n.valid.Start, r.uvarint())
+		n.tts = r.index(r.uvarint(), nb+1, "batch")
+		n.tte = decodeTTe(r, n.tts, nb)
+		ops := r.byte1()
+		n.created, n.closed = bt.OpKind(ops&0xf), bt.OpKind(ops>>4)
+		if r.err != nil {
+			return nil, 0
+		}
+		s.nodes = append(s.nodes, n)
+		s.nodeHist[n.uid] = append(s.nodeHist[n.uid], uint32(i))
+	}
+	ne := r.count(9)
+	var prevS int64
+	var prevG, prevTTs uint32
+	var classes [numClasses][]uint32
+	for i := range ne {
+		v := uint32(i)
+		src := r.index(r.uvarint(), nu, "src")
+		dst := r.index(r.uvarint(), nu, "dst")
+		rel := r.index(r.uvarint(), len(s.rels.s), "rel_type")
+		dx := r.uvarint()
+		var disc uint32
+		if dx&1 == 1 {
+			g := int64(prevG) + unzigzag(dx>>1)
+			prevG = r.index(uint64(g), int(totalAuto), "auto disc")
+			disc = autoBit | prevG
+			if s.autoFirst.At(prevG) == NoVersion {
+				s.autoFirst.Set(prevG, v)
+			} else {
+				s.autoMore[prevG] = append(s.autoMore[prevG], v)
+			}
+		} else {
+			disc = r.index(dx>>1, len(s.discs.s), "disc")
+			k := identKey{src, dst, rel, disc}
+			s.explicit[k] = append(s.explicit[k], v)
+		}
+		vs := prevS + r.varint()
+		prevS = vs
+		ve := decodeEnd(vs, r.uvarint())
+		tts := r.index(uint64(int64(prevTTs)+r.varint()), nb+1, "batch")
+		prevTTs = tts
+		tte := decodeTTe(r, tts, nb)
+		props := r.index(r.uvarint(), len(s.props.s), "props")
+		ops := r.byte1()
+		if r.err != nil {
+			return nil, 0
+		}
+		if vs < 0 || ve <= vs || ve > bt.OpenEnd {
+			r.fail("edge version %d has invalid interval [%d, %d)", i, vs, ve)
+			return nil, 0
+		}
+		s.eSrc.Append(src)
+		s.eDst.Append(dst)
+		s.eRel.Append(rel)
+		s.eDisc.Append(disc)
+		s.eVtS.Append(vs)
+		s.eVtE.Append(ve)
+		s.eTTs.Append(tts)
+		s.eTTe.Append(tte)
+		s.eProps.Append(props)
+		s.eOps.Append(ops)
+		s.out[src] = append(s.out[src], v)
+		s.in[dst] = append(s.in[dst], v)
+		c := durationClass(ve - vs)
+		classes[c] = append(classes[c], v)
+	}
+	// Rebuild the time orders: lists are mostly sorted already.
+	less := func(a, b uint32) int {
+		if s.edgeLess(a, b) {
+			return -1
+		}
+		if a == b {
+			return 0
+		}
+		return 1
+	}
+	sortIfNeeded := func(l []uint32) {
+		if !slices.IsSortedFunc(l, less) {
+			slices.SortFunc(l, less)
+		}
+	}
+	for i := range s.out {
+		sortIfNeeded(s.out[i])
+		sortIfNeeded(s.in[i])
+	}
+	for c := range classes {
+		sortIfNeeded(classes[c])
+		s.byStart.classes[c].main = slices.Clip(classes[c])
+	}
+	s.Compact()
+	return s, logEnd
+}
+
+func decodeTTe(r *ckptReader, tts uint32, nb int) uint32 {
+	x := r.uvarint()
+	if x == 0 {
+		return openSeq
+	}
+	return r.index(uint64(tts)+x, nb+1, "closing batch")
+}

@@ -1,0 +1,67 @@
+// Package engine is the native in-memory engine of a TGMS store: every node
+// and edge version in compact columns, the indexes that reads need, and the
+// checkpoint file that lets a large store reopen without replaying its
+// whole event log.
+//
+// # Memory layout
+//
+// Strings (uids, labels, relation types, explicit discriminators, property
+// bags) are interned once. An edge version is a row across fixed-width
+// columns (src, dst, rel_type, disc, vt_s, vt_e, tt_s, tt_e, props, ops)
+// stored in 64Ki-row chunks, so growth never copies. Transaction times are
+// kept as batch sequence numbers (uint32) and mapped back through the batch
+// table; a read pinned at a transaction time compares sequence numbers only.
+// Store-assigned discriminators ("#<batch>.<n>") are not stored as strings:
+// the disc column holds a global auto index with the high bit set, from
+// which the batch and n are recovered.
+//
+// Indexes:
+//   - per node, out- and in-edge version lists sorted by (vt_s, id);
+//   - per identity, its version list (implicit for store-assigned
+//     identities, a map for explicit ones);
+//   - an interval index: edge versions partitioned by duration class
+//     (durations in [4^c, 4^(c+1))) and sorted by vt_s within a class, so
+//     "valid at t" and "overlapping [a, b)" are bounded range scans.
+//
+// # Checkpoint file format (version 1)
+//
+// All integers are little-endian; varint and uvarint are the encodings of
+// encoding/binary; zigzag(x) = (x << 1) ^ (x >> 63).
+//
+//	header   8 bytes  magic "TGMSCKP\x00"
+//	         4 bytes  format version (1)
+//	         4 bytes  reserved, zero
+//	body     see below
+//	trailer  8 bytes  body length in bytes
+//	         4 bytes  CRC-32C (Castagnoli) of the body
+//
+// Body, in order:
+//
+//	uvarint  logEnd: byte offset of the event log covered by this checkpoint
+//	5 string tables, each uvarint count then (uvarint length, bytes) per
+//	string: uids (dense node ids in order), labels, rel_types, explicit
+//	discs, props (canonical JSON; entry 0 is "" = no properties)
+//	uvarint  number of batches B; then per batch seq = 1..B:
+//	         uvarint tt(seq) - tt(seq-1) (>= 1; tt(0) = 0)
+//	         uvarint number of store-assigned discs of the batch
+//	uvarint  number of node versions; per node version:
+//	         uvarint uid, uvarint label, uvarint props (table indexes)
+//	         uvarint vt_s, uvarint end (0 = open, else vt_e - vt_s)
+//	         uvarint tt_s as batch seq, uvarint tt_e (0 = open, else seq(tt_e) - seq(tt_s))
+//	         byte    created op | closed op << 4 (bitemporal.OpKind)
+//	uvarint  number of edge versions; per edge version, in id order:
+//	         uvarint src, uvarint dst, uvarint rel_type
+//	         uvarint disc: explicit table index i as i << 1; a store-assigned
+//	                 disc with global auto index g as zigzag(g - g_prev) << 1 | 1
+//	         varint  vt_s - previous edge version's vt_s
+//	         uvarint end (0 = open, else vt_e - vt_s)
+//	         varint  seq(tt_s) - previous edge version's seq(tt_s)
+//	         uvarint tt_e (0 = open, else seq(tt_e) - seq(tt_s))
+//	         uvarint props
+//	         byte    created op | closed op << 4
+//
+// Everything else (indexes, identity maps) is rebuilt on load. A checkpoint
+// with a bad magic, version, length or checksum, or whose body does not
+// decode exactly, is refused with a *CheckpointError; deleting it makes the
+// store rebuild from its event log.
+package engine

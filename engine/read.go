@@ -1,0 +1,168 @@
+package engine
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"slices"
+	"strconv"
+
+	bt "github.com/tgms-go/tgms/bitemporal"
+	"github.com/tgms-go/tgms/canon"
+)
+
+// Reader is a read view of a Store pinned at one belief state: it sees
+// exactly the versions believed as of its transaction time, whatever is
+// written later. Readers are cheap values. The caller must keep writers out
+// while it reads (DB does this).
+type Reader struct {
+	s    *Store
+	seq  uint32
+	asOf bt.Time
+}
+
+// Reader returns a view pinned at asOf (clamped; OpenEnd means the latest
+// belief).
+func (s *Store) Reader(asOf bt.Time) Reader {
+	return Reader{s: s, seq: s.SeqAt(asOf), asOf: bt.ClampTT(asOf)}
+}
+
+// AsOf is the pinned transaction time.
+func (r Reader) AsOf() bt.Time { return r.asOf }
+
+// Store returns the underlying store.
+func (r Reader) Store() *Store { return r.s }
+
+// Believed reports whether edge version v is believed at the pinned time.
+func (r Reader) Believed(v uint32) bool {
+	return r.s.eTTs.At(v) <= r.seq && r.seq < r.s.eTTe.At(v)
+}
+
+// Node resolves a uid to its dense node id.
+func (r Reader) Node(uid string) (uint32, bool) { return r.s.uids.lookup(uid) }
+
+// UID is the uid of a dense node id.
+func (r Reader) UID(id uint32) string { return r.s.uids.s[id] }
+
+// NumNodes is the number of known uids (dense ids are 0..NumNodes-1).
+func (r Reader) NumNodes() int { return len(r.s.uids.s) }
+
+// NodeHistory returns the node versions of id believed at the pinned time,
+// sorted by valid start.
+func (r Reader) NodeHistory(id uint32) []bt.NodeVersion {
+	var out []bt.NodeVersion
+	for _, i := range r.s.nodeHist[id] {
+		n := &r.s.nodes[i]
+		if n.tts <= r.seq && r.seq < n.tte {
+			out = append(out, r.s.nodeVersion(i))
+		}
+	}
+	slices.SortFunc(out, func(a, b bt.NodeVersion) int { return int(sign(a.Valid.Start - b.Valid.Start)) })
+	return out
+}
+
+func sign(x int64) int64 {
+	switch {
+	case x < 0:
+		return -1
+	case x > 0:
+		return 1
+	}
+	return 0
+}
+
+// filter keeps the believed versions of list, appending them to dst.
+func (r Reader) filter(dst, list []uint32) []uint32 {
+	for _, v := range list {
+		if r.Believed(v) {
+			dst = append(dst, v)
+		}
+	}
+	return dst
+}
+
+// Out returns the believed out-edges of node id, sorted by (vt_s, id).
+func (r Reader) Out(id uint32) []uint32 { return r.filter(nil, r.s.out[id]) }
+
+// In returns the believed in-edges of node id, sorted by (vt_s, id).
+func (r Reader) In(id uint32) []uint32 { return r.filter(nil, r.s.in[id]) }
+
+// EdgesOverlapping returns the believed edge versions whose valid interval
+// overlaps iv, sorted by (vt_s, id).
+func (r Reader) EdgesOverlapping(iv bt.Interval) []uint32 {
+	return r.filter(nil, r.s.byStart.overlapping(nil, iv.Start, iv.End))
+}
+
+// EdgesValidAt returns the believed edge versions valid at t.
+func (r Reader) EdgesValidAt(t bt.Time) []uint32 {
+	return r.EdgesOverlapping(bt.Interval{Start: t, End: t + 1})
+}
+
+// EdgesStartingIn returns the believed edge versions whose valid start lies
+// in iv (events in a window), sorted by (vt_s, id).
+func (r Reader) EdgesStartingIn(iv bt.Interval) []uint32 {
+	return r.filter(nil, r.s.byStart.startingIn(nil, iv.Start, iv.End))
+}
+
+// Edge materializes edge version v.
+func (r Reader) Edge(v uint32) bt.EdgeVersion { return r.s.EdgeVersion(v) }
+
+// Src, Dst are the dense endpoint ids of edge version v.
+func (r Reader) Src(v uint32) uint32 { return r.s.eSrc.At(v) }
+
+// Dst is the dense destination id of edge version v.
+func (r Reader) Dst(v uint32) uint32 { return r.s.eDst.At(v) }
+
+// Valid is the valid interval of edge version v.
+func (r Reader) Valid(v uint32) bt.Interval {
+	return bt.Interval{Start: r.s.eVtS.At(v), End: r.s.eVtE.At(v)}
+}
+
+// RelType is the relation type of edge version v.
+func (r Reader) RelType(v uint32) string { return r.s.rels.s[r.s.eRel.At(v)] }
+
+// Props is the property bag of edge version v.
+func (r Reader) Props(v uint32) bt.Props { return bt.Props(r.s.props.s[r.s.eProps.At(v)]) }
+
+// EID is the edge identity id: the first 24 hex digits of the SHA-256 of the
+// canonical JSON array [src, dst, rel_type, disc].
+func EID(k bt.EdgeKey) string {
+	b := make([]byte, 0, 64)
+	b = append(b, '[')
+	b = canon.AppendString(b, k.Src)
+	b = append(b, ',')
+	b = canon.AppendString(b, k.Dst)
+	b = append(b, ',')
+	b = canon.AppendString(b, k.RelType)
+	b = append(b, ',')
+	b = canon.AppendString(b, k.Disc)
+	b = append(b, ']')
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:12])
+}
+
+// VID is the version id: the first 24 hex digits of the SHA-256 of
+// "<identity>:<tt_s>:<vt_s>", identity being the uid or the EID.
+func VID(identity string, tts, vts bt.Time) string {
+	b := make([]byte, 0, 64)
+	b = append(b, identity...)
+	b = append(b, ':')
+	b = strconv.AppendInt(b, tts, 10)
+	b = append(b, ':')
+	b = strconv.AppendInt(b, vts, 10)
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:12])
+}
+
+// AutoEdge returns the identity of the i-th store-assigned edge of batch
+// seq ("#<seq>.<i>"), if there is one.
+func (s *Store) AutoEdge(seq uint64, i int64) (bt.EdgeKey, bool) {
+	g, ok := s.autoIndex(seq, i)
+	if !ok {
+		return bt.EdgeKey{}, false
+	}
+	v := s.autoFirst.At(g)
+	if v == NoVersion {
+		return bt.EdgeKey{}, false
+	}
+	return s.EdgeVersion(v).Key, true
+}

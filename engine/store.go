@@ -1,0 +1,380 @@
+package engine
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"sort"
+
+	bt "github.com/tgms-go/tgms/bitemporal"
+)
+
+// openSeq marks a version that no batch has closed.
+const openSeq = math.MaxUint32
+
+// autoBit marks a disc column value as a store-assigned discriminator: the
+// low 31 bits are its global auto index.
+const autoBit = 1 << 31
+
+// NoVersion is the version id that names nothing.
+const NoVersion = math.MaxUint32
+
+type strTable struct {
+	s []string
+	m map[string]uint32
+}
+
+func newStrTable(first ...string) strTable {
+	t := strTable{m: map[string]uint32{}}
+	for _, s := range first {
+		t.intern(s)
+	}
+	return t
+}
+
+func (t *strTable) intern(s string) uint32 {
+	if id, ok := t.m[s]; ok {
+		return id
+	}
+	id := uint32(len(t.s))
+	t.s = append(t.s, s)
+	t.m[s] = id
+	return id
+}
+
+func (t *strTable) lookup(s string) (uint32, bool) {
+	id, ok := t.m[s]
+	return id, ok
+}
+
+type nodeRow struct {
+	uid, label, props uint32
+	valid             bt.Interval
+	tts, tte          uint32 // batch sequence numbers; tte == openSeq while believed
+	created, closed   bt.OpKind
+}
+
+type identKey struct{ src, dst, rel, disc uint32 }
+
+// Store is the in-memory native engine: every node and edge version in
+// compact columns, with the indexes reads need. It is not safe for
+// concurrent use on its own; DB serializes writers and lets readers in
+// through Store.Read.
+type Store struct {
+	uids, labels, rels, discs, props strTable
+
+	batchTT   []bt.Time // batchTT[seq]; batchTT[0] = 0
+	batchAuto []uint32  // first global auto index of batch seq; batchAuto[len] is the next one
+
+	nodes    []nodeRow
+	nodeHist [][]uint32 // per node id: node row indexes in insertion order
+
+	eSrc, eDst, eRel, eDisc col[uint32]
+	eVtS, eVtE              col[int64]
+	eTTs, eTTe              col[uint32]
+	eProps                  col[uint32]
+	eOps                    col[uint8] // created | closed<<4
+
+	autoFirst col[uint32]         // global auto index → first version id
+	autoMore  map[uint32][]uint32 // further versions of auto identities
+	explicit  map[identKey][]uint32
+
+	out, in [][]uint32 // per node id: edge version ids sorted by (vt_s, id)
+	byStart classIndex // all edge versions by (duration class, vt_s)
+}
+
+// New returns an empty store.
+func New() *Store {
+	s := &Store{
+		uids: newStrTable(), labels: newStrTable(), rels: newStrTable(),
+		discs: newStrTable(), props: newStrTable(""),
+		batchTT: []bt.Time{0}, batchAuto: []uint32{0, 0},
+		autoMore: map[uint32][]uint32{}, explicit: map[identKey][]uint32{},
+	}
+	s.byStart.s = s
+	return s
+}
+
+// Batches is the number of applied batches (the last sequence number).
+func (s *Store) Batches() uint64 { return uint64(len(s.batchTT) - 1) }
+
+// LastTT is the transaction time of the last applied batch (0 when empty).
+func (s *Store) LastTT() bt.Time { return s.batchTT[len(s.batchTT)-1] }
+
+// NumNodes is the number of known uids.
+func (s *Store) NumNodes() int { return len(s.uids.s) }
+
+// NumNodeVersions is the number of stored node versions.
+func (s *Store) NumNodeVersions() int { return len(s.nodes) }
+
+// NumEdgeVersions is the number of stored edge versions.
+func (s *Store) NumEdgeVersions() int { return s.eVtS.Len() }
+
+// seqTT maps a batch sequence number to its transaction time (OpenEnd for openSeq).
+func (s *Store) seqTT(seq uint32) bt.Time {
+	if seq == openSeq {
+		return bt.OpenEnd
+	}
+	return s.batchTT[seq]
+}
+
+// SeqAt returns the number of batches whose transaction time is <= asOf
+// (after clamping): the belief state a read pinned at asOf sees.
+func (s *Store) SeqAt(asOf bt.Time) uint32 {
+	c := bt.ClampTT(asOf)
+	n := sort.Search(len(s.batchTT), func(i int) bool { return s.batchTT[i] > c })
+	return uint32(n - 1)
+}
+
+// --- bitemporal.View -------------------------------------------------------
+
+// NodeKnown implements bitemporal.View.
+func (s *Store) NodeKnown(uid string) bool { _, ok := s.uids.lookup(uid); return ok }
+
+// BelievedNodes implements bitemporal.View.
+func (s *Store) BelievedNodes(uid string, iv bt.Interval) []bt.NodeHit {
+	id, ok := s.uids.lookup(uid)
+	if !ok {
+		return nil
+	}
+	var out []bt.NodeHit
+	for _, r := range s.nodeHist[id] {
+		n := &s.nodes[r]
+		if n.tte == openSeq && n.valid.Overlaps(iv) {
+			out = append(out, bt.NodeHit{H: bt.Handle(r), V: s.nodeVersion(r)})
+		}
+	}
+	return out
+}
+
+// HasBelievedNode implements bitemporal.View.
+func (s *Store) HasBelievedNode(uid string) bool {
+	id, ok := s.uids.lookup(uid)
+	if !ok {
+		return false
+	}
+	for _, r := range s.nodeHist[id] {
+		if s.nodes[r].tte == openSeq {
+			return true
+		}
+	}
+	return false
+}
+
+// EdgeKnown implements bitemporal.View.
+func (s *Store) EdgeKnown(k bt.EdgeKey) bool { return len(s.identVersions(k)) > 0 }
+
+// BelievedEdges implements bitemporal.View.
+func (s *Store) BelievedEdges(k bt.EdgeKey, iv bt.Interval) []bt.EdgeHit {
+	var out []bt.EdgeHit
+	for _, v := range s.identVersions(k) {
+		if s.eTTe.At(v) == openSeq && s.eVtS.At(v) < iv.End && iv.Start < s.eVtE.At(v) {
+			out = append(out, bt.EdgeHit{H: bt.Handle(v), V: s.EdgeVersion(v)})
+		}
+	}
+	return out
+}
+
+// identVersions returns every version id of an edge identity.
+func (s *Store) identVersions(k bt.EdgeKey) []uint32 {
+	src, ok1 := s.uids.lookup(k.Src)
+	dst, ok2 := s.uids.lookup(k.Dst)
+	rel, ok3 := s.rels.lookup(k.RelType)
+	if !ok1 || !ok2 || !ok3 {
+		return nil
+	}
+	if seq, i, ok := bt.ParseAutoDisc(k.Disc); ok {
+		g, ok := s.autoIndex(seq, i)
+		if !ok {
+			return nil
+		}
+		first := s.autoFirst.At(g)
+		if first == NoVersion || s.eSrc.At(first) != src || s.eDst.At(first) != dst || s.eRel.At(first) != rel {
+			return nil
+		}
+		return append([]uint32{first}, s.autoMore[g]...)
+	}
+	disc, ok := s.discs.lookup(k.Disc)
+	if !ok {
+		return nil
+	}
+	return s.explicit[identKey{src, dst, rel, disc}]
+}
+
+func (s *Store) autoIndex(seq uint64, i int64) (uint32, bool) {
+	if seq == 0 || seq >= uint64(len(s.batchTT)) {
+		return 0, false
+	}
+	g := uint64(s.batchAuto[seq]) + uint64(i)
+	if g >= uint64(s.batchAuto[seq+1]) {
+		return 0, false
+	}
+	return uint32(g), true
+}
+
+// Disc returns the discriminator string of edge version v.
+func (s *Store) Disc(v uint32) string {
+	d := s.eDisc.At(v)
+	if d&autoBit == 0 {
+		return s.discs.s[d]
+	}
+	g := d &^ autoBit
+	// The batch whose auto range holds g.
+	seq := sort.Search(len(s.batchAuto), func(i int) bool { return s.batchAuto[i] > g }) - 1
+	return bt.AutoDisc(uint64(seq), int64(g-s.batchAuto[seq]))
+}
+
+// EdgeVersion materializes edge version v.
+func (s *Store) EdgeVersion(v uint32) bt.EdgeVersion {
+	ops := s.eOps.At(v)
+	return bt.EdgeVersion{
+		Key:       bt.EdgeKey{Src: s.uids.s[s.eSrc.At(v)], Dst: s.uids.s[s.eDst.At(v)], RelType: s.rels.s[s.eRel.At(v)], Disc: s.Disc(v)},
+		Props:     bt.Props(s.props.s[s.eProps.At(v)]),
+		Valid:     bt.Interval{Start: s.eVtS.At(v), End: s.eVtE.At(v)},
+		TTs:       s.seqTT(s.eTTs.At(v)),
+		TTe:       s.seqTT(s.eTTe.At(v)),
+		CreatedBy: bt.OpKind(ops & 0xf),
+		ClosedBy:  bt.OpKind(ops >> 4),
+	}
+}
+
+func (s *Store) nodeVersion(r uint32) bt.NodeVersion {
+	n := &s.nodes[r]
+	return bt.NodeVersion{
+		UID: s.uids.s[n.uid], Label: s.labels.s[n.label], Props: bt.Props(s.props.s[n.props]),
+		Valid: n.valid, TTs: s.seqTT(n.tts), TTe: s.seqTT(n.tte),
+		CreatedBy: n.created, ClosedBy: n.closed,
+	}
+}
+
+// --- applying effects --------------------------------------------------------
+
+// Apply applies a planned batch. The effect must have been planned against
+// this store's current state with Seq == Batches()+1.
+func (s *Store) Apply(eff *bt.Effect) error {
+	seq := uint32(len(s.batchTT))
+	if eff.Seq != uint64(seq) {
+		return fmt.Errorf("engine: batch seq %d does not follow %d", eff.Seq, seq-1)
+	}
+	if eff.TT <= s.LastTT() {
+		return fmt.Errorf("engine: batch tt %d is not after the last batch's %d", eff.TT, s.LastTT())
+	}
+	autoStart := s.batchAuto[seq]
+	if uint64(autoStart)+uint64(eff.NumAuto) >= autoBit {
+		return fmt.Errorf("engine: more than 2^31 store-assigned edge identities")
+	}
+	s.batchTT = append(s.batchTT, eff.TT)
+	s.batchAuto = append(s.batchAuto, autoStart+uint32(eff.NumAuto))
+	for range eff.NumAuto {
+		s.autoFirst.Append(NoVersion)
+	}
+	for _, uid := range eff.NewUIDs {
+		s.uids.intern(uid)
+		s.nodeHist = append(s.nodeHist, nil)
+		s.out = append(s.out, nil)
+		s.in = append(s.in, nil)
+	}
+	for _, c := range eff.CloseNodes {
+		n := &s.nodes[c.H]
+		n.tte, n.closed = seq, c.By
+	}
+	for _, c := range eff.CloseEdges {
+		v := uint32(c.H)
+		s.eTTe.Set(v, seq)
+		s.eOps.Set(v, s.eOps.At(v)&0xf|uint8(c.By)<<4)
+	}
+	for i := range eff.Nodes {
+		nv := &eff.Nodes[i]
+		uid, _ := s.uids.lookup(nv.UID)
+		r := uint32(len(s.nodes))
+		s.nodes = append(s.nodes, nodeRow{
+			uid: uid, label: s.labels.intern(nv.Label), props: s.props.intern(string(nv.Props)),
+			valid: nv.Valid, tts: seq, tte: openSeq, created: nv.CreatedBy,
+		})
+		s.nodeHist[uid] = append(s.nodeHist[uid], r)
+	}
+	var lastRel string
+	var lastRelID uint32
+	for i := range eff.Edges {
+		ne := &eff.Edges[i]
+		k := &ne.V.Key
+		src, _ := s.uids.lookup(k.Src)
+		dst, _ := s.uids.lookup(k.Dst)
+		if i == 0 || k.RelType != lastRel {
+			lastRel, lastRelID = k.RelType, s.rels.intern(k.RelType)
+		}
+		v := uint32(s.eVtS.Len())
+		if uint64(v) >= NoVersion {
+			return fmt.Errorf("engine: more than 2^32-1 edge versions")
+		}
+		var disc uint32
+		g, auto := uint32(0), false
+		if ne.Auto >= 0 {
+			g, auto = autoStart+uint32(ne.Auto), true
+		} else if aseq, ai, ok := bt.ParseAutoDisc(k.Disc); ok {
+			g, auto = s.autoIndex(aseq, ai)
+		}
+		if auto {
+			disc = autoBit | g
+			if s.autoFirst.At(g) == NoVersion {
+				s.autoFirst.Set(g, v)
+			} else {
+				s.autoMore[g] = append(s.autoMore[g], v)
+			}
+		} else {
+			disc = s.discs.intern(k.Disc)
+			ik := identKey{src, dst, lastRelID, disc}
+			s.explicit[ik] = append(s.explicit[ik], v)
+		}
+		s.eSrc.Append(src)
+		s.eDst.Append(dst)
+		s.eRel.Append(lastRelID)
+		s.eDisc.Append(disc)
+		s.eVtS.Append(ne.V.Valid.Start)
+		s.eVtE.Append(ne.V.Valid.End)
+		s.eTTs.Append(seq)
+		s.eTTe.Append(openSeq)
+		if ne.V.Props == "" {
+			s.eProps.Append(0)
+		} else {
+			s.eProps.Append(s.props.intern(string(ne.V.Props)))
+		}
+		s.eOps.Append(uint8(ne.V.CreatedBy))
+		s.out[src] = s.insertAdj(s.out[src], v)
+		s.in[dst] = s.insertAdj(s.in[dst], v)
+		s.byStart.insert(v)
+	}
+	return nil
+}
+
+// insertAdj inserts v into a (vt_s, id)-sorted adjacency list.
+func (s *Store) insertAdj(list []uint32, v uint32) []uint32 {
+	n := len(list)
+	if n == 0 || !s.edgeLess(v, list[n-1]) {
+		return append(list, v)
+	}
+	i := sort.Search(n, func(i int) bool { return s.edgeLess(v, list[i]) })
+	return slices.Insert(list, i, v)
+}
+
+// edgeLess orders edge versions by (vt_s, id).
+func (s *Store) edgeLess(a, b uint32) bool {
+	sa, sb := s.eVtS.At(a), s.eVtS.At(b)
+	return sa < sb || sa == sb && a < b
+}
+
+// Compact trims slack capacity left by growth in per-node lists. Call it
+// after bulk loads.
+func (s *Store) Compact() {
+	trim := func(lists [][]uint32) {
+		for i, l := range lists {
+			if cap(l) > len(l)+len(l)/8+4 {
+				lists[i] = slices.Clip(slices.Clone(l))
+			}
+		}
+	}
+	trim(s.out)
+	trim(s.in)
+	trim(s.nodeHist)
+	s.byStart.merge()
+}

@@ -1,0 +1,178 @@
+/*
+Package eventlog is the write-ahead log of the bi-temporal store: an
+append-only file of checksummed records, one per write batch. A batch is
+appended and fsynced before it is acknowledged; on open the whole log is
+verified; the store is rebuilt by replaying it, optionally from the byte
+offset recorded by a checkpoint.
+
+# Using the log
+
+Open creates the file if it is missing and otherwise verifies every
+record. Append writes any number of records with a single write and a
+single fsync (group commit) and returns the byte offset just past the last
+one; that offset, like HeaderSize and every offset Replay passes to its
+callback, is a record boundary that a checkpoint can store and later hand
+to Replay to resume from. ReadFile reads a log without writing to it.
+
+	l, err := eventlog.Open(path, eventlog.Options{})
+	...
+	end, err := l.Append(&eventlog.Record{TT: tt, Seq: l.LastSeq() + 1, Ops: ops})
+	...
+	err = l.Replay(eventlog.HeaderSize, func(r *eventlog.Record, end int64) error {
+		return store.Apply(r) // end: where to resume after this record
+	})
+
+A failed write or fsync makes the Log unusable: after such an error the
+state of the file on disk is unknown (the kernel may have dropped the dirty
+pages), so the Log tries to cut the file back to its last acknowledged end
+and refuses every later call. The process should stop and reopen the log,
+which verifies it again.
+
+# File layout
+
+All integers in fixed-size fields are little-endian. CRC means CRC-32C
+(Castagnoli polynomial), as computed by hash/crc32 with crc32.Castagnoli.
+
+	file   := header record*
+	header := magic[8] version[4] crc[4]                      (16 bytes)
+	record := length[4] crc[4] payload[length]
+
+	magic   "TGMSWAL\x00"
+	version uint32, 1
+	crc     CRC of the 12 bytes before it
+	length  uint32, 1 ≤ length ≤ 2^30 (1 GiB)
+	crc     CRC of the payload bytes
+
+A record starts at offset 16 or right after the previous record; there is
+no padding, no alignment and no trailer. Offsets handed out by the API are
+offsets of record ends, which are the starts of the following records.
+
+# Payload
+
+Inside a payload, integers are Go's encoding/binary varints: uvarint is an
+unsigned LEB128 (7 bits per byte, low group first, high bit set on every
+byte but the last, at most 10 bytes); varint is a signed integer mapped to
+a uvarint by zigzag ((x << 1) ^ (x >> 63): 0, -1, 1, -2, ... become 0, 1,
+2, 3, ...). A string is a uvarint byte length followed by the bytes (the log
+stores any bytes; it does not check UTF-8). A time is a varint number of
+microseconds (bitemporal.Time); the open end 2^62 is an ordinary value and
+takes 9 bytes.
+
+	payload := type:u8 tt:varint seq:uvarint nops:uvarint op{nops}
+
+	type  1 = batch (the only type; others are refused)
+	tt    the batch's transaction time
+	seq   the batch's sequence number: 1 for the first record of the
+	      file, then exactly one more per record
+	nops  the number of ops
+
+Each op is its bitemporal.OpKind as one byte, then fields in this order:
+
+	1 assert_node  uid:string label:string props:string vt_s:varint vt_e:varint
+	2 assert_edge  src:string dst:string rel_type:string disc:string props:string
+	               vt_s:varint vt_e:varint
+	3 retract      ref t:varint
+	4 correct      ref props:string vt_s:varint vt_e:varint
+	5 ingest       node_label:string nevents:uvarint event{nevents}
+
+props is the property bag's canonical JSON text (bitemporal.Props); the
+empty string means no properties. A ref is one byte, the bitemporal.RefKind,
+followed by
+
+	1 node   uid:string
+	2 edge   src:string dst:string rel_type:string disc:string
+	other    nothing (an invalid ref, kept so the batch replays as it ran)
+
+Fields of bitemporal.Op that the op's kind does not use are not stored and
+decode as zero values. Op kinds other than 1 to 5 are refused by Append and
+by the decoder.
+
+# Ingest events
+
+Bulk ingest ops carry tens of thousands of events that mostly repeat the
+same few node uids and relation types, and whose valid times are close to
+each other. Each ingest op therefore has its own string dictionary, empty at
+the start of the op and shared by the src, dst and rel_type fields of its
+events, and stores vt_s as a difference:
+
+	event := src:dref dst:dref rel_type:dref dvt_s:varint dur:uvarint
+	         disc:string props:string
+
+	dref    uvarint index i into the dictionary. i < size: the string at
+	        index i. i == size: a string follows and becomes entry i.
+	        i > size: corrupt.
+	dvt_s   vt_s minus the previous event's vt_s in this op (the first
+	        event's predecessor is 0); the events need not be sorted
+	dur     0 when vt_e == 0 (the default end, vt_s+1), else vt_e − vt_s
+
+For dur, the subtraction wraps around (two's complement), and the two values
+that would otherwise collide are swapped: vt_e == vt_s (an empty interval,
+rejected by validation but still logged as written) is stored as −vt_s, the
+number that would decode to vt_e == 0. So every (vt_s, vt_e) pair survives
+a round trip, and an ordinary event with vt_e == vt_s+1 takes one byte.
+
+A dictionary index needs one byte up to 127 entries and two up to 16383.
+An event of an established pair of nodes with one relation type and no disc
+or props takes 7 bytes plus the vt_s delta beyond its first byte.
+
+# Reading and verification
+
+Open reads the file header and then every record in order, checking that
+the length is in range and the record fits in the file, that the CRC
+matches, that the payload decodes completely (no trailing bytes), that the
+first record has seq 1 and each following one the previous seq plus 1, and
+that tt strictly increases. It does this without building the ops, so it
+costs roughly the time to read the file.
+
+The decoder never panics on arbitrary input and bounds its allocations by
+the payload length: a count of ops or events that could not fit in the
+bytes that remain (at 3 bytes per op and 7 per event at least) is reported
+as corruption before anything is allocated.
+
+# Torn tails and corruption
+
+A crash during an append can leave a partial record at the end of the file:
+a short length/CRC header, a payload cut short, bytes that the file system
+allocated but never wrote (zeros or garbage, which show up as a zero length,
+an impossible length, or a CRC mismatch). Such a record was never fsynced,
+hence never acknowledged, so Open truncates the file at its start, fsyncs,
+and reports the byte offset and the number of bytes dropped through
+Options.Logf.
+
+A record that does not frame is taken for a torn tail only if nothing after
+it frames: no later offset holds a length in range, the batch record type
+and a matching CRC. If a valid record follows, the damage is in the middle
+of the log, where acknowledged batches live, and Open returns a
+*CorruptionError naming the file and byte offset without changing anything.
+A record whose CRC matches but whose payload does not decode, and a seq or
+tt out of order, are corruption wherever they occur, because no torn write
+produces them. Corruption is never repaired automatically: the remedy is to
+restore the log (and the store) from a backup.
+
+One consequence: a group commit is written with one write, and the file
+system may persist its pages in any order if the machine crashes before the
+fsync. If a later record of an unacknowledged group reaches the disk while
+an earlier one does not, Open reports corruption although no acknowledged
+batch was lost. This is rare, and it errs on the safe side.
+
+ReadFile verifies the same way but never writes: it reports a torn tail as a
+*TornTailError after its callback has seen every record before it.
+
+Replay reads from a given offset to the end of the log as it was when Replay
+was called, through a buffered reader. It checks frames, payloads and
+ordering again and treats any failure as corruption (a torn tail was already
+dealt with by Open). The start offset is checked through the frame found
+there: an offset inside a record fails the CRC check (a false pass has odds
+of 2^-32 per frame), and the sequence numbers read from it must also run up
+to the log's last one.
+
+# Compatibility
+
+The format version is 1. A reader that meets another version refuses the
+file, naming both versions; the layout above may only change together with
+the version. A golden file in testdata pins the encoding of one record.
+
+ImportTGMSPy reads the reference system's JSONL event log (see its
+documentation); it does not write this format itself.
+*/
+package eventlog
