@@ -78,8 +78,8 @@
 //     three strictly increasing times inside a window [base, base+Delta);
 //   - ping-pong i: pp{i}_a→pp{i}_b, back, and forth again, timed the same way;
 //   - burst i: during one day, the 20 nodes burst{i}_0..burst{i}_19 exchange
-//     max(10, 7 × the background's events per day) extra events at uniform
-//     times, so the window runs at about BurstFactor (8) times the
+//     max(10, ⌈8 × the background's events per day⌉) extra events at
+//     uniform times, so the group alone runs at BurstFactor (8) times the
 //     background rate.
 //
 // The Manifest records the configuration with defaults filled in (running

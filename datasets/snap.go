@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"strconv"
 	"strings"
@@ -59,6 +60,9 @@ func (e *ChecksumError) Error() string {
 func Load(spec Spec, path string) ([]bitemporal.Event, error) {
 	raw, err := os.ReadFile(path)
 	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) && spec.URL != "" {
+			return nil, fmt.Errorf("datasets: load %s: %w (fetch it with datasets.Download or from %s)", spec.Name, err, spec.URL)
+		}
 		return nil, fmt.Errorf("datasets: load %s: %w", spec.Name, err)
 	}
 	return loadData(spec, path, raw)

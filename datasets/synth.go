@@ -28,8 +28,9 @@ const (
 	// DefaultSynthSpan is 90 days.
 	DefaultSynthSpan = 90 * Day
 
-	// BurstFactor is the event rate inside a burst window relative to the
-	// background rate.
+	// BurstFactor is the event rate of a burst's group inside its window
+	// relative to the background rate (the window as a whole runs at about
+	// BurstFactor+1 times the background rate).
 	BurstFactor = 8
 	// BurstGroup is the number of nodes taking part in one burst.
 	BurstGroup = 20
@@ -115,8 +116,9 @@ type Pattern struct {
 	Edges []PatternEdge `json:"edges,omitempty"`
 	// Events is the number of planted events.
 	Events int64 `json:"events"`
-	// Factor (bursts) is the intended rate inside the window relative to
-	// the background rate.
+	// Factor (bursts) is the rate of the planted events relative to the
+	// background rate: Events = max(10, ceil(Factor × background events
+	// expected in the window)).
 	Factor int `json:"factor,omitempty"`
 	// BackgroundInWindow (bursts) counts background events in the window.
 	BackgroundInWindow int64 `json:"background_in_window,omitempty"`
@@ -283,6 +285,16 @@ func mulDiv(a, b, c uint64) uint64 {
 	return q
 }
 
+// mulDivCeil returns ceil(a*b/c) for a*b/c < 2^63.
+func mulDivCeil(a, b, c uint64) uint64 {
+	hi, lo := bits.Mul64(a, b)
+	q, r := bits.Div64(hi, lo, c)
+	if r != 0 {
+		q++
+	}
+	return q
+}
+
 // sortedTimes yields n times in [start, start+span) in non-decreasing
 // order without holding them all: the range is cut into equal strata, each
 // receiving an equal share of the events at uniform times, sorted per
@@ -405,7 +417,7 @@ const (
 // minute and seven days (log-uniform), the rest instantaneous "MSG" events.
 // Planted triangles (tri{i}_a→_b→_c→_a), ping-pongs (pp{i}_a→_b→_a→_b) and
 // bursts (burst{i}_{0..19} exchanging at BurstFactor times the background
-// rate over one day) are merged in. The same cfg always gives the same
+// rate for one day, at least 10 events) are merged in. The same cfg always gives the same
 // stream and manifest.
 func Synthesize(cfg SynthConfig, emit func(chunk []bitemporal.Event) error) (*Manifest, error) {
 	c, err := cfg.normalize()
@@ -479,8 +491,8 @@ func Synthesize(cfg SynthConfig, emit func(chunk []bitemporal.Event) error) (*Ma
 	var bursts []burstStream
 	for i := range max(c.Bursts, 0) {
 		bs := c.Start + bitemporal.Time(pr.intn(uint64(c.Span-wl)+1))
-		extra := int64(mulDiv(uint64(c.Events)*(BurstFactor-1), uint64(wl), uint64(c.Span)))
-		extra = max(extra, 10)
+		// The group alone runs at BurstFactor times the background rate.
+		extra := max(int64(mulDivCeil(uint64(c.Events)*BurstFactor, uint64(wl), uint64(c.Span))), 10)
 		uids := make([]string, BurstGroup)
 		for j := range uids {
 			uids[j] = "burst" + strconv.Itoa(i) + "_" + strconv.Itoa(j)

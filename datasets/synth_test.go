@@ -322,9 +322,13 @@ func checkPatterns(t *testing.T, evs []bitemporal.Event, m *Manifest) {
 			if bg != p.BackgroundInWindow {
 				t.Errorf("burst %d: %d background events in the window, manifest says %d", p.Index, bg, p.BackgroundInWindow)
 			}
+			wl := p.Window.End - p.Window.Start
+			expected := float64(c.Events) * float64(wl) / float64(c.Span)
+			if float64(p.Events) < BurstFactor*expected || p.Events > max(10, int64(BurstFactor*expected)+1) {
+				t.Errorf("burst %d: %d planted events, want max(10, ⌈%d × %.1f⌉)", p.Index, p.Events, BurstFactor, expected)
+			}
 			if c.Events >= 10_000 {
-				rate := float64(p.Events+bg) / float64(max(bg, 1))
-				if rate < 0.8*BurstFactor {
+				if rate := float64(p.Events+bg) / float64(max(bg, 1)); rate < BurstFactor {
 					t.Errorf("burst %d: window rate only %.1f× the background", p.Index, rate)
 				}
 			}

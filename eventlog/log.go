@@ -570,27 +570,64 @@ func (s *scanner) check(r *Record) error {
 // classify decides whether a record that does not frame is a torn tail
 // (nothing after it frames) or corruption (a valid record follows).
 func (s *scanner) classify(fe *frameError) error {
-	next, found, err := findFrame(s.f, fe.off, s.size)
-	if err != nil {
-		return fmt.Errorf("eventlog: read %s: %w", s.path, err)
+	seen := s.off != s.from
+	later := func(tt int64, seq uint64) bool {
+		return seq > s.lastSeq && (!seen || tt > s.lastTT)
 	}
-	if found {
+	next, found, err := findFrame(s.f, fe.off, s.size, later)
+	switch {
+	case errors.Is(err, errScanBudget):
+		return &CorruptionError{Path: s.path, Offset: fe.off, Reason: fe.reason + ", and the bytes after it are too irregular to rule out valid records there (this is not what a torn write leaves)"}
+	case err != nil:
+		return fmt.Errorf("eventlog: read %s: %w", s.path, err)
+	case found:
 		return &CorruptionError{Path: s.path, Offset: fe.off, Reason: fmt.Sprintf("%s, yet a valid record follows at byte offset %d", fe.reason, next)}
 	}
 	return &TornTailError{Path: s.path, Offset: fe.off, Dropped: s.size - fe.off, Reason: fe.reason}
 }
 
-// findFrame looks for a valid frame (length in range, record type byte,
-// matching checksum) starting anywhere in (bad, size). It first tries the
-// offset the bad record's own length points to, which is where the next
-// record is when only the payload was damaged.
-func findFrame(f io.ReaderAt, bad, size int64) (int64, bool, error) {
-	var hdr [FrameHeaderSize]byte
+var errScanBudget = errors.New("scan budget exhausted")
+
+// findFrame looks for a valid frame anywhere in (bad, size): a length in
+// range, a payload that starts with the batch record type and a tt and seq
+// for which later reports true (a genuine record after the damage has a
+// higher seq and tt than the last good one), and a matching checksum. It
+// first tries the offset the bad record's own length points to, which is
+// where the next record is when only the payload was damaged.
+//
+// The checksums cost up to one payload per candidate offset, so the total
+// is capped (256 MiB plus 32 bytes per byte scanned); past the cap it gives
+// up with errScanBudget, which the caller treats as corruption: it never
+// drops bytes it has not ruled out.
+func findFrame(f io.ReaderAt, bad, size int64, later func(tt int64, seq uint64) bool) (int64, bool, error) {
+	budget := 256<<20 + 32*(size-bad)
 	var scratch []byte
-	frameAt := func(p int64, h []byte) (bool, error) {
+	// frameAt checks the candidate at p whose frame header is h and whose
+	// payload starts with pre (the bytes available in memory, maybe none).
+	frameAt := func(p int64, h, pre []byte) (bool, error) {
 		n := int64(binary.LittleEndian.Uint32(h))
-		if n == 0 || n > MaxPayload || n > size-p-FrameHeaderSize {
+		if n < 4 || n > MaxPayload || n > size-p-FrameHeaderSize {
 			return false, nil
+		}
+		if int64(len(pre)) < min(n, 21) {
+			var buf [21]byte
+			pre = buf[:min(n, 21)]
+			if _, err := f.ReadAt(pre, p+FrameHeaderSize); err != nil {
+				return false, err
+			}
+		}
+		pre = pre[:min(int64(len(pre)), n)]
+		if pre[0] != recordBatch {
+			return false, nil
+		}
+		d := decoder{b: pre[1:]}
+		tt := d.varint("tt")
+		seq := d.uvarint("seq")
+		if d.err != nil && n > int64(len(pre)) || !later(tt, seq) {
+			return false, nil
+		}
+		if budget -= n; budget < 0 {
+			return false, errScanBudget
 		}
 		if int64(cap(scratch)) < n {
 			scratch = make([]byte, n)
@@ -599,8 +636,9 @@ func findFrame(f io.ReaderAt, bad, size int64) (int64, bool, error) {
 		if _, err := f.ReadAt(b, p+FrameHeaderSize); err != nil {
 			return false, err
 		}
-		return b[0] == recordBatch && crc32.Checksum(b, castagnoli) == binary.LittleEndian.Uint32(h[4:]), nil
+		return crc32.Checksum(b, castagnoli) == binary.LittleEndian.Uint32(h[4:]), nil
 	}
+	var hdr [FrameHeaderSize]byte
 	if size-bad >= FrameHeaderSize {
 		if _, err := f.ReadAt(hdr[:], bad); err != nil {
 			return 0, false, err
@@ -610,34 +648,25 @@ func findFrame(f io.ReaderAt, bad, size int64) (int64, bool, error) {
 			if _, err := f.ReadAt(hdr[:], p); err != nil {
 				return 0, false, err
 			}
-			if ok, err := frameAt(p, hdr[:]); ok || err != nil {
+			if ok, err := frameAt(p, hdr[:], nil); ok || err != nil {
 				return p, ok, err
 			}
 		}
 	}
-	// Scan byte by byte through a window. A candidate needs a plausible
-	// length and the record type byte before its checksum is computed.
+	// Scan byte by byte through a window.
 	const window = 4 << 20
 	w := make([]byte, 0, min(window+FrameHeaderSize+1, max(size-bad, 0)))
 	var ws int64 // file offset of w[0]
-	for p := bad + 1; p+FrameHeaderSize+1 <= size; p++ {
+	for p := bad + 1; p+FrameHeaderSize+4 <= size; p++ {
 		if p+FrameHeaderSize+1 > ws+int64(len(w)) {
 			ws = p
-			m := min(int64(cap(w)), size-p)
-			w = w[:m]
+			w = w[:min(int64(cap(w)), size-p)]
 			if _, err := f.ReadAt(w, p); err != nil {
 				return 0, false, err
 			}
 		}
 		i := p - ws
-		n := int64(binary.LittleEndian.Uint32(w[i:]))
-		if n == 0 || n > MaxPayload || n > size-p-FrameHeaderSize {
-			continue
-		}
-		if i+FrameHeaderSize < int64(len(w)) && w[i+FrameHeaderSize] != recordBatch {
-			continue
-		}
-		if ok, err := frameAt(p, w[i:i+FrameHeaderSize]); ok || err != nil {
+		if ok, err := frameAt(p, w[i:i+FrameHeaderSize], w[i+FrameHeaderSize:]); ok || err != nil {
 			return p, ok, err
 		}
 	}

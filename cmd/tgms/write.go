@@ -21,6 +21,7 @@ import (
 func newIngest() *cobra.Command {
 	var store, dataset, file, eventsFile, label string
 	var download, noSync, acks bool
+	var groupEvents int
 	cmd := &cobra.Command{
 		Use:   "ingest --store DIR (--dataset NAME [--file PATH] | --events FILE.jsonl)",
 		Short: "Bulk-load a SNAP dataset or a JSONL file of edge events",
@@ -48,9 +49,12 @@ in ../shared/data and ./data, and downloaded from SNAP with --download.
 			if err != nil {
 				return err
 			}
-			db, err := openStore(store, noSync)
+			if store == "" {
+				return usageError{fmt.Errorf("--store DIR is required")}
+			}
+			db, err := tgms.Open(store, &tgms.Options{NoSync: noSync, GroupEvents: groupEvents})
 			if err != nil {
-				return err
+				return asInput(err)
 			}
 			defer db.Close()
 			bar := progress(int64(len(events)), "ingest")
@@ -86,6 +90,8 @@ in ../shared/data and ./data, and downloaded from SNAP with --download.
 	f.BoolVar(&noSync, "no-sync", false, "skip fsync (faster; a crash may lose the load)")
 	f.BoolVar(&acks, "acks", false, "print 'ack EVENTS TT' after each durable group commit")
 	f.MarkHidden("acks")
+	f.IntVar(&groupEvents, "group-events", 0, "events per group commit (default 200,000)")
+	f.MarkHidden("group-events")
 	return cmd
 }
 
