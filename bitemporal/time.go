@@ -31,7 +31,8 @@ func ClampTT(tt Time) Time {
 
 // Interval is the half-open interval [Start, End).
 type Interval struct {
-	Start, End Time
+	Start Time `json:"start"`
+	End   Time `json:"end"`
 }
 
 // Always is the interval covering all representable time.

@@ -140,10 +140,16 @@ and reports the byte offset and the number of bytes dropped through
 Options.Logf.
 
 A record that does not frame is taken for a torn tail only if nothing after
-it frames: no later offset holds a length in range, the batch record type
-and a matching CRC. If a valid record follows, the damage is in the middle
-of the log, where acknowledged batches live, and Open returns a
-*CorruptionError naming the file and byte offset without changing anything.
+it frames: no later offset holds a length in range and a payload that
+starts with the batch record type, a seq above the last good record's and
+a tt after its tt (every genuine later record has these), with a matching
+CRC. If a valid record follows, the damage is in the middle of the log,
+where acknowledged batches live, and Open returns a *CorruptionError naming
+the file and byte offset without changing anything. The search costs up to
+one CRC per candidate offset; it is capped at 256 MiB plus 32 bytes per
+byte searched, and a search that hits the cap also ends in a
+*CorruptionError, because bytes that were not ruled out are never dropped.
+Torn writes (zeros, or a prefix of real records) stay far below the cap.
 A record whose CRC matches but whose payload does not decode, and a seq or
 tt out of order, are corruption wherever they occur, because no torn write
 produces them. Corruption is never repaired automatically: the remedy is to
@@ -165,6 +171,11 @@ dealt with by Open). The start offset is checked through the frame found
 there: an offset inside a record fails the CRC check (a false pass has odds
 of 2^-32 per frame), and the sequence numbers read from it must also run up
 to the log's last one.
+
+# Limits
+
+The Log does not lock its file: two processes that open the same log for
+writing will corrupt it. Replay must not run concurrently with Close.
 
 # Compatibility
 

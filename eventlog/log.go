@@ -53,10 +53,10 @@ type CorruptionError struct {
 }
 
 func (e *CorruptionError) Error() string {
-	return fmt.Sprintf("eventlog: %s is corrupt at byte offset %d: %s; "+
-		"the damage is not at the end of the log, so it may hold acknowledged batches: "+
-		"stop, keep this file as it is, and restore the log (and the store) from a backup; "+
-		"do not truncate or edit it to make it open", e.Path, e.Offset, e.Reason)
+	return fmt.Sprintf("eventlog: %s is corrupt at byte offset %d: %s. "+
+		"This is not a torn final write, so acknowledged batches may be affected: "+
+		"stop, keep the file as it is, and restore the log (and the store) from a backup; "+
+		"do not truncate or edit the file to make it open", e.Path, e.Offset, e.Reason)
 }
 
 // TornTailError is what ReadFile reports when the log ends in a torn final
@@ -404,6 +404,10 @@ func (l *Log) Replay(from int64, fn func(r *Record, end int64) error) error {
 	}
 	s := newScanner(l.path, f, from, end, true)
 	if err := s.run(false, fn); err != nil {
+		var ce *CorruptionError
+		if errors.As(err, &ce) && ce.Offset == from && from != HeaderSize {
+			ce.Reason = fmt.Sprintf("no valid record starts at replay offset %d (%s): the offset is not a record boundary, or the file changed", from, ce.Reason)
+		}
 		return err
 	}
 	if from < end && s.lastSeq != lastSeq {
@@ -623,7 +627,7 @@ func findFrame(f io.ReaderAt, bad, size int64, later func(tt int64, seq uint64) 
 		d := decoder{b: pre[1:]}
 		tt := d.varint("tt")
 		seq := d.uvarint("seq")
-		if d.err != nil && n > int64(len(pre)) || !later(tt, seq) {
+		if d.err != nil || !later(tt, seq) { // 21 bytes always hold type, tt and seq
 			return false, nil
 		}
 		if budget -= n; budget < 0 {

@@ -676,3 +676,68 @@ func BenchmarkOpenIngest(b *testing.B) {
 	}
 	b.ReportMetric(float64(b.N)*20*50_000/b.Elapsed().Seconds(), "events/s")
 }
+
+// TestLargeTornGroup cuts a group commit of four 50,000-event records in
+// the middle of its third record: Open must see a torn tail, quickly.
+func TestLargeTornGroup(t *testing.T) {
+	if testing.Short() {
+		t.Skip("writes 2 MB")
+	}
+	dir := t.TempDir()
+	path := filepath.Join(dir, "big.wal")
+	l, err := Open(path, Options{NoSync: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	end1, _ := l.Append(ingestRecord(1, 50_000))
+	recs := []*Record{ingestRecord(2, 50_000), ingestRecord(3, 50_000), ingestRecord(4, 50_000), ingestRecord(5, 50_000)}
+	for i, r := range recs {
+		r.TT = 1_700_000_000_000_000 + int64(i) // realistic µs timestamps
+	}
+	recs[0].TT = 1_600_000_000_000_000
+	if _, err := l.Append(recs...); err != nil {
+		t.Fatal(err)
+	}
+	l.Close()
+	data, _ := os.ReadFile(path)
+	size2 := int64(len(appendFrame(nil, recs[0])))
+	size3 := int64(len(appendFrame(nil, recs[1])))
+	cut := end1 + size2 + size3/2
+	for _, tail := range [][]byte{data[:cut], append(bytes.Clone(data[:cut]), make([]byte, 1<<20)...)} {
+		os.WriteFile(path, tail, 0o600)
+		var w warnings
+		l, err := Open(path, Options{Logf: w.logf, NoSync: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if l.End() != end1+size2 || l.LastSeq() != 2 || len(w.all()) != 1 {
+			t.Fatalf("end %d seq %d warnings %q", l.End(), l.LastSeq(), w.all())
+		}
+		l.Close()
+	}
+}
+
+// TestScanBudget builds a tail full of near-valid frame headers: the search
+// for a later valid record gives up and reports corruption rather than
+// spend unbounded time or drop bytes it has not ruled out.
+func TestScanBudget(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "budget.wal")
+	writeLog(t, path, 1)
+	data, _ := os.ReadFile(path)
+	var pat []byte
+	pat = binary.LittleEndian.AppendUint32(pat, 600_000)
+	pat = binary.LittleEndian.AppendUint32(pat, 12345)
+	pat = append(pat, recordBatch)
+	pat = binary.AppendVarint(pat, 1<<40)
+	pat = binary.AppendUvarint(pat, 7)
+	for len(data) < 2<<20 {
+		data = append(data, pat...)
+	}
+	os.WriteFile(path, data, 0o600)
+	_, err := Open(path, Options{Logf: t.Logf})
+	var ce *CorruptionError
+	if !errors.As(err, &ce) || !strings.Contains(ce.Reason, "too irregular") {
+		t.Fatalf("got %v", err)
+	}
+}

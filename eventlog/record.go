@@ -347,7 +347,7 @@ func DecodeRecord(payload []byte) (Record, error) {
 	var r Record
 	d := decoder{b: payload, build: true}
 	if err := d.record(&r); err != nil {
-		return Record{}, err
+		return Record{}, fmt.Errorf("eventlog: %w", err)
 	}
 	return r, nil
 }

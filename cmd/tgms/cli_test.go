@@ -1,0 +1,200 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// runCLI runs the command line in-process and returns stdout, stderr and
+// the exit code main would use.
+func runCLI(t *testing.T, args ...string) (string, string, int) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	root := newRoot(&out, &errb)
+	root.SetArgs(args)
+	err := root.Execute()
+	code := 0
+	if err != nil {
+		errb.WriteString(err.Error())
+		var ie inputError
+		switch {
+		case errors.As(err, &ie) || isUsage(err):
+			code = 2
+		default:
+			code = 1
+		}
+	}
+	return out.String(), errb.String(), code
+}
+
+const sharedData = "../../shared/data"
+
+func needData(t *testing.T, name string) string {
+	t.Helper()
+	p := filepath.Join(sharedData, name)
+	if _, err := os.Stat(p); err != nil {
+		t.Skipf("%s not found (the SNAP files live in ../shared/data beside the repository)", p)
+	}
+	return p
+}
+
+var digestRE = regexp.MustCompile(`digest ([0-9a-f]{64})`)
+
+// The acceptance check: CollegeMsg ingests to 1,899 nodes and 59,835 edge
+// versions, and replaying its log reproduces the digest.
+func TestCollegeMsgIngestAndReplay(t *testing.T) {
+	file := needData(t, "CollegeMsg.txt.gz")
+	dir := t.TempDir()
+	store := filepath.Join(dir, "college")
+	out, errs, code := runCLI(t, "ingest", "--store", store, "--dataset", "collegemsg", "--file", file)
+	if code != 0 {
+		t.Fatalf("ingest: exit %d: %s", code, errs)
+	}
+	if !strings.Contains(out, "1899 nodes, 59835 edge versions") {
+		t.Fatalf("ingest output: %s", out)
+	}
+	stats, _, code := runCLI(t, "stats", "--store", store, "--json")
+	if code != 0 || !strings.Contains(stats, `"nodes": 1899`) || !strings.Contains(stats, `"edge_versions": 59835`) ||
+		!strings.Contains(stats, `"vt_min": 1082040961000000`) || !strings.Contains(stats, `"vt_max": 1098777142000001`) {
+		t.Fatalf("stats: %s", stats)
+	}
+	digest, _, _ := runCLI(t, "digest", "--store", store)
+	out, errs, code = runCLI(t, "replay", "--log", filepath.Join(store, "events.wal"), "--store", filepath.Join(dir, "copy"))
+	if code != 0 {
+		t.Fatalf("replay: exit %d: %s", code, errs)
+	}
+	m := digestRE.FindStringSubmatch(out)
+	if m == nil || m[1] != strings.TrimSpace(digest) {
+		t.Fatalf("replay digest %v, store digest %s", m, digest)
+	}
+}
+
+// The six-batch log of the Python system imports with its transaction
+// times: the store matches the documented rows.
+func TestImportTGMSPy(t *testing.T) {
+	dir := t.TempDir()
+	store := filepath.Join(dir, "imported")
+	out, errs, code := runCLI(t, "import", "--format", "tgms-py", "--log", "../../eventlog/testdata/anchor-appendix-a.jsonl", "--store", store)
+	if code != 0 {
+		t.Fatalf("import: exit %d: %s", code, errs)
+	}
+	// 3 nodes (a, b, c); node versions a, b, c; edge versions: 5 KNOWS + 3 MSG.
+	if !strings.Contains(out, "imported 6 batches (0 skipped)") || !strings.Contains(out, "3 nodes, 3 node versions, 8 edge versions") {
+		t.Fatalf("import output: %s", out)
+	}
+	stats, _, _ := runCLI(t, "stats", "--store", store, "--json")
+	if !strings.Contains(stats, `"last_tt": 6`) || !strings.Contains(stats, `"batches": 6`) {
+		t.Fatalf("transaction times not kept: %s", stats)
+	}
+	// Importing into a store that has data is refused.
+	_, errs, code = runCLI(t, "import", "--format", "tgms-py", "--log", "../../eventlog/testdata/anchor-appendix-a.jsonl", "--store", store)
+	if code != 2 || !strings.Contains(errs, "already has data") {
+		t.Fatalf("second import: exit %d: %s", code, errs)
+	}
+}
+
+func write(t *testing.T, dir, name, content string) string {
+	t.Helper()
+	p := filepath.Join(dir, name)
+	if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func TestWriteAndBadInput(t *testing.T) {
+	dir := t.TempDir()
+	store := filepath.Join(dir, "s")
+	good := write(t, dir, "good.jsonl", `{"op":"assert_node","uid":"a","label":"Person","props":{"name":"Ada"}}
+{"op":"assert_edge","src":"a","dst":"b","rel_type":"KNOWS","vt_s":"2020-01-01T00:00:00Z","vt_e":"2021-01-01T00:00:00Z"}
+`)
+	if out, errs, code := runCLI(t, "write", "--store", store, "--ops", good); code != 0 || !strings.Contains(out, "wrote 2 ops") {
+		t.Fatalf("write: %d %s %s", code, out, errs)
+	}
+	digest, _, _ := runCLI(t, "digest", "--store", store)
+	cases := []struct {
+		name string
+		args []string
+		file string
+		want string
+		code int
+	}{
+		{"unknown op", []string{"write"}, `{"op":"delete","uid":"a"}`, `bad.jsonl:1: field "op": unknown op "delete"`, 2},
+		{"truncated json", []string{"write"}, `{"op":"assert_node","uid":"a"` + "\n", "bad.jsonl:1: canon: offset", 2},
+		{"bad second line", []string{"write"}, `{"op":"assert_node","uid":"x"}` + "\n" + `{"op":"assert_node","uid":"y","vt_s":5,"vt_e":5}`, "bad.jsonl:2:", 2},
+		{"retract unknown", []string{"write"}, `{"op":"assert_node","uid":"z"}` + "\n" + `{"op":"retract","ref":{"kind":"node","uid":"ghost"},"t":3}`, "nothing written", 2},
+		{"events end before start", []string{"ingest", "--events"}, `{"src":"a","dst":"b","rel_type":"M","vt_s":1}` + "\n" + `{"src":"a","dst":"b","rel_type":"M","vt_s":10,"vt_e":5}`, "bad.jsonl", 2},
+		{"events unknown field", []string{"ingest", "--events"}, `{"src":"a","dst":"b","rel_type":"M","vt_s":1,"color":"red"}`, "bad.jsonl", 2},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			bad := write(t, dir, "bad.jsonl", c.file)
+			args := append(c.args, bad, "--store", store)
+			if c.args[0] == "write" {
+				args = []string{"write", "--ops", bad, "--store", store}
+			}
+			_, errs, code := runCLI(t, args...)
+			if code != c.code || !strings.Contains(errs, c.want) {
+				t.Fatalf("exit %d, stderr %q; want exit %d mentioning %q", code, errs, c.code, c.want)
+			}
+			if now, _, _ := runCLI(t, "digest", "--store", store); now != digest {
+				t.Fatal("refused input changed the store")
+			}
+		})
+	}
+}
+
+func TestDatasetChecksumAndParseErrors(t *testing.T) {
+	dir := t.TempDir()
+	store := filepath.Join(dir, "s")
+	tampered := write(t, dir, "CollegeMsg.txt", "1 2 1082040961\n3 4 1082040962\n")
+	_, errs, code := runCLI(t, "ingest", "--store", store, "--dataset", "collegemsg", "--file", tampered)
+	if code != 2 || !strings.Contains(errs, "SHA-256") && !strings.Contains(strings.ToLower(errs), "checksum") {
+		t.Fatalf("wrong pin: exit %d: %s", code, errs)
+	}
+	if _, err := os.Stat(filepath.Join(store, "events.wal")); err == nil {
+		t.Fatal("a refused dataset created a store")
+	}
+	_, errs, code = runCLI(t, "ingest", "--store", store, "--dataset", "nope")
+	if code != 2 || !strings.Contains(errs, "collegemsg") {
+		t.Fatalf("unknown dataset: exit %d: %s", code, errs)
+	}
+}
+
+func TestUsageErrors(t *testing.T) {
+	for _, args := range [][]string{
+		{"ingest", "--store", "x"},
+		{"stats"},
+		{"synth", "--store", "x"},
+		{"import", "--format", "csv", "--log", "a", "--store", "b"},
+		{"stats", "--store", "x", "extra"},
+		{"write", "--bogus"},
+	} {
+		_, errs, code := runCLI(t, args...)
+		if code != 2 {
+			t.Errorf("%v: exit %d (%s), want 2", args, code, errs)
+		}
+	}
+	_, errs, code := runCLI(t, "stats", "--store", t.TempDir())
+	if code != 2 || !strings.Contains(errs, "not a TGMS store") {
+		t.Errorf("stats on an empty dir: exit %d: %s", code, errs)
+	}
+}
+
+func TestDemo(t *testing.T) {
+	store := filepath.Join(t.TempDir(), "demo")
+	out, errs, code := runCLI(t, "demo", "--store", store, "--events", "5000")
+	if code != 0 {
+		t.Fatalf("demo: exit %d: %s", code, errs)
+	}
+	for _, want := range []string{"== stats", "what did we believe about node", "(written by correct)", `{"weight":2}`} {
+		if !strings.Contains(out, want) {
+			t.Fatalf("demo output lacks %q:\n%s", want, out)
+		}
+	}
+}
