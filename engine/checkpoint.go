@@ -122,6 +122,7 @@ func (s *Store) encode(c *ckptWriter, logEnd int64) {
 	for seq := 1; seq <= nb; seq++ {
 		c.uvarint(uint64(s.batchTT[seq] - s.batchTT[seq-1]))
 		c.uvarint(uint64(s.batchAuto[seq+1] - s.batchAuto[seq]))
+		c.uvarint(uint64(s.edgeEnd[seq] - s.edgeEnd[seq-1]))
 	}
 	c.uvarint(uint64(len(s.nodes)))
 	for i := range s.nodes {
@@ -138,7 +139,8 @@ func (s *Store) encode(c *ckptWriter, logEnd int64) {
 	ne := s.eVtS.Len()
 	c.uvarint(uint64(ne))
 	var prevS int64
-	var prevG, prevTTs uint32
+	var prevG uint32
+	tts := uint32(0)
 	for i := 0; i < ne; i++ {
 		v := uint32(i)
 		c.uvarint(uint64(s.eSrc.At(v)))
@@ -155,9 +157,9 @@ func (s *Store) encode(c *ckptWriter, logEnd int64) {
 		c.varint(vs - prevS)
 		prevS = vs
 		c.uvarint(encodeEnd(bt.Interval{Start: vs, End: s.eVtE.At(v)}))
-		tts := s.eTTs.At(v)
-		c.varint(int64(tts) - int64(prevTTs))
-		prevTTs = tts
+		for s.edgeEnd[tts] <= v {
+			tts++
+		}
 		c.uvarint(encodeTTe(tts, s.eTTe.At(v)))
 		c.uvarint(uint64(s.eProps.At(v)))
 		c.byte1(s.eOps.At(v))
@@ -324,7 +326,7 @@ func decodeStore(r *ckptReader) (*Store, int64) {
 		r.fail("props table must start with the empty bag")
 	}
 	nb := r.count(2)
-	var autos uint64
+	var autos, edges uint64
 	for range nb {
 		d := r.uvarint()
 		if d == 0 || d > uint64(bt.OpenEnd-s.LastTT()) {
@@ -340,10 +342,17 @@ func decodeStore(r *ckptReader) (*Store, int64) {
 			return nil, 0
 		}
 		s.batchAuto = append(s.batchAuto, uint32(autos))
+		edges += r.uvarint()
+		if edges > uint64(len(r.b)-r.off)/9 {
+			r.fail("edge version count %d exceeds the data", edges)
+			return nil, 0
+		}
+		s.edgeEnd = append(s.edgeEnd, uint32(edges))
 	}
 	totalAuto := uint32(autos)
-	for range totalAuto {
-		s.autoFirst.Append(NoVersion)
+	firsts := make([]uint32, totalAuto)
+	for i := range firsts {
+		firsts[i] = NoVersion
 	}
 	nu := len(s.uids.s)
 	s.nodeHist = make([][]uint32, nu)
@@ -369,8 +378,13 @@ func decodeStore(r *ckptReader) (*Store, int64) {
 		s.nodeHist[n.uid] = append(s.nodeHist[n.uid], uint32(i))
 	}
 	ne := r.count(9)
+	if uint64(ne) != edges {
+		r.fail("%d edge versions, the batch table says %d", ne, edges)
+		return nil, 0
+	}
 	var prevS int64
-	var prevG, prevTTs uint32
+	var prevG uint32
+	tts := uint32(0)
 	var classes [numClasses][]uint32
 	for i := range ne {
 		v := uint32(i)
@@ -383,8 +397,8 @@ func decodeStore(r *ckptReader) (*Store, int64) {
 			g := int64(prevG) + unzigzag(dx>>1)
 			prevG = r.index(uint64(g), int(totalAuto), "auto disc")
 			disc = autoBit | prevG
-			if s.autoFirst.At(prevG) == NoVersion {
-				s.autoFirst.Set(prevG, v)
+			if firsts[prevG] == NoVersion {
+				firsts[prevG] = v
 			} else {
 				s.autoMore[prevG] = append(s.autoMore[prevG], v)
 			}
@@ -396,8 +410,9 @@ func decodeStore(r *ckptReader) (*Store, int64) {
 		vs := prevS + r.varint()
 		prevS = vs
 		ve := decodeEnd(vs, r.uvarint())
-		tts := r.index(uint64(int64(prevTTs)+r.varint()), nb+1, "batch")
-		prevTTs = tts
+		for s.edgeEnd[tts] <= v {
+			tts++
+		}
 		tte := decodeTTe(r, tts, nb)
 		props := r.index(r.uvarint(), len(s.props.s), "props")
 		ops := r.byte1()
@@ -414,7 +429,6 @@ func decodeStore(r *ckptReader) (*Store, int64) {
 		s.eDisc.Append(disc)
 		s.eVtS.Append(vs)
 		s.eVtE.Append(ve)
-		s.eTTs.Append(tts)
 		s.eTTe.Append(tte)
 		s.eProps.Append(props)
 		s.eOps.Append(ops)
@@ -422,6 +436,11 @@ func decodeStore(r *ckptReader) (*Store, int64) {
 		s.in[dst] = append(s.in[dst], v)
 		c := durationClass(ve - vs)
 		classes[c] = append(classes[c], v)
+	}
+	s.autoBase = s.autoBase[:1]
+	for seq := 1; seq <= nb; seq++ {
+		a, b := s.batchAuto[seq], s.batchAuto[seq+1]
+		s.setAutoFirsts(a, firsts[a:b])
 	}
 	// Rebuild the time orders: lists are mostly sorted already.
 	less := func(a, b uint32) int {

@@ -53,7 +53,7 @@ func (s *Store) Digest() string {
 				return c
 			}
 		}
-		if c := cmpU(s.eTTs.At(a), s.eTTs.At(b)); c != 0 {
+		if c := cmpU(s.edgeSeq(a), s.edgeSeq(b)); c != 0 {
 			return c
 		}
 		return int(sign(s.eVtS.At(a) - s.eVtS.At(b)))
@@ -158,7 +158,7 @@ func (s *Store) Stats() Stats {
 // MemoryBytes estimates the bytes the store's columns and indexes hold.
 func (s *Store) MemoryBytes() int64 {
 	var b int64
-	b += int64(s.eSrc.cap()+s.eDst.cap()+s.eRel.cap()+s.eDisc.cap()+s.eTTs.cap()+s.eTTe.cap()+s.eProps.cap()+s.autoFirst.cap()) * 4
+	b += int64(s.eSrc.cap()+s.eDst.cap()+s.eRel.cap()+s.eDisc.cap()+s.eTTe.cap()+s.eProps.cap()) * 4
 	b += int64(s.eVtS.cap()+s.eVtE.cap()) * 8
 	b += int64(s.eOps.cap())
 	for i := range s.out {

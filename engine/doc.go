@@ -7,10 +7,11 @@
 //
 // Strings (uids, labels, relation types, explicit discriminators, property
 // bags) are interned once. An edge version is a row across fixed-width
-// columns (src, dst, rel_type, disc, vt_s, vt_e, tt_s, tt_e, props, ops)
-// stored in 64Ki-row chunks, so growth never copies. Transaction times are
-// kept as batch sequence numbers (uint32) and mapped back through the batch
-// table; a read pinned at a transaction time compares sequence numbers only.
+// columns (src, dst, rel_type, disc, vt_s, vt_e, tt_e, props, ops) stored
+// in 64Ki-row chunks, so growth never copies. Transaction times are kept as
+// batch sequence numbers (uint32) and mapped back through the batch table.
+// Versions are stored in batch order, so tt_s needs no column: a read
+// pinned at batch seq sees version v iff v < edgeEnd[seq] and seq < tt_e(v).
 // Store-assigned discriminators ("#<batch>.<n>") are not stored as strings:
 // the disc column holds a global auto index with the high bit set, from
 // which the batch and n are recovered.
@@ -44,6 +45,8 @@
 //	uvarint  number of batches B; then per batch seq = 1..B:
 //	         uvarint tt(seq) - tt(seq-1) (>= 1; tt(0) = 0)
 //	         uvarint number of store-assigned discs of the batch
+//	         uvarint number of edge versions the batch wrote (edge versions
+//	                 are stored in batch order, so this gives each one's tt_s)
 //	uvarint  number of node versions; per node version:
 //	         uvarint uid, uvarint label, uvarint props (table indexes)
 //	         uvarint vt_s, uvarint end (0 = open, else vt_e - vt_s)
@@ -55,7 +58,6 @@
 //	                 disc with global auto index g as zigzag(g - g_prev) << 1 | 1
 //	         varint  vt_s - previous edge version's vt_s
 //	         uvarint end (0 = open, else vt_e - vt_s)
-//	         varint  seq(tt_s) - previous edge version's seq(tt_s)
 //	         uvarint tt_e (0 = open, else seq(tt_e) - seq(tt_s))
 //	         uvarint props
 //	         byte    created op | closed op << 4

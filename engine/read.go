@@ -15,15 +15,17 @@ import (
 // written later. Readers are cheap values. The caller must keep writers out
 // while it reads (DB does this).
 type Reader struct {
-	s    *Store
-	seq  uint32
-	asOf bt.Time
+	s      *Store
+	seq    uint32
+	vLimit uint32 // edge versions below this id were written at or before seq
+	asOf   bt.Time
 }
 
 // Reader returns a view pinned at asOf (clamped; OpenEnd means the latest
 // belief).
 func (s *Store) Reader(asOf bt.Time) Reader {
-	return Reader{s: s, seq: s.SeqAt(asOf), asOf: bt.ClampTT(asOf)}
+	seq := s.SeqAt(asOf)
+	return Reader{s: s, seq: seq, vLimit: s.edgeEnd[seq], asOf: bt.ClampTT(asOf)}
 }
 
 // AsOf is the pinned transaction time.
@@ -34,7 +36,7 @@ func (r Reader) Store() *Store { return r.s }
 
 // Believed reports whether edge version v is believed at the pinned time.
 func (r Reader) Believed(v uint32) bool {
-	return r.s.eTTs.At(v) <= r.seq && r.seq < r.s.eTTe.At(v)
+	return v < r.vLimit && r.seq < r.s.eTTe.At(v)
 }
 
 // Node resolves a uid to its dense node id.
@@ -160,7 +162,7 @@ func (s *Store) AutoEdge(seq uint64, i int64) (bt.EdgeKey, bool) {
 	if !ok {
 		return bt.EdgeKey{}, false
 	}
-	v := s.autoFirst.At(g)
+	v := s.autoFirst(seq, g)
 	if v == NoVersion {
 		return bt.EdgeKey{}, false
 	}

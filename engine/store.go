@@ -71,12 +71,17 @@ type Store struct {
 
 	eSrc, eDst, eRel, eDisc col[uint32]
 	eVtS, eVtE              col[int64]
-	eTTs, eTTe              col[uint32]
+	eTTe                    col[uint32] // closing batch seq, openSeq while believed
+	edgeEnd                 []uint32    // edgeEnd[seq]: edge versions stored after batch seq; tt_s is implicit
 	eProps                  col[uint32]
 	eOps                    col[uint8] // created | closed<<4
 
-	autoFirst col[uint32]         // global auto index → first version id
-	autoMore  map[uint32][]uint32 // further versions of auto identities
+	// The first version of a store-assigned identity: for a regular batch
+	// (its auto events stored contiguously, in order) autoBase[seq] + n;
+	// otherwise autoIrregular[g].
+	autoBase      []uint32
+	autoIrregular map[uint32]uint32
+	autoMore      map[uint32][]uint32 // further versions of store-assigned identities
 	explicit  map[identKey][]uint32
 
 	out, in [][]uint32 // per node id: edge version ids sorted by (vt_s, id)
@@ -88,7 +93,8 @@ func New() *Store {
 	s := &Store{
 		uids: newStrTable(), labels: newStrTable(), rels: newStrTable(),
 		discs: newStrTable(), props: newStrTable(""),
-		batchTT: []bt.Time{0}, batchAuto: []uint32{0, 0},
+		batchTT: []bt.Time{0}, batchAuto: []uint32{0, 0}, edgeEnd: []uint32{0},
+		autoBase: []uint32{NoVersion}, autoIrregular: map[uint32]uint32{},
 		autoMore: map[uint32][]uint32{}, explicit: map[identKey][]uint32{},
 	}
 	s.byStart.s = s
@@ -188,7 +194,7 @@ func (s *Store) identVersions(k bt.EdgeKey) []uint32 {
 		if !ok {
 			return nil
 		}
-		first := s.autoFirst.At(g)
+		first := s.autoFirst(seq, g)
 		if first == NoVersion || s.eSrc.At(first) != src || s.eDst.At(first) != dst || s.eRel.At(first) != rel {
 			return nil
 		}
@@ -231,7 +237,7 @@ func (s *Store) EdgeVersion(v uint32) bt.EdgeVersion {
 		Key:       bt.EdgeKey{Src: s.uids.s[s.eSrc.At(v)], Dst: s.uids.s[s.eDst.At(v)], RelType: s.rels.s[s.eRel.At(v)], Disc: s.Disc(v)},
 		Props:     bt.Props(s.props.s[s.eProps.At(v)]),
 		Valid:     bt.Interval{Start: s.eVtS.At(v), End: s.eVtE.At(v)},
-		TTs:       s.seqTT(s.eTTs.At(v)),
+		TTs:       s.seqTT(s.edgeSeq(v)),
 		TTe:       s.seqTT(s.eTTe.At(v)),
 		CreatedBy: bt.OpKind(ops & 0xf),
 		ClosedBy:  bt.OpKind(ops >> 4),
@@ -265,8 +271,9 @@ func (s *Store) Apply(eff *bt.Effect) error {
 	}
 	s.batchTT = append(s.batchTT, eff.TT)
 	s.batchAuto = append(s.batchAuto, autoStart+uint32(eff.NumAuto))
-	for range eff.NumAuto {
-		s.autoFirst.Append(NoVersion)
+	firsts := make([]uint32, eff.NumAuto)
+	for i := range firsts {
+		firsts[i] = NoVersion
 	}
 	for _, uid := range eff.NewUIDs {
 		s.uids.intern(uid)
@@ -316,8 +323,8 @@ func (s *Store) Apply(eff *bt.Effect) error {
 		}
 		if auto {
 			disc = autoBit | g
-			if s.autoFirst.At(g) == NoVersion {
-				s.autoFirst.Set(g, v)
+			if g >= autoStart && firsts[g-autoStart] == NoVersion {
+				firsts[g-autoStart] = v
 			} else {
 				s.autoMore[g] = append(s.autoMore[g], v)
 			}
@@ -332,7 +339,6 @@ func (s *Store) Apply(eff *bt.Effect) error {
 		s.eDisc.Append(disc)
 		s.eVtS.Append(ne.V.Valid.Start)
 		s.eVtE.Append(ne.V.Valid.End)
-		s.eTTs.Append(seq)
 		s.eTTe.Append(openSeq)
 		if ne.V.Props == "" {
 			s.eProps.Append(0)
@@ -344,7 +350,45 @@ func (s *Store) Apply(eff *bt.Effect) error {
 		s.in[dst] = s.insertAdj(s.in[dst], v)
 		s.byStart.insert(v)
 	}
+	s.edgeEnd = append(s.edgeEnd, uint32(s.eVtS.Len()))
+	s.setAutoFirsts(autoStart, firsts)
 	return nil
+}
+
+// setAutoFirsts records the first versions of the store-assigned
+// identities of the batch just applied.
+func (s *Store) setAutoFirsts(autoStart uint32, firsts []uint32) {
+	regular := len(firsts) > 0 && firsts[0] != NoVersion
+	for i, v := range firsts {
+		if v != firsts[0]+uint32(i) {
+			regular = false
+			break
+		}
+	}
+	if regular || len(firsts) == 0 {
+		base := uint32(NoVersion)
+		if regular {
+			base = firsts[0]
+		}
+		s.autoBase = append(s.autoBase, base)
+		return
+	}
+	s.autoBase = append(s.autoBase, NoVersion)
+	for i, v := range firsts {
+		s.autoIrregular[autoStart+uint32(i)] = v
+	}
+}
+
+// autoFirst is the first version of store-assigned identity g of batch
+// seq, or NoVersion.
+func (s *Store) autoFirst(seq uint64, g uint32) uint32 {
+	if base := s.autoBase[seq]; base != NoVersion {
+		return base + (g - s.batchAuto[seq])
+	}
+	if v, ok := s.autoIrregular[g]; ok {
+		return v
+	}
+	return NoVersion
 }
 
 // insertAdj inserts v into a (vt_s, id)-sorted adjacency list.
@@ -377,4 +421,10 @@ func (s *Store) Compact() {
 	trim(s.in)
 	trim(s.nodeHist)
 	s.byStart.merge()
+}
+
+// edgeSeq is the batch that wrote edge version v: versions are stored in
+// batch order, so it is found from the batch boundaries.
+func (s *Store) edgeSeq(v uint32) uint32 {
+	return uint32(sort.Search(len(s.edgeEnd), func(i int) bool { return s.edgeEnd[i] > v }))
 }

@@ -174,8 +174,9 @@ to the log's last one.
 
 # Limits
 
-The Log does not lock its file: two processes that open the same log for
-writing will corrupt it. Replay must not run concurrently with Close.
+Open takes an exclusive flock on the file (on Linux, macOS and the BSDs;
+elsewhere nothing stops two writers). ReadFile takes no lock. Replay must
+not run concurrently with Close.
 
 # Compatibility
 

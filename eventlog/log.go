@@ -37,6 +37,8 @@ var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 // does not start with the event log magic.
 var ErrNotLog = errors.New("not a TGMS event log")
 
+var errLocked = errors.New("locked")
+
 // ErrClosed is returned by calls on a closed Log.
 var ErrClosed = errors.New("eventlog: log is closed")
 
@@ -109,7 +111,9 @@ type Log struct {
 // verifies every record: framing, checksums, payload structure, sequence
 // numbers (1, 2, 3, ...) and strictly increasing transaction times. A torn
 // final record is truncated away with a warning through opt.Logf; any
-// other damage is a *CorruptionError and nothing is changed.
+// other damage is a *CorruptionError and nothing is changed. The file is
+// locked (flock, where available) until Close, so a second Open of the same
+// log fails.
 func Open(path string, opt Options) (*Log, error) {
 	if opt.Logf == nil {
 		opt.Logf = log.Printf
@@ -123,6 +127,13 @@ func Open(path string, opt Options) (*Log, error) {
 	}
 	if err != nil {
 		return nil, fmt.Errorf("eventlog: %w", err)
+	}
+	if err := lockFile(f); err != nil {
+		f.Close()
+		if errors.Is(err, errLocked) {
+			return nil, fmt.Errorf("eventlog: %s is in use: another Log (in this or another process) has it open", path)
+		}
+		return nil, fmt.Errorf("eventlog: lock %s: %w", path, err)
 	}
 	l := &Log{path: path, opt: opt, f: f}
 	if err := l.load(); err != nil {

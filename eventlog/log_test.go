@@ -8,6 +8,7 @@ import (
 	"hash/crc32"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -558,9 +559,8 @@ func FuzzOpen(f *testing.F) {
 	f.Add(append(bytes.Clone(valid), make([]byte, 32)...))
 	f.Add(append(make([]byte, 20), valid...))
 	f.Add(appendFrame(nil, ingestRecord(1, 20)))
-	dir := f.TempDir()
 	f.Fuzz(func(t *testing.T, tail []byte) {
-		path := filepath.Join(dir, "fuzz.wal")
+		path := filepath.Join(t.TempDir(), "fuzz.wal")
 		h := fileHeader()
 		if err := os.WriteFile(path, append(h[:], tail...), 0o600); err != nil {
 			t.Fatal(err)
@@ -740,4 +740,26 @@ func TestScanBudget(t *testing.T) {
 	if !errors.As(err, &ce) || !strings.Contains(ce.Reason, "too irregular") {
 		t.Fatalf("got %v", err)
 	}
+}
+
+func TestOpenTwice(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "l.wal")
+	l, err := Open(path, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Open(path, Options{}); err == nil || !strings.Contains(err.Error(), "in use") {
+		if runtime.GOOS == "linux" || runtime.GOOS == "darwin" {
+			t.Fatalf("second Open: %v", err)
+		}
+	}
+	if err := ReadFile(path, func(*Record, int64) error { return nil }); err != nil {
+		t.Fatalf("ReadFile of an open log: %v", err)
+	}
+	l.Close()
+	l, err = Open(path, Options{})
+	if err != nil {
+		t.Fatalf("Open after Close: %v", err)
+	}
+	l.Close()
 }

@@ -149,4 +149,3 @@ func TestMain(m *testing.M) {
 	os.Setenv("TERM", "dumb")
 	os.Exit(m.Run())
 }
-
