@@ -82,7 +82,7 @@ type Store struct {
 	autoBase      []uint32
 	autoIrregular map[uint32]uint32
 	autoMore      map[uint32][]uint32 // further versions of store-assigned identities
-	explicit  map[identKey][]uint32
+	explicit      map[identKey][]uint32
 
 	out, in [][]uint32 // per node id: edge version ids sorted by (vt_s, id)
 	byStart classIndex // all edge versions by (duration class, vt_s)
