@@ -13,8 +13,10 @@
 package tgms
 
 import (
+	"context"
 	"errors"
 	"fmt"
+	"github.com/tgms-go/tgms/ops"
 	"os"
 	"path/filepath"
 	"sync"
@@ -477,4 +479,11 @@ func (db *DB) closeFiles() error {
 		db.lock = nil
 	}
 	return err
+}
+
+// Call runs one operator (see package ops) against the store and returns
+// its envelope: the payload, the belief time it was pinned at, and the
+// payload's digest.
+func (db *DB) Call(ctx context.Context, op string, args map[string]any) (*ops.Envelope, error) {
+	return ops.Execute(ctx, db, op, args)
 }

@@ -12,7 +12,7 @@ type MemStore struct {
 	Nodes   []NodeVersion
 	Edges   []EdgeVersion
 	UIDs    []string // registration order
-	known   map[string]bool
+	known   map[string]Time // uid → transaction time of the batch that registered it
 	byUID   map[string][]int
 	byEdge  map[EdgeKey][]int
 	LastTT  Time
@@ -21,11 +21,18 @@ type MemStore struct {
 
 // NewMemStore returns an empty model store.
 func NewMemStore() *MemStore {
-	return &MemStore{known: map[string]bool{}, byUID: map[string][]int{}, byEdge: map[EdgeKey][]int{}}
+	return &MemStore{known: map[string]Time{}, byUID: map[string][]int{}, byEdge: map[EdgeKey][]int{}}
 }
 
 // NodeKnown implements View.
-func (m *MemStore) NodeKnown(uid string) bool { return m.known[uid] }
+func (m *MemStore) NodeKnown(uid string) bool { _, ok := m.known[uid]; return ok }
+
+// KnownAt reports whether uid was registered by a batch with transaction
+// time <= asOf (clamped): identifiers are bi-temporal too.
+func (m *MemStore) KnownAt(uid string, asOf Time) bool {
+	tt, ok := m.known[uid]
+	return ok && tt <= ClampTT(asOf)
+}
 
 // BelievedNodes implements View.
 func (m *MemStore) BelievedNodes(uid string, iv Interval) []NodeHit {
@@ -76,7 +83,7 @@ func (m *MemStore) Write(tt Time, ops []Op) error {
 // Apply applies a planned effect.
 func (m *MemStore) Apply(eff *Effect) {
 	for _, uid := range eff.NewUIDs {
-		m.known[uid] = true
+		m.known[uid] = eff.TT
 		m.UIDs = append(m.UIDs, uid)
 	}
 	for _, c := range eff.CloseNodes {

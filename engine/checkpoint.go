@@ -117,6 +117,9 @@ func (s *Store) encode(c *ckptWriter, logEnd int64) {
 	c.strings(s.rels.s)
 	c.strings(s.discs.s)
 	c.strings(s.props.s)
+	for _, seq := range s.uidSeq {
+		c.uvarint(uint64(seq))
+	}
 	nb := len(s.batchTT) - 1
 	c.uvarint(uint64(nb))
 	for seq := 1; seq <= nb; seq++ {
@@ -325,6 +328,10 @@ func decodeStore(r *ckptReader) (*Store, int64) {
 	if len(s.props.s) == 0 || s.props.s[0] != "" {
 		r.fail("props table must start with the empty bag")
 	}
+	s.uidSeq = make([]uint32, 0, len(s.uids.s))
+	for range s.uids.s {
+		s.uidSeq = append(s.uidSeq, uint32(r.uvarint()))
+	}
 	nb := r.count(2)
 	var autos, edges uint64
 	for range nb {
@@ -355,6 +362,12 @@ func decodeStore(r *ckptReader) (*Store, int64) {
 		firsts[i] = NoVersion
 	}
 	nu := len(s.uids.s)
+	for _, seq := range s.uidSeq {
+		if int(seq) > nb || seq == 0 {
+			r.fail("uid registered by batch %d of %d", seq, nb)
+			return nil, 0
+		}
+	}
 	s.nodeHist = make([][]uint32, nu)
 	s.out = make([][]uint32, nu)
 	s.in = make([][]uint32, nu)
@@ -432,6 +445,7 @@ func decodeStore(r *ckptReader) (*Store, int64) {
 		s.eTTe.Append(tte)
 		s.eProps.Append(props)
 		s.eOps.Append(ops)
+		s.noteExtent(bt.Interval{Start: vs, End: ve})
 		s.out[src] = append(s.out[src], v)
 		s.in[dst] = append(s.in[dst], v)
 		c := durationClass(ve - vs)

@@ -128,27 +128,16 @@ type Stats struct {
 	RelTypes     []string `json:"rel_types"`
 }
 
-// Stats computes the store's summary. The valid-time extent runs from the
-// earliest edge start to the latest edge end (an open end counts as its
-// start + 1); both are 0 when there are no edges.
+// Stats summarizes the store. The valid-time extent runs from the earliest
+// edge start to the latest edge end over all edge versions, superseded ones
+// included (an open end counts as its start + 1); both are 0 when there are
+// no edges.
 func (s *Store) Stats() Stats {
 	st := Stats{
 		Nodes: len(s.uids.s), NodeVersions: len(s.nodes), EdgeVersions: s.eVtS.Len(),
 		Batches: s.Batches(), LastTT: s.LastTT(), RelTypes: slices.Sorted(slices.Values(s.rels.s)),
 	}
-	n := s.eVtS.Len()
-	for i := 0; i < n; i++ {
-		vs, ve := s.eVtS.At(uint32(i)), s.eVtE.At(uint32(i))
-		if ve >= bt.OpenEnd {
-			ve = vs + 1
-		}
-		if i == 0 || vs < st.VtMin {
-			st.VtMin = vs
-		}
-		if ve > st.VtMax {
-			st.VtMax = ve
-		}
-	}
+	st.VtMin, st.VtMax = s.vtMin, s.vtMax
 	if st.RelTypes == nil {
 		st.RelTypes = []string{}
 	}

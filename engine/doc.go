@@ -42,6 +42,7 @@
 //	5 string tables, each uvarint count then (uvarint length, bytes) per
 //	string: uids (dense node ids in order), labels, rel_types, explicit
 //	discs, props (canonical JSON; entry 0 is "" = no properties)
+//	uvarint  per uid (in dense id order): the batch seq that registered it
 //	uvarint  number of batches B; then per batch seq = 1..B:
 //	         uvarint tt(seq) - tt(seq-1) (>= 1; tt(0) = 0)
 //	         uvarint number of store-assigned discs of the batch

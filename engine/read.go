@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"slices"
+	"sort"
 	"strconv"
 
 	bt "github.com/tgms-go/tgms/bitemporal"
@@ -39,8 +40,18 @@ func (r Reader) Believed(v uint32) bool {
 	return v < r.vLimit && r.seq < r.s.eTTe.At(v)
 }
 
-// Node resolves a uid to its dense node id.
-func (r Reader) Node(uid string) (uint32, bool) { return r.s.uids.lookup(uid) }
+// Node resolves a uid to its dense node id. A uid registered after the
+// pinned belief time is unknown to the reader.
+func (r Reader) Node(uid string) (uint32, bool) {
+	id, ok := r.s.uids.lookup(uid)
+	if !ok || r.s.uidSeq[id] > r.seq {
+		return 0, false
+	}
+	return id, true
+}
+
+// Known reports whether dense node id was registered at the pinned time.
+func (r Reader) Known(id uint32) bool { return r.s.uidSeq[id] <= r.seq }
 
 // UID is the uid of a dense node id.
 func (r Reader) UID(id uint32) string { return r.s.uids.s[id] }
@@ -167,4 +178,44 @@ func (s *Store) AutoEdge(seq uint64, i int64) (bt.EdgeKey, bool) {
 		return bt.EdgeKey{}, false
 	}
 	return s.EdgeVersion(v).Key, true
+}
+
+// Continues reports whether believed edge version v continues another
+// believed version of the same identity (one that ends exactly where v
+// starts): a fragment left by carving an interval, not a new occurrence.
+// Event-counting operators count an occurrence once, at the start of its
+// first fragment.
+func (r Reader) Continues(v uint32) bool {
+	s := r.s
+	var others []uint32
+	if d := s.eDisc.At(v); d&autoBit != 0 {
+		g := d &^ autoBit
+		more := s.autoMore[g]
+		if len(more) == 0 {
+			return false
+		}
+		seq := sort.Search(len(s.batchAuto), func(i int) bool { return s.batchAuto[i] > g }) - 1
+		others = append([]uint32{s.autoFirst(uint64(seq), g)}, more...)
+	} else {
+		others = s.explicit[identKey{s.eSrc.At(v), s.eDst.At(v), s.eRel.At(v), d}]
+	}
+	start := s.eVtS.At(v)
+	for _, w := range others {
+		if w != v && s.eVtE.At(w) == start && r.Believed(w) {
+			return true
+		}
+	}
+	return false
+}
+
+// IdentityVersions returns every stored version of the identity of edge
+// version v (believed or not), v included.
+func (r Reader) IdentityVersions(v uint32) []uint32 {
+	s := r.s
+	if d := s.eDisc.At(v); d&autoBit != 0 {
+		g := d &^ autoBit
+		seq := sort.Search(len(s.batchAuto), func(i int) bool { return s.batchAuto[i] > g }) - 1
+		return append([]uint32{s.autoFirst(uint64(seq), g)}, s.autoMore[g]...)
+	}
+	return s.explicit[identKey{s.eSrc.At(v), s.eDst.At(v), s.eRel.At(v), s.eDisc.At(v)}]
 }

@@ -66,6 +66,7 @@ type Store struct {
 	batchTT   []bt.Time // batchTT[seq]; batchTT[0] = 0
 	batchAuto []uint32  // first global auto index of batch seq; batchAuto[len] is the next one
 
+	uidSeq   []uint32 // per node id: the batch that registered the uid
 	nodes    []nodeRow
 	nodeHist [][]uint32 // per node id: node row indexes in insertion order
 
@@ -83,6 +84,8 @@ type Store struct {
 	autoIrregular map[uint32]uint32
 	autoMore      map[uint32][]uint32 // further versions of store-assigned identities
 	explicit      map[identKey][]uint32
+
+	vtMin, vtMax bt.Time // valid-time extent of all edge versions (see Stats)
 
 	out, in [][]uint32 // per node id: edge version ids sorted by (vt_s, id)
 	byStart classIndex // all edge versions by (duration class, vt_s)
@@ -277,6 +280,7 @@ func (s *Store) Apply(eff *bt.Effect) error {
 	}
 	for _, uid := range eff.NewUIDs {
 		s.uids.intern(uid)
+		s.uidSeq = append(s.uidSeq, seq)
 		s.nodeHist = append(s.nodeHist, nil)
 		s.out = append(s.out, nil)
 		s.in = append(s.in, nil)
@@ -346,6 +350,7 @@ func (s *Store) Apply(eff *bt.Effect) error {
 			s.eProps.Append(s.props.intern(string(ne.V.Props)))
 		}
 		s.eOps.Append(uint8(ne.V.CreatedBy))
+		s.noteExtent(ne.V.Valid)
 		s.out[src] = s.insertAdj(s.out[src], v)
 		s.in[dst] = s.insertAdj(s.in[dst], v)
 		s.byStart.insert(v)
@@ -389,6 +394,21 @@ func (s *Store) autoFirst(seq uint64, g uint32) uint32 {
 		return v
 	}
 	return NoVersion
+}
+
+// noteExtent widens the valid-time extent to cover an edge version; an
+// open end counts as start + 1.
+func (s *Store) noteExtent(iv bt.Interval) {
+	end := iv.End
+	if end >= bt.OpenEnd {
+		end = iv.Start + 1
+	}
+	if s.eVtS.Len() == 1 || iv.Start < s.vtMin {
+		s.vtMin = iv.Start
+	}
+	if end > s.vtMax {
+		s.vtMax = end
+	}
 }
 
 // insertAdj inserts v into a (vt_s, id)-sorted adjacency list.

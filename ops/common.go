@@ -1,0 +1,110 @@
+package ops
+
+import (
+	"slices"
+	"strings"
+
+	bt "github.com/tgms-go/tgms/bitemporal"
+	"github.com/tgms-go/tgms/engine"
+)
+
+// Row builders and orders shared by the operators.
+
+// EdgeRowSchema is the schema of edgeRow.
+func EdgeRowSchema(desc string) *Schema {
+	return Obj(desc, map[string]*Schema{
+		"eid":      Str("edge identity id: first 24 hex of sha256 of [src,dst,rel_type,disc]"),
+		"vid":      Str("version id: first 24 hex of sha256 of eid:tt_s:vt_s"),
+		"src":      UIDField("source node"),
+		"dst":      UIDField("destination node"),
+		"rel_type": Str("relation type"),
+		"vt_s":     Int("valid from (µs)"),
+		"vt_e":     Int("valid until, exclusive (µs; 2^62 = open)"),
+	})
+}
+
+// edgeRow renders edge version v as {eid, vid, src, dst, rel_type, vt_s, vt_e}.
+func edgeRow(r engine.Reader, v uint32) map[string]any {
+	e := r.Edge(v)
+	eid := engine.EID(e.Key)
+	return map[string]any{
+		"eid": eid, "vid": engine.VID(eid, e.TTs, e.Valid.Start),
+		"src": e.Key.Src, "dst": e.Key.Dst, "rel_type": e.Key.RelType,
+		"vt_s": e.Valid.Start, "vt_e": e.Valid.End,
+	}
+}
+
+// vidOf computes the version id of edge version v.
+func vidOf(r engine.Reader, v uint32) string {
+	e := r.Edge(v)
+	return engine.VID(engine.EID(e.Key), e.TTs, e.Valid.Start)
+}
+
+// sortByStartVID orders edge versions by (vt_s, vid), the default order of
+// rows that come from a scan. vids are hashed only to break ties.
+func sortByStartVID(r engine.Reader, vs []uint32) {
+	cache := map[uint32]string{}
+	vid := func(v uint32) string {
+		if s, ok := cache[v]; ok {
+			return s
+		}
+		s := vidOf(r, v)
+		cache[v] = s
+		return s
+	}
+	slices.SortStableFunc(vs, func(a, b uint32) int {
+		sa, sb := r.Valid(a).Start, r.Valid(b).Start
+		if sa != sb {
+			return cmpOrdered(sa, sb)
+		}
+		if a == b {
+			return 0
+		}
+		return strings.Compare(vid(a), vid(b))
+	})
+}
+
+// nodeRow renders a node version as seen at belief time asOf: tt_e is
+// censored to 2^62 (a read pinned at asOf cannot know later closings).
+func nodeRow(v bt.NodeVersion) map[string]any {
+	return map[string]any{
+		"uid": v.UID, "vid": engine.VID(v.UID, v.TTs, v.Valid.Start), "label": v.Label,
+		"props": v.Props.Map(), "vt_s": v.Valid.Start, "vt_e": v.Valid.End,
+		"tt_s": v.TTs, "tt_e": bt.OpenEnd, "created_by": v.CreatedBy.String(),
+	}
+}
+
+// NodeRowSchema is the schema of nodeRow.
+func NodeRowSchema(desc string) *Schema {
+	return Obj(desc, map[string]*Schema{
+		"uid":        UIDField("node uid"),
+		"vid":        Str("version id: first 24 hex of sha256 of uid:tt_s:vt_s"),
+		"label":      Str("node label"),
+		"props":      Any("property bag (JSON object)"),
+		"vt_s":       Int("valid from (µs)"),
+		"vt_e":       Int("valid until, exclusive (µs; 2^62 = open)"),
+		"tt_s":       Int("believed from (transaction time, µs)"),
+		"tt_e":       Int("believed until: 2^62 (a pinned read cannot see later closings)"),
+		"created_by": Enum("the write op that produced this version", "assert_node", "retract", "correct", "ingest"),
+	})
+}
+
+// keyOf returns a RowKey that reads the named fields.
+func keyOf(fields ...string) func(map[string]any) []any {
+	return func(row map[string]any) []any {
+		k := make([]any, len(fields))
+		for i, f := range fields {
+			k[i] = row[f]
+		}
+		return k
+	}
+}
+
+// rowsOf wraps row maps as the []any a payload holds.
+func rowsOf(rows []map[string]any) []any {
+	out := make([]any, len(rows))
+	for i, r := range rows {
+		out[i] = r
+	}
+	return out
+}
