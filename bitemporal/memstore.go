@@ -11,7 +11,7 @@ import (
 type MemStore struct {
 	Nodes   []NodeVersion
 	Edges   []EdgeVersion
-	UIDs    []string // registration order
+	UIDs    []string        // registration order
 	known   map[string]Time // uid → transaction time of the batch that registered it
 	byUID   map[string][]int
 	byEdge  map[EdgeKey][]int

@@ -269,4 +269,3 @@ func withAsOf(rng *rand.Rand, w *world, args map[string]any) map[string]any {
 	}
 	return args
 }
-

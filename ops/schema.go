@@ -7,7 +7,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-
 )
 
 // Schema is the subset of JSON Schema that operator arguments and results
@@ -352,7 +351,7 @@ func (s *Schema) Max(n int) *Schema {
 // Shared argument fragments.
 
 // Timestamp is a time argument: µs since the epoch, 0..2^62.
-func Timestamp(desc string) *Schema { return Int(desc + " (µs since the epoch, UTC)").Range(0, 1<<62) }
+func Timestamp(desc string) *Schema { return Int(desc+" (µs since the epoch, UTC)").Range(0, 1<<62) }
 
 // Window is a valid-time window [t_a, t_b).
 func Window() *Schema {
@@ -399,5 +398,3 @@ func pagedResult(desc string, row *Schema, extra map[string]*Schema) *Schema {
 func Paged(desc string, row *Schema, extra map[string]*Schema) *Schema {
 	return pagedResult(desc, row, extra)
 }
-
-
