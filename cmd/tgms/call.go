@@ -1,0 +1,123 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/spf13/cobra"
+	"github.com/tgms-go/tgms/canon"
+	"github.com/tgms-go/tgms/ops"
+)
+
+func newCall() *cobra.Command {
+	var store string
+	cmd := &cobra.Command{
+		Use:   "call --store DIR OP ['JSON-ARGS']",
+		Short: "Run one operator and print its canonical-JSON envelope with result_digest",
+		Long: `Run one operator of the algebra (see 'tgms ops') with JSON arguments and
+print the envelope as canonical JSON: op, args (defaults filled), as_of_tt
+(the belief time the call was pinned at), dataset_extent, result and
+result_digest (SHA-256 of the canonical result). A refusal is printed as
+{"error": {code, message, details}} and exits with status 2.`,
+		Args: cobra.RangeArgs(1, 2),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			raw := map[string]any{}
+			if len(args) == 2 && strings.TrimSpace(args[1]) != "" {
+				v, err := canon.Parse([]byte(args[1]))
+				if err != nil {
+					return badInput("arguments of %s: %v", args[0], err)
+				}
+				m, ok := v.(map[string]any)
+				if !ok {
+					return badInput("arguments of %s must be a JSON object", args[0])
+				}
+				raw = m
+			}
+			db, err := openExisting(store)
+			if err != nil {
+				return err
+			}
+			defer db.Close()
+			env, err := db.Call(cmd.Context(), args[0], raw)
+			if err != nil {
+				var oe *ops.Error
+				if errors.As(err, &oe) {
+					b, _ := json.Marshal(map[string]any{"error": oe})
+					fmt.Fprintln(cmd.OutOrStdout(), string(b))
+					return inputError{err}
+				}
+				return err
+			}
+			b, err := env.Canonical()
+			if err != nil {
+				return err
+			}
+			fmt.Fprintln(cmd.OutOrStdout(), string(b))
+			return nil
+		},
+	}
+	cmd.Flags().StringVar(&store, "store", "", "store directory")
+	return cmd
+}
+
+func newOps() *cobra.Command {
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:   "ops [--json]",
+		Short: "List the operators with their argument and result schemas",
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			w := cmd.OutOrStdout()
+			if asJSON {
+				var list []map[string]any
+				for _, s := range ops.All() {
+					list = append(list, map[string]any{
+						"name": s.Name, "summary": s.Summary, "doc": s.Doc, "order": s.Order, "paged": s.Paged,
+						"args_schema": s.Args, "result_schema": s.Result,
+					})
+				}
+				return printJSON(w, list)
+			}
+			for _, s := range ops.All() {
+				fmt.Fprintf(w, "%s — %s\n", s.Name, s.Summary)
+				fmt.Fprintf(w, "  args:   %s\n", strings.Join(describeFields(s.Args), ", "))
+				fmt.Fprintf(w, "  result: %s\n", strings.Join(describeFields(s.Result), ", "))
+				if s.Order != "" {
+					fmt.Fprintf(w, "  order:  %s\n", s.Order)
+				}
+			}
+			return nil
+		},
+	}
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print the full schemas as JSON")
+	return cmd
+}
+
+// describeFields renders an object schema's fields as "name:type", required
+// ones marked with *.
+func describeFields(s *ops.Schema) []string {
+	var out []string
+	req := map[string]bool{}
+	for _, r := range s.Required {
+		req[r] = true
+	}
+	for _, name := range s.FieldNames() {
+		f := s.Properties[name]
+		t := f.Type
+		if t == "" {
+			t = "any"
+		}
+		if f.Type == "array" && f.Items != nil && f.Items.Type != "" {
+			t = f.Items.Type + "[]"
+		}
+		if f.UID || f.Items != nil && f.Items.UID {
+			t += "(uid)"
+		}
+		if req[name] {
+			name += "*"
+		}
+		out = append(out, name+":"+t)
+	}
+	return out
+}
