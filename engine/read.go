@@ -219,3 +219,11 @@ func (r Reader) IdentityVersions(v uint32) []uint32 {
 	}
 	return s.explicit[identKey{s.eSrc.At(v), s.eDst.At(v), s.eRel.At(v), s.eDisc.At(v)}]
 }
+
+// BatchTT is the transaction time of batch seq (0 if there is no such batch).
+func (s *Store) BatchTT(seq uint64) bt.Time {
+	if seq >= uint64(len(s.batchTT)) {
+		return 0
+	}
+	return s.batchTT[seq]
+}
