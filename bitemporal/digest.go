@@ -1,6 +1,7 @@
 package bitemporal
 
 import (
+	"cmp"
 	"crypto/sha256"
 	"encoding/hex"
 	"hash"
@@ -139,10 +140,10 @@ func CompareNodes(a, b *NodeVersion) int {
 		}
 		return 1
 	}
-	if c := cmpTime(a.TTs, b.TTs); c != 0 {
+	if c := cmp.Compare(a.TTs, b.TTs); c != 0 {
 		return c
 	}
-	return cmpTime(a.Valid.Start, b.Valid.Start)
+	return cmp.Compare(a.Valid.Start, b.Valid.Start)
 }
 
 // CompareEdgeKeys orders edge identities by (src, dst, rel_type, disc).
@@ -163,8 +164,8 @@ func CompareEdges(a, b *EdgeVersion) int {
 	if c := CompareEdgeKeys(a.Key, b.Key); c != 0 {
 		return c
 	}
-	if c := cmpTime(a.TTs, b.TTs); c != 0 {
+	if c := cmp.Compare(a.TTs, b.TTs); c != 0 {
 		return c
 	}
-	return cmpTime(a.Valid.Start, b.Valid.Start)
+	return cmp.Compare(a.Valid.Start, b.Valid.Start)
 }

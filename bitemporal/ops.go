@@ -69,7 +69,7 @@ func NewProps(v any) (Props, error) {
 	}
 	m, ok := v.(map[string]any)
 	if !ok {
-		return "", fmt.Errorf("props must be a JSON object, got %s", jsonKind(v))
+		return "", fmt.Errorf("props must be a JSON object, got %s", canon.Kind(v))
 	}
 	if len(m) == 0 {
 		return "", nil
@@ -99,24 +99,6 @@ func (p Props) Map() map[string]any {
 		panic("bitemporal: stored props are not canonical JSON: " + err.Error())
 	}
 	return v.(map[string]any)
-}
-
-func jsonKind(v any) string {
-	switch v.(type) {
-	case nil:
-		return "null"
-	case bool:
-		return "a boolean"
-	case string:
-		return "a string"
-	case int64, float64:
-		return "a number"
-	case []any:
-		return "an array"
-	case map[string]any:
-		return "an object"
-	}
-	return fmt.Sprintf("%T", v)
 }
 
 // EdgeKey is the logical identity of an edge. Disc (the discriminator) lets
@@ -345,6 +327,18 @@ func checkProps(i int, k OpKind, p Props) error {
 	}
 	if string(c) != string(p) || string(c) == "{}" {
 		return opErr(CodeInvalidArg, i, k, "props", "props are not in canonical form (build them with NewProps or ParseProps)")
+	}
+	return nil
+}
+
+// Validate checks one event on its own (what bulk ingest checks).
+func (e *Event) Validate() error {
+	if err := checkEvent(0, 0, e); err != nil {
+		oe := err.(*OpError)
+		if oe.Field != "" {
+			return fmt.Errorf("field %q: %s", oe.Field, oe.Msg)
+		}
+		return fmt.Errorf("%s", oe.Msg)
 	}
 	return nil
 }

@@ -1,6 +1,7 @@
 package bitemporal
 
 import (
+	"cmp"
 	"slices"
 	"strconv"
 	"strings"
@@ -170,7 +171,7 @@ func (p *planner) believedNodes(uid string, iv Interval) []nodeHit {
 			out = append(out, nodeHit{pend: pn, v: pn.v})
 		}
 	}
-	slices.SortFunc(out, func(a, b nodeHit) int { return cmpTime(a.v.Valid.Start, b.v.Valid.Start) })
+	slices.SortFunc(out, func(a, b nodeHit) int { return cmp.Compare(a.v.Valid.Start, b.v.Valid.Start) })
 	return out
 }
 
@@ -199,18 +200,8 @@ func (p *planner) believedEdges(k EdgeKey, iv Interval) []edgeHit {
 			out = append(out, edgeHit{pend: pe, v: pe.v})
 		}
 	}
-	slices.SortFunc(out, func(a, b edgeHit) int { return cmpTime(a.v.Valid.Start, b.v.Valid.Start) })
+	slices.SortFunc(out, func(a, b edgeHit) int { return cmp.Compare(a.v.Valid.Start, b.v.Valid.Start) })
 	return out
-}
-
-func cmpTime(a, b Time) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }
 
 // supersede closes a stored version, or retires one written earlier in

@@ -30,7 +30,7 @@ func DecodeOp(data []byte) (Op, error) {
 	}
 	m, ok := v.(map[string]any)
 	if !ok {
-		return Op{}, fmt.Errorf("an op must be a JSON object, got %s", jsonKind(v))
+		return Op{}, fmt.Errorf("an op must be a JSON object, got %s", canon.Kind(v))
 	}
 	d := &decoder{m: m, used: map[string]bool{}}
 	var op Op
@@ -88,6 +88,9 @@ func decodeEvent(m map[string]any) (Event, error) {
 	e := Event{Src: d.str("src", true), Dst: d.str("dst", true), RelType: d.str("rel_type", true), Disc: d.str("disc", false)}
 	e.VtS = d.time("vt_s", true, 0)
 	e.VtE = d.time("vt_e", false, 0)
+	if _, given := m["vt_e"]; given && d.err == nil && e.VtE <= e.VtS {
+		d.fail("vt_e", "%d must be after vt_s %d (leave vt_e out for an instantaneous event)", e.VtE, e.VtS)
+	}
 	e.Props = d.props("props")
 	return e, d.done()
 }
@@ -107,8 +110,11 @@ func (d *decoder) fail(field, format string, args ...any) {
 func (d *decoder) field(name string, required bool) any {
 	d.used[name] = true
 	v, ok := d.m[name]
-	if !ok && required {
+	switch {
+	case !ok && required:
 		d.fail(name, "is required")
+	case ok && v == nil:
+		d.fail(name, "must not be null (leave the field out for its default)")
 	}
 	return v
 }
@@ -120,7 +126,7 @@ func (d *decoder) str(name string, required bool) string {
 	}
 	s, ok := v.(string)
 	if !ok {
-		d.fail(name, "must be a string, got %s", jsonKind(v))
+		d.fail(name, "must be a string, got %s", canon.Kind(v))
 	}
 	return s
 }
@@ -139,7 +145,7 @@ func (d *decoder) time(name string, required bool, def Time) Time {
 		}
 		return t
 	}
-	d.fail(name, "must be an integer (µs since the epoch) or an RFC 3339 string, got %s", jsonKind(v))
+	d.fail(name, "must be an integer (µs since the epoch) or an RFC 3339 string, got %s", canon.Kind(v))
 	return 0
 }
 

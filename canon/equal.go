@@ -2,6 +2,7 @@ package canon
 
 import (
 	"bytes"
+	"fmt"
 	"math"
 )
 
@@ -109,4 +110,27 @@ func asInt(v any) (i int64, ok, isInt bool) {
 		return int64(x), uint64(x) <= math.MaxInt64, true
 	}
 	return 0, false, false
+}
+
+// Kind names the JSON kind of a value in the model, for error messages:
+// "null", "a boolean", "a string", "an integer", "a number" (non-integral),
+// "an array", "an object".
+func Kind(v any) string {
+	switch v.(type) {
+	case nil:
+		return "null"
+	case bool:
+		return "a boolean"
+	case string:
+		return "a string"
+	case int64:
+		return "an integer"
+	case float64:
+		return "a non-integral number"
+	case []any:
+		return "an array"
+	case map[string]any:
+		return "an object"
+	}
+	return fmt.Sprintf("a Go %T", v)
 }

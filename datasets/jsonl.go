@@ -6,8 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"slices"
-	"strings"
 	"unicode/utf8"
 
 	"github.com/tgms-go/tgms/bitemporal"
@@ -18,7 +16,6 @@ import (
 const MaxJSONLLine = 16 << 20
 
 // The fields of an events-file line.
-var eventFields = []string{"src", "dst", "rel_type", "vt_s", "vt_e", "disc", "props"}
 
 // ReadEventsJSONL reads an events file: one JSON object per line,
 //
@@ -70,7 +67,6 @@ func intern(in map[string]string, s string) string {
 }
 
 func parseEventLine(b []byte, in map[string]string) (bitemporal.Event, error) {
-	var ev bitemporal.Event
 	v, err := canon.Parse(b)
 	if err != nil {
 		msg := err.Error()
@@ -78,115 +74,21 @@ func parseEventLine(b []byte, in map[string]string) (bitemporal.Event, error) {
 		if errors.As(err, &se) {
 			msg = fmt.Sprintf("column %d: %s", se.Offset+1, se.Msg)
 		}
-		return ev, fmt.Errorf("invalid JSON: %s", msg)
+		return bitemporal.Event{}, fmt.Errorf("invalid JSON: %s", msg)
 	}
 	m, ok := v.(map[string]any)
 	if !ok {
-		return ev, fmt.Errorf("want a JSON object per line, got %s", kindOf(v))
+		return bitemporal.Event{}, fmt.Errorf("want a JSON object per line, got %s", canon.Kind(v))
 	}
-	var unknown []string
-	for k := range m {
-		if !slices.Contains(eventFields, k) {
-			unknown = append(unknown, k)
-		}
+	ev, err := bitemporal.DecodeEvent(m)
+	if err == nil {
+		err = ev.Validate()
 	}
-	if len(unknown) > 0 {
-		slices.Sort(unknown)
-		return ev, fmt.Errorf("unknown field %q (allowed: %s)", unknown[0], strings.Join(eventFields, ", "))
+	if err != nil {
+		return bitemporal.Event{}, err
 	}
-	str := func(k string, required bool) (string, error) {
-		x, ok := m[k]
-		if !ok {
-			if required {
-				return "", fmt.Errorf("missing required field %q", k)
-			}
-			return "", nil
-		}
-		s, ok := x.(string)
-		if !ok {
-			return "", fmt.Errorf("field %q must be a string, got %s", k, kindOf(x))
-		}
-		if required && s == "" {
-			return "", fmt.Errorf("field %q must be a non-empty string", k)
-		}
-		return intern(in, s), nil
-	}
-	if ev.Src, err = str("src", true); err != nil {
-		return ev, err
-	}
-	if ev.Dst, err = str("dst", true); err != nil {
-		return ev, err
-	}
-	if ev.RelType, err = str("rel_type", true); err != nil {
-		return ev, err
-	}
-	if ev.Disc, err = str("disc", false); err != nil {
-		return ev, err
-	}
-	x, ok := m["vt_s"]
-	if !ok {
-		return ev, fmt.Errorf("missing required field %q", "vt_s")
-	}
-	if ev.VtS, err = timeField("vt_s", x); err != nil {
-		return ev, err
-	}
-	if ev.VtS < 0 || ev.VtS >= bitemporal.OpenEnd {
-		return ev, fmt.Errorf("vt_s %d is outside [0, 2^62)", ev.VtS)
-	}
-	if x, ok := m["vt_e"]; ok {
-		if ev.VtE, err = timeField("vt_e", x); err != nil {
-			return ev, err
-		}
-		if ev.VtE <= ev.VtS {
-			return ev, fmt.Errorf("vt_e %d must be after vt_s %d (leave vt_e out for an instantaneous event)", ev.VtE, ev.VtS)
-		}
-		if ev.VtE > bitemporal.OpenEnd {
-			return ev, fmt.Errorf("vt_e %d is beyond 2^62", ev.VtE)
-		}
-	}
-	if x, ok := m["props"]; ok {
-		if _, isObj := x.(map[string]any); !isObj {
-			return ev, fmt.Errorf("field \"props\" must be a JSON object, got %s", kindOf(x))
-		}
-		if ev.Props, err = bitemporal.NewProps(x); err != nil {
-			return ev, fmt.Errorf("field \"props\": %v", err)
-		}
-	}
+	ev.Src, ev.Dst, ev.RelType = intern(in, ev.Src), intern(in, ev.Dst), intern(in, ev.RelType)
 	return ev, nil
-}
-
-func timeField(k string, x any) (bitemporal.Time, error) {
-	switch t := x.(type) {
-	case int64:
-		return t, nil
-	case string:
-		v, err := bitemporal.ParseTime(t)
-		if err != nil {
-			return 0, fmt.Errorf("field %q: %v", k, err)
-		}
-		return v, nil
-	}
-	return 0, fmt.Errorf("field %q must be an integer (microseconds since the epoch) or an RFC 3339 string, got %s", k, kindOf(x))
-}
-
-func kindOf(v any) string {
-	switch v.(type) {
-	case nil:
-		return "null"
-	case bool:
-		return "a boolean"
-	case string:
-		return "a string"
-	case int64:
-		return "an integer"
-	case float64:
-		return "a non-integer number"
-	case []any:
-		return "an array"
-	case map[string]any:
-		return "an object"
-	}
-	return fmt.Sprintf("%T", v)
 }
 
 // WriteEventsJSONL writes events in the format ReadEventsJSONL reads: one

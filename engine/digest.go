@@ -2,6 +2,7 @@ package engine
 
 import (
 	"bytes"
+	"cmp"
 	"slices"
 
 	bt "github.com/tgms-go/tgms/bitemporal"
@@ -26,19 +27,19 @@ func (s *Store) Digest() string {
 		return append(buf[:0], s.Disc(v)...)
 	}
 	slices.SortFunc(ids, func(a, b uint32) int {
-		if c := cmpU(uidRank[s.eSrc.At(a)], uidRank[s.eSrc.At(b)]); c != 0 {
+		if c := cmp.Compare(uidRank[s.eSrc.At(a)], uidRank[s.eSrc.At(b)]); c != 0 {
 			return c
 		}
-		if c := cmpU(uidRank[s.eDst.At(a)], uidRank[s.eDst.At(b)]); c != 0 {
+		if c := cmp.Compare(uidRank[s.eDst.At(a)], uidRank[s.eDst.At(b)]); c != 0 {
 			return c
 		}
-		if c := cmpU(relRank[s.eRel.At(a)], relRank[s.eRel.At(b)]); c != 0 {
+		if c := cmp.Compare(relRank[s.eRel.At(a)], relRank[s.eRel.At(b)]); c != 0 {
 			return c
 		}
 		da, db := s.eDisc.At(a), s.eDisc.At(b)
 		switch {
 		case da&autoBit == 0 && db&autoBit == 0:
-			if c := cmpU(discRank[da], discRank[db]); c != 0 {
+			if c := cmp.Compare(discRank[da], discRank[db]); c != 0 {
 				return c
 			}
 		case da != db:
@@ -53,10 +54,10 @@ func (s *Store) Digest() string {
 				return c
 			}
 		}
-		if c := cmpU(s.edgeSeq(a), s.edgeSeq(b)); c != 0 {
+		if c := cmp.Compare(s.edgeSeq(a), s.edgeSeq(b)); c != 0 {
 			return c
 		}
-		return int(sign(s.eVtS.At(a) - s.eVtS.At(b)))
+		return cmp.Compare(s.eVtS.At(a), s.eVtS.At(b))
 	})
 	d := bt.NewDigester()
 	for _, v := range ids {
@@ -69,29 +70,19 @@ func (s *Store) Digest() string {
 	}
 	slices.SortFunc(nodes, func(a, b uint32) int {
 		na, nb := &s.nodes[a], &s.nodes[b]
-		if c := cmpU(uidRank[na.uid], uidRank[nb.uid]); c != 0 {
+		if c := cmp.Compare(uidRank[na.uid], uidRank[nb.uid]); c != 0 {
 			return c
 		}
-		if c := cmpU(na.tts, nb.tts); c != 0 {
+		if c := cmp.Compare(na.tts, nb.tts); c != 0 {
 			return c
 		}
-		return int(sign(na.valid.Start - nb.valid.Start))
+		return cmp.Compare(na.valid.Start, nb.valid.Start)
 	})
 	for _, r := range nodes {
 		nv := s.nodeVersion(r)
 		d.Node(&nv)
 	}
 	return d.Sum()
-}
-
-func cmpU(a, b uint32) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }
 
 // ranks returns, for each string, its position in byte order.

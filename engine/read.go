@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"cmp"
 	"crypto/sha256"
 	"encoding/hex"
 	"slices"
@@ -69,18 +70,8 @@ func (r Reader) NodeHistory(id uint32) []bt.NodeVersion {
 			out = append(out, r.s.nodeVersion(i))
 		}
 	}
-	slices.SortFunc(out, func(a, b bt.NodeVersion) int { return int(sign(a.Valid.Start - b.Valid.Start)) })
+	slices.SortFunc(out, func(a, b bt.NodeVersion) int { return cmp.Compare(a.Valid.Start, b.Valid.Start) })
 	return out
-}
-
-func sign(x int64) int64 {
-	switch {
-	case x < 0:
-		return -1
-	case x > 0:
-		return 1
-	}
-	return 0
 }
 
 // filter keeps the believed versions of list, appending them to dst.

@@ -124,7 +124,7 @@ func readLine(br *bufio.Reader, buf []byte) ([]byte, error) {
 func checkPyHeader(v any) error {
 	m, ok := v.(map[string]any)
 	if !ok {
-		return fmt.Errorf("header: want {\"format\":\"tgms-eventlog\",\"version\":1}, got %s", kindOf(v))
+		return fmt.Errorf("header: want {\"format\":\"tgms-eventlog\",\"version\":1}, got %s", canon.Kind(v))
 	}
 	if f, _ := m["format"].(string); f != "tgms-eventlog" {
 		return fmt.Errorf("header: format is %s, want \"tgms-eventlog\": not a reference event log", show(m["format"]))
@@ -138,7 +138,7 @@ func checkPyHeader(v any) error {
 func pyBatch(v any) (bitemporal.Time, []bitemporal.Op, error) {
 	m, ok := v.(map[string]any)
 	if !ok {
-		return 0, nil, fmt.Errorf("batch: want a JSON object, got %s", kindOf(v))
+		return 0, nil, fmt.Errorf("batch: want a JSON object, got %s", canon.Kind(v))
 	}
 	o := newObj(m, "batch")
 	id := o.str("batch_id", nil)
@@ -166,7 +166,7 @@ func pyBatch(v any) (bitemporal.Time, []bitemporal.Op, error) {
 func pyOp(v any, op *bitemporal.Op) error {
 	m, ok := v.(map[string]any)
 	if !ok {
-		return fmt.Errorf("want a JSON object, got %s", kindOf(v))
+		return fmt.Errorf("want a JSON object, got %s", canon.Kind(v))
 	}
 	o := newObj(m, "op")
 	kind := o.str("op", nil)
@@ -226,7 +226,7 @@ func pyOp(v any, op *bitemporal.Op) error {
 func pyEvent(v any, n int64, e *bitemporal.Event) error {
 	m, ok := v.(map[string]any)
 	if !ok {
-		return fmt.Errorf("want a JSON object, got %s", kindOf(v))
+		return fmt.Errorf("want a JSON object, got %s", canon.Kind(v))
 	}
 	o := newObj(m, "event")
 	zero := int64(0)
@@ -296,7 +296,7 @@ func (o *obj) str(key string, def *string) string {
 	}
 	s, ok := v.(string)
 	if !ok {
-		o.setErr("%s: %s must be a string, got %s", o.what, key, kindOf(v))
+		o.setErr("%s: %s must be a string, got %s", o.what, key, canon.Kind(v))
 	}
 	return s
 }
@@ -311,7 +311,7 @@ func (o *obj) int(key string, def *int64) int64 {
 	}
 	i, ok := v.(int64)
 	if !ok {
-		o.setErr("%s: %s must be an integer, got %s", o.what, key, kindOf(v))
+		o.setErr("%s: %s must be an integer, got %s", o.what, key, canon.Kind(v))
 	}
 	return i
 }
@@ -323,7 +323,7 @@ func (o *obj) array(key string) []any {
 	}
 	a, ok := v.([]any)
 	if !ok {
-		o.setErr("%s: %s must be an array, got %s", o.what, key, kindOf(v))
+		o.setErr("%s: %s must be an array, got %s", o.what, key, canon.Kind(v))
 	}
 	return a
 }
@@ -347,7 +347,7 @@ func (o *obj) ref(key string) bitemporal.Ref {
 	}
 	m, ok := v.(map[string]any)
 	if !ok {
-		o.setErr("%s: %s must be an object, got %s", o.what, key, kindOf(v))
+		o.setErr("%s: %s must be an object, got %s", o.what, key, canon.Kind(v))
 		return bitemporal.Ref{}
 	}
 	r := newObj(m, o.what+" "+key)
@@ -380,23 +380,6 @@ func (o *obj) done() error {
 	return nil
 }
 
-func kindOf(v any) string {
-	switch v.(type) {
-	case nil:
-		return "null"
-	case bool:
-		return "a boolean"
-	case string:
-		return "a string"
-	case int64, float64:
-		return "a number"
-	case []any:
-		return "an array"
-	case map[string]any:
-		return "an object"
-	}
-	return fmt.Sprintf("%T", v)
-}
 
 func show(v any) string {
 	if v == nil {

@@ -164,7 +164,7 @@ func TestImportErrors(t *testing.T) {
 		{"props not an object", join(lines[0], pyLine(t, `[{"op":"assert_node","uid":"u","label":"L","props":[1]}]`, 7)),
 			`log.jsonl:2: op 0: assert_node: props: props must be a JSON object, got an array`},
 		{"float time", join(lines[0], pyLine(t, `[{"op":"retract","ref":{"kind":"node","uid":"a"},"t":5.0}]`, 7)),
-			`log.jsonl:2: op 0: retract: t must be an integer, got a number`},
+			`log.jsonl:2: op 0: retract: t must be an integer, got a non-integral number`},
 		{"bad ref kind", join(lines[0], pyLine(t, `[{"op":"retract","ref":{"kind":"vertex","uid":"a"},"t":5}]`, 7)),
 			`log.jsonl:2: op 0: retract ref: kind must be "node" or "edge", got "vertex"`},
 		{"bad event", join(lines[0], pyLine(t, `[{"op":"ingest_events","events":[{"src":"a","dst":"b","rel_type":"R","vt_s":1},{"src":"a","dst":"b","vt_s":2}]}]`, 7)),
