@@ -338,14 +338,8 @@ func Execute(ctx context.Context, src Source, name string, raw map[string]any) (
 		c := &Call{Ctx: ctx, R: r, Args: args, limit: MaxWork, Stats: Stats{
 			Nodes: int64(st.Nodes), NodeVersions: int64(st.NodeVersions), EdgeVersions: int64(st.EdgeVersions), VtMin: st.VtMin, VtMax: st.VtMax,
 		}}
-		if spec.Cost != nil {
-			est := spec.Cost(c)
-			if est.Rows > MaxRowsEst || est.Expansions > MaxExpansionsEst {
-				return Errorf(ECost, map[string]any{"estimate": est, "ceilings": Cost{MaxRowsEst, MaxExpansionsEst},
-					"hint": "narrow the valid-time window, add a node filter or seed set, restrict rel_types, or reduce hops"},
-					"%s would scan about %d rows and expand %d states, over the ceilings (%d rows, %d expansions)",
-					name, est.Rows, est.Expansions, int64(MaxRowsEst), int64(MaxExpansionsEst))
-			}
+		if err := checkCost(spec, c); err != nil {
+			return err
 		}
 		payload, err := spec.Run(c)
 		if err != nil {
@@ -369,13 +363,46 @@ func Execute(ctx context.Context, src Source, name string, raw map[string]any) (
 		if err != nil {
 			return Errorf(EInternal, nil, "%s: %v", name, err)
 		}
-		args["as_of_tt"] = r.AsOf()
-		env = &Envelope{Op: name, Args: args, AsOfTT: r.AsOf(),
+		// Operators that do not read the store (compute) have no belief time.
+		pinned := bt.Time(0)
+		if _, reads := spec.Args.Properties["as_of_tt"]; reads {
+			pinned = r.AsOf()
+			args["as_of_tt"] = pinned
+		}
+		env = &Envelope{Op: name, Args: args, AsOfTT: pinned,
 			DatasetExtent: map[string]any{"vt_min": st.VtMin, "vt_max": st.VtMax},
 			Result:        payload, ResultDigest: digest}
 		return nil
 	})
 	return env, err
+}
+
+// checkCost refuses a call whose estimate exceeds a ceiling.
+func checkCost(spec *Spec, c *Call) *Error {
+	if spec.Cost == nil {
+		return nil
+	}
+	est := spec.Cost(c)
+	if est.Rows > MaxRowsEst || est.Expansions > MaxExpansionsEst {
+		return Errorf(ECost, map[string]any{"estimate": est, "ceilings": Cost{MaxRowsEst, MaxExpansionsEst},
+			"hint": "narrow the valid-time window, add a node filter or seed set, restrict rel_types, or reduce hops"},
+			"%s would scan about %d rows and expand %d states, over the ceilings (%d rows, %d expansions)",
+			spec.Name, est.Rows, est.Expansions, int64(MaxRowsEst), int64(MaxExpansionsEst))
+	}
+	return nil
+}
+
+// CheckCost runs an operator's cost model on prepared arguments and store
+// statistics, as Execute does before running: the plan contract calls it on
+// steps whose arguments are all literals. A cost model that cannot decide
+// without the store is not an error here (the runtime check still runs).
+func CheckCost(spec *Spec, args map[string]any, st Stats) (err *Error) {
+	defer func() {
+		if recover() != nil {
+			err = nil
+		}
+	}()
+	return checkCost(spec, &Call{Ctx: context.Background(), Args: args, Stats: st, limit: MaxWork})
 }
 
 // page cuts payload["rows"] (all rows, in order) to the page after the

@@ -198,3 +198,79 @@ func TestDemo(t *testing.T) {
 		}
 	}
 }
+
+func exitCode(err error) int {
+	var re rejectedError
+	var ie inputError
+	switch {
+	case err == nil:
+		return 0
+	case errors.As(err, &re):
+		return exitRejected
+	case errors.As(err, &ie) || isUsage(err):
+		return 2
+	}
+	return 1
+}
+
+// runCLIErr is runCLI with the real exit-code mapping, rejected plans included.
+func runCLIErr(t *testing.T, args ...string) (string, string, int) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	root := newRoot(&out, &errb)
+	root.SetArgs(args)
+	err := root.Execute()
+	if err != nil {
+		errb.WriteString(err.Error())
+	}
+	return out.String(), errb.String(), exitCode(err)
+}
+
+func TestPlanCheckRunAndVerify(t *testing.T) {
+	dir := t.TempDir()
+	store := filepath.Join(dir, "s")
+	ops := write(t, dir, "ops.jsonl", `{"op":"assert_node","uid":"acme","label":"Org","props":{"name":"ACME Corp"}}
+{"op":"ingest","events":[{"src":"acme","dst":"a1","rel_type":"PAY","vt_s":10},{"src":"a1","dst":"a2","rel_type":"PAY","vt_s":20}]}
+`)
+	if _, errs, code := runCLIErr(t, "write", "--store", store, "--ops", ops); code != 0 {
+		t.Fatal(errs)
+	}
+	good := write(t, dir, "good.json", `{"plan_id":"p","steps":[
+ {"id":"s1","op":"resolve_entities","args":{"query":"ACME"},"depends_on":[]},
+ {"id":"s2","op":"temporal_reachability","args":{"src":{"$ref":"s1.rows[0].uid"},"window":{"t_a":0,"t_b":100}},"depends_on":["s1"]}],
+ "answer_spec":{"kind":"count","from":"s2.rows_total"}}`)
+	bad := write(t, dir, "bad.json", `{"plan_id":"p","steps":[
+ {"id":"s1","op":"temporal_reachability","args":{"src":"acme","window":{"t_a":100,"t_b":0}},"depends_on":[]}],
+ "answer_spec":{"kind":"count","from":"s1.count"}}`)
+	out, _, code := runCLIErr(t, "plan", "check", "--store", store, good)
+	if code != 0 || !strings.Contains(out, `"valid": true`) {
+		t.Fatalf("good plan: exit %d: %s", code, out)
+	}
+	out, _, code = runCLIErr(t, "plan", "check", "--store", store, bad)
+	if code != exitRejected || !strings.Contains(out, "ground.literal_uid") || !strings.Contains(out, "time.window_order") || !strings.Contains(out, "rows_total") {
+		t.Fatalf("bad plan: exit %d: %s", code, out)
+	}
+	if _, _, code := runCLIErr(t, "plan", "check", "--store", store, filepath.Join(dir, "missing.json")); code != 2 {
+		t.Fatalf("missing plan file: exit %d", code)
+	}
+	trace := filepath.Join(dir, "trace.json")
+	out, errs, code := runCLIErr(t, "plan", "run", "--store", store, good, "--trace", trace)
+	if code != 0 || !strings.Contains(out, "answer (count, as of tt") || !strings.Contains(out, "): 2") {
+		t.Fatalf("run: exit %d: %s %s", code, out, errs)
+	}
+	// A later correction does not stop the trace from reproducing.
+	fix := write(t, dir, "fix.jsonl", `{"op":"retract","ref":{"kind":"edge","src":"a1","dst":"a2","rel_type":"PAY","disc":"#1.1"},"t":20}`+"\n")
+	if _, errs, code := runCLIErr(t, "write", "--store", store, "--ops", fix); code != 0 {
+		t.Fatal(errs)
+	}
+	out, errs, code = runCLIErr(t, "trace", "verify", "--store", store, trace)
+	if code != 0 || !strings.Contains(out, ": true") {
+		t.Fatalf("verify: exit %d: %s %s", code, out, errs)
+	}
+	// A tampered trace does not verify.
+	data, _ := os.ReadFile(trace)
+	os.WriteFile(trace, bytes.Replace(data, []byte(`"result_digest": "`), []byte(`"result_digest": "00`), 1), 0o644)
+	if out, _, code := runCLIErr(t, "trace", "verify", "--store", store, trace); code != exitRejected || !strings.Contains(out, "DIFFERS") {
+		t.Fatalf("tampered trace: exit %d: %s", code, out)
+	}
+}

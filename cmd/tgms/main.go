@@ -1,7 +1,8 @@
 // Command tgms is the command-line interface of TGMS, a bi-temporal
 // temporal-graph database for LLM agents.
 //
-// Exit codes: 0 success, 1 internal error, 2 usage or input error.
+// Exit codes: 0 success, 1 internal error, 2 usage or input error, 3 a plan
+// the contract rejected or a trace that does not reproduce.
 package main
 
 import (
@@ -57,7 +58,11 @@ func main() {
 	}
 	fmt.Fprintln(os.Stderr, "tgms:", err)
 	var ie inputError
-	if errors.As(err, &ie) || isUsage(err) {
+	var re rejectedError
+	switch {
+	case errors.As(err, &re):
+		os.Exit(exitRejected)
+	case errors.As(err, &ie) || isUsage(err):
 		os.Exit(2)
 	}
 	os.Exit(1)
@@ -90,7 +95,7 @@ Times are accepted as microseconds since the epoch or RFC 3339.`,
 	})
 	root.AddCommand(
 		newDemo(), newIngest(), newWrite(), newSynth(), newReplay(), newImport(),
-		newStats(), newDigest(), newCheckpoint(), newCall(), newOps(), newBench(),
+		newStats(), newDigest(), newCheckpoint(), newCall(), newOps(), newBench(), newPlanCmd(), newTraceCmd(),
 	)
 	for _, c := range root.Commands() {
 		c.Args = wrapArgs(c.Args)

@@ -1,0 +1,180 @@
+// Package plan is the plan IR and the plan contract: the static admission
+// check that every plan passes before anything runs.
+//
+// # Plan JSON
+//
+//	{
+//	  "plan_id": "p1",                      required, non-empty
+//	  "question": "...",                    optional, not interpreted
+//	  "steps": [                            1..12 steps
+//	    {"id": "s1",                        ^s[0-9]+$, unique
+//	     "op": "resolve_entities",          a registered operator
+//	     "args": {...},                     the operator's arguments; may hold references
+//	     "depends_on": ["s0"]}              optional; every referenced step must be listed
+//	  ],
+//	  "answer_spec": {"kind": "count",      count | value | entity_set | interval | series | paths | text
+//	                  "from": "s3.value"}   a step id or a reference path
+//	}
+//
+// No other fields are allowed anywhere. A reference is an object whose only
+// key is "$ref" with a string value "sN.field[0].field" (fields, [i]
+// indexes, at most one [*] projection), resolved against step sN's result.
+//
+// # Violations
+//
+// Validate returns every violation it finds as {code, rule, step_id, path,
+// message, hint, allowed, expected}: structural problems (the plan's own
+// shape, unparseable steps, duplicate ids) stop early; everything else is
+// collected in one pass. Rule ids are stable; see Rules.
+package plan
+
+import (
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/tgms-go/tgms/canon"
+)
+
+// MaxSteps is the most steps a plan may have.
+const MaxSteps = 12
+
+// MaxProjection is the longest list a [*] projection may produce; longer
+// ones are cut, and the cut taints the step.
+const MaxProjection = 10_000
+
+// AnswerKinds are the allowed answer_spec kinds.
+var AnswerKinds = []string{"count", "value", "entity_set", "interval", "series", "paths", "text"}
+
+// Plan is a parsed plan.
+type Plan struct {
+	ID       string     `json:"plan_id"`
+	Question string     `json:"question,omitempty"`
+	Steps    []Step     `json:"steps"`
+	Answer   AnswerSpec `json:"answer_spec"`
+}
+
+// Step is one operator call.
+type Step struct {
+	ID        string         `json:"id"`
+	Op        string         `json:"op"`
+	Args      map[string]any `json:"args"`
+	DependsOn []string       `json:"depends_on"`
+}
+
+// AnswerSpec says which value is the answer.
+type AnswerSpec struct {
+	Kind string `json:"kind"`
+	From string `json:"from"`
+}
+
+// JSON renders the plan in canonical JSON.
+func (p *Plan) JSON() ([]byte, error) {
+	steps := make([]any, len(p.Steps))
+	for i, s := range p.Steps {
+		deps := make([]any, len(s.DependsOn))
+		for j, d := range s.DependsOn {
+			deps[j] = d
+		}
+		steps[i] = map[string]any{"id": s.ID, "op": s.Op, "args": s.Args, "depends_on": deps}
+	}
+	m := map[string]any{"plan_id": p.ID, "steps": steps, "answer_spec": map[string]any{"kind": p.Answer.Kind, "from": p.Answer.From}}
+	if p.Question != "" {
+		m["question"] = p.Question
+	}
+	return canon.Marshal(m)
+}
+
+// Digest is the SHA-256 of the plan's canonical JSON.
+func (p *Plan) Digest() string {
+	b, err := p.JSON()
+	if err != nil {
+		return ""
+	}
+	return canon.DigestBytes(b)
+}
+
+// Step returns the step with the given id.
+func (p *Plan) Step(id string) (*Step, int, bool) {
+	for i := range p.Steps {
+		if p.Steps[i].ID == id {
+			return &p.Steps[i], i, true
+		}
+	}
+	return nil, -1, false
+}
+
+// Seg is one segment of a reference path: a field name, optionally indexed.
+type Seg struct {
+	Name  string
+	Index int  // -1 when the segment has no index
+	Star  bool // [*]
+}
+
+// Ref is a parsed reference "sN.seg.seg...".
+type Ref struct {
+	Raw  string
+	Step string
+	Path []Seg
+}
+
+var (
+	stepIDRE = regexp.MustCompile(`^s[0-9]+$`)
+	segRE    = regexp.MustCompile(`^([A-Za-z_][A-Za-z0-9_]*)(?:\[([0-9]+|\*)\])?$`)
+)
+
+// ParseRef parses a reference string. allowBare accepts a bare step id
+// (answer_spec.from may name a whole step).
+func ParseRef(s string, allowBare bool) (Ref, error) {
+	parts := strings.Split(s, ".")
+	if !stepIDRE.MatchString(parts[0]) {
+		return Ref{}, fmt.Errorf("reference %q must start with a step id like s1", s)
+	}
+	r := Ref{Raw: s, Step: parts[0]}
+	if len(parts) == 1 && !allowBare {
+		return Ref{}, fmt.Errorf("reference %q names a whole step; name a field, e.g. %s.rows", s, s)
+	}
+	stars := 0
+	for _, p := range parts[1:] {
+		m := segRE.FindStringSubmatch(p)
+		if m == nil {
+			return Ref{}, fmt.Errorf("reference %q: bad segment %q (want name, name[i] or name[*])", s, p)
+		}
+		seg := Seg{Name: m[1], Index: -1}
+		switch {
+		case m[2] == "*":
+			seg.Star = true
+			stars++
+		case m[2] != "":
+			i, err := strconv.Atoi(m[2])
+			if err != nil {
+				return Ref{}, fmt.Errorf("reference %q: index %s out of range", s, m[2])
+			}
+			seg.Index = i
+		}
+		r.Path = append(r.Path, seg)
+	}
+	if stars > 1 {
+		return Ref{}, fmt.Errorf("reference %q: only one [*] projection is allowed", s)
+	}
+	return r, nil
+}
+
+// AsRef reports whether v is a reference object ({"$ref": "..."} and
+// nothing else) and returns its string (which may not parse).
+func AsRef(v any) (string, bool) {
+	m, ok := v.(map[string]any)
+	if !ok || len(m) != 1 {
+		return "", false
+	}
+	r, ok := m["$ref"]
+	if !ok {
+		return "", false
+	}
+	s, isStr := r.(string)
+	if !isStr {
+		return "", true // a $ref whose value is not a string: a malformed reference
+	}
+	return s, true
+}
