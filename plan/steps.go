@@ -333,7 +333,7 @@ func (c *checker) literalChecks(i int, spec *ops.Spec, refFree bool) {
 		if st := c.opt.Stats; st != nil && st.EdgeVersions > 0 && (tb <= st.VtMin || ta >= st.VtMax) {
 			c.add(Violation{Code: ops.EInvalidArg, Rule: RuleWindowExtent, StepID: s.ID, Path: base + "/" + k,
 				Message: fmt.Sprintf("window [%s, %s) lies outside the data, which spans [%s, %s)", bt.FormatRFC3339(ta), bt.FormatRFC3339(tb), bt.FormatRFC3339(st.VtMin), bt.FormatRFC3339(st.VtMax)),
-				Hint: "check the units (µs since the epoch) and the year"})
+				Hint:    "check the units (µs since the epoch) and the year"})
 		}
 	}
 	if s.Op == "diff_snapshots" {
@@ -440,4 +440,3 @@ func editDistance(a, b string) int {
 	}
 	return prev[len(b)]
 }
-

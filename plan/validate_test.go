@@ -39,7 +39,7 @@ func edit(t *testing.T, f func(p map[string]any)) []byte {
 }
 
 func step(p map[string]any, i int) map[string]any { return p["steps"].([]any)[i].(map[string]any) }
-func args(p map[string]any, i int) map[string]any  { return step(p, i)["args"].(map[string]any) }
+func args(p map[string]any, i int) map[string]any { return step(p, i)["args"].(map[string]any) }
 
 func ref(s string) map[string]any { return map[string]any{"$ref": s} }
 
@@ -118,7 +118,9 @@ var ruleCases = []ruleCase{
 		plan: func(p map[string]any) { args(p, 1)["src"] = ref("s1.rows[0].name") }},
 	{name: "cost over the ceiling", rule: RuleCost, code: ops.ECost, path: "/steps/2/args",
 		plan: func(p map[string]any) { args(p, 2)["include_edges"] = true },
-		opts: func(o *Options) { o.Stats = &ops.Stats{Nodes: 1, NodeVersions: 1, EdgeVersions: 1e12, VtMin: 0, VtMax: 1000} }},
+		opts: func(o *Options) {
+			o.Stats = &ops.Stats{Nodes: 1, NodeVersions: 1, EdgeVersions: 1e12, VtMin: 0, VtMax: 1000}
+		}},
 	{name: "answer names no step", rule: RuleAnswerStep, code: ops.ESchema, path: "/answer_spec/from", allowed: "s2",
 		plan: func(p map[string]any) { p["answer_spec"].(map[string]any)["from"] = "s9.value" }},
 	{name: "answer field that does not exist", rule: RuleAnswerField, code: ops.ESchema, path: "/answer_spec/from", allowed: "rows_total", hint: "rows_total",
