@@ -100,6 +100,11 @@ var ruleCases = []ruleCase{
 		plan: func(p map[string]any) {
 			args(p, 1)["window"] = map[string]any{"t_a": int64(5_000_000), "t_b": int64(6_000_000)}
 		}},
+	{name: "delta not positive", rule: RuleDelta, code: ops.EInvalidArg, path: "/steps/2/args/delta",
+		plan: func(p map[string]any) {
+			step(p, 2)["op"] = "count_temporal_motifs"
+			step(p, 2)["args"] = map[string]any{"motif": "M_2node_pingpong", "delta": int64(0), "window": map[string]any{"t_a": int64(0), "t_b": int64(100)}}
+		}},
 	{name: "as_of_tt out of range", rule: RuleAsOfRange, code: ops.EInvalidArg, path: "/steps/2/args/as_of_tt",
 		plan: func(p map[string]any) { args(p, 2)["as_of_tt"] = int64(-5) }},
 	{name: "vacuous diff", rule: RuleVacuousDiff, code: ops.EInvalidArg, path: "/steps/2/args/t2",
