@@ -27,7 +27,9 @@
 package exec
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"slices"
 	"strconv"
@@ -87,6 +89,8 @@ type StepRecord struct {
 	UpstreamTruncated bool           `json:"upstream_truncated"`
 	RefTruncations    []RefCut       `json:"ref_truncations,omitempty"`
 	Error             *ops.Error     `json:"error,omitempty"`
+	Evidence          *Evidence      `json:"evidence,omitempty"`
+	inputs            []Input
 
 	full map[string]any // the whole payload, for later references
 }
@@ -239,9 +243,6 @@ func runStep(ctx context.Context, src Source, p *plan.Plan, t *Trace, index map[
 			r.Error = ops.Errorf(EUpstream, map[string]any{"failed_step": d}, "skipped: step %s did not succeed", d)
 			return
 		}
-		if dep.Truncated || dep.UpstreamTruncated {
-			r.UpstreamTruncated = true
-		}
 	}
 	if ctx.Err() != nil {
 		r.Status = "skipped"
@@ -292,6 +293,16 @@ func runStep(ctx context.Context, src Source, p *plan.Plan, t *Trace, index map[
 		r.RowsReturned = int64(len(rows))
 	}
 	r.Result, r.ResultExcerpt = excerpt(env.Result)
+	r.Evidence = newEvidence(r, env)
+	if r.Evidence.Basis.AsOfTT == 0 {
+		// A step that reads no store (compute) is about the belief state of
+		// the results it read.
+		for _, in := range r.inputs {
+			if p := t.Steps[index[in.StepID]].Evidence; p != nil {
+				r.Evidence.Basis.AsOfTT = max(r.Evidence.Basis.AsOfTT, p.Basis.AsOfTT)
+			}
+		}
+	}
 }
 
 // excerpt keeps small results whole and cuts large ones to their first
@@ -333,10 +344,18 @@ func resolveValue(v any, path string, t *Trace, index map[string]int, r *StepRec
 		if err != nil {
 			return nil, ops.Errorf(ops.EInvalidArg, map[string]any{"path": path, "hint": "re-plan the producing step (widen its window, change the name) or use a task-supplied uid"}, "%v", err)
 		}
+		in := Input{StepID: ref.Step, Ref: raw, Arg: path, ResultDigest: t.Steps[i].ResultDigest}
+		if reason := incompleteRead(&t.Steps[i], ref); reason != "" {
+			in.Incomplete, in.Reason = true, reason
+		}
 		if cut > 0 {
 			r.RefTruncations = append(r.RefTruncations, RefCut{Ref: raw, From: cut, To: plan.MaxProjection})
+			in.Incomplete, in.Reason = true, fmt.Sprintf("the projection was cut from %d to %d items", cut, plan.MaxProjection)
+		}
+		if in.Incomplete {
 			r.UpstreamTruncated = true
 		}
+		r.inputs = append(r.inputs, in)
 		return val, nil
 	}
 	switch x := v.(type) {
@@ -484,4 +503,48 @@ func (r *StepRecord) Violation(index int) plan.Violation {
 		v.Hint = h
 	}
 	return v
+}
+
+// ReadTrace decodes a trace written as JSON, keeping every number in the
+// canonical value model (integers as int64, exact beyond 2^53).
+func ReadTrace(data []byte) (*Trace, error) {
+	var t Trace
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	if err := dec.Decode(&t); err != nil {
+		return nil, fmt.Errorf("not a trace: %w", err)
+	}
+	norm := func(m map[string]any) (map[string]any, error) {
+		if m == nil {
+			return nil, nil
+		}
+		b, err := json.Marshal(m)
+		if err != nil {
+			return nil, err
+		}
+		v, err := canon.Parse(b)
+		if err != nil {
+			return nil, err
+		}
+		return v.(map[string]any), nil
+	}
+	var err error
+	if t.Plan, err = norm(t.Plan); err != nil {
+		return nil, fmt.Errorf("trace plan: %w", err)
+	}
+	for i := range t.Steps {
+		s := &t.Steps[i]
+		for _, f := range []*map[string]any{&s.Args, &s.Result, &s.ResultExcerpt} {
+			if *f, err = norm(*f); err != nil {
+				return nil, fmt.Errorf("trace step %s: %w", s.StepID, err)
+			}
+		}
+	}
+	if t.Answer != nil {
+		b, _ := json.Marshal(t.Answer)
+		if t.Answer, err = canon.Parse(b); err != nil {
+			return nil, fmt.Errorf("trace answer: %w", err)
+		}
+	}
+	return &t, nil
 }

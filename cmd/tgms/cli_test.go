@@ -274,3 +274,26 @@ func TestPlanCheckRunAndVerify(t *testing.T) {
 		t.Fatalf("tampered trace: exit %d: %s", code, out)
 	}
 }
+
+func TestVerifyCommand(t *testing.T) {
+	dir := t.TempDir()
+	store := filepath.Join(dir, "s")
+	ops := write(t, dir, "ops.jsonl", `{"op":"ingest","events":[{"src":"x","dst":"a1","rel_type":"PAY","vt_s":10},{"src":"a1","dst":"a2","rel_type":"PAY","vt_s":20}]}`+"\n")
+	if _, errs, code := runCLIErr(t, "write", "--store", store, "--ops", ops); code != 0 {
+		t.Fatal(errs)
+	}
+	p := write(t, dir, "p.json", `{"plan_id":"p","steps":[{"id":"s1","op":"temporal_reachability","args":{"src":"x","window":{"t_a":0,"t_b":100}},"depends_on":[]}],"answer_spec":{"kind":"count","from":"s1.rows_total"}}`)
+	trace := filepath.Join(dir, "t.json")
+	if _, errs, code := runCLIErr(t, "plan", "run", "--store", store, "--uids", "x", p, "--trace", trace); code != 0 {
+		t.Fatal(errs)
+	}
+	ans := write(t, dir, "a.json", `{"text":"x reached 2","claims":[{"id":"c1","kind":"count","step":"s1","path":"rows_total","value":2},{"id":"c2","kind":"complete_set","step":"s1","path":"rows[*].uid","uids":["a1"]}]}`)
+	out, errs, code := runCLIErr(t, "verify", "--trace", trace, "--answer", ans)
+	if code != 0 || !strings.Contains(out, "[c1] The count is 2") || !strings.Contains(out, "withheld c2 (unsupported): the claimed set omits 1 member(s): a2") {
+		t.Fatalf("exit %d: %s %s", code, out, errs)
+	}
+	bad := write(t, dir, "bad.json", `{"claims":[{"id":"c1","kind":"count","step":"s1","value":2}]}`)
+	if _, errs, code := runCLIErr(t, "verify", "--trace", trace, "--answer", bad); code != 2 || !strings.Contains(errs, `needs "path"`) {
+		t.Fatalf("malformed answer: exit %d: %s", code, errs)
+	}
+}

@@ -1,0 +1,323 @@
+package evidence
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/tgms-go/tgms"
+	bt "github.com/tgms-go/tgms/bitemporal"
+	"github.com/tgms-go/tgms/canon"
+	"github.com/tgms-go/tgms/exec"
+	"github.com/tgms-go/tgms/plan"
+)
+
+// payments builds a small graph: acme pays a1 at 10, a1 pays a2 at 20, a2
+// pays a3 at 30; beta pays a3 at 5; burst: eight payments among b-nodes in
+// [60, 62).
+func payments(t testing.TB) *tgms.DB {
+	t.Helper()
+	var tick bt.Time
+	db, err := tgms.Open(t.TempDir(), &tgms.Options{NoSync: true, Clock: func() bt.Time { tick += 100; return tick }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	p, _ := bt.ParseProps([]byte(`{"name":"ACME Corp"}`))
+	if _, err := db.Write(bt.AssertNode("acme", "Org", p, bt.Always)); err != nil {
+		t.Fatal(err)
+	}
+	evs := []bt.Event{
+		{Src: "acme", Dst: "a1", RelType: "PAY", VtS: 10},
+		{Src: "a1", Dst: "a2", RelType: "PAY", VtS: 20},
+		{Src: "a2", Dst: "a3", RelType: "PAY", VtS: 30},
+		{Src: "beta", Dst: "a3", RelType: "PAY", VtS: 5},
+	}
+	if _, err := db.Ingest(evs, "Account", nil); err != nil {
+		t.Fatal(err)
+	}
+	return db
+}
+
+// The trace every case cites:
+//
+//	s1 resolve "ACME"                        complete
+//	s2 reachability from s1.rows[0].uid      complete: a1@10, a2@20, a3@30
+//	s3 count of s2.rows                      3, complete
+//	s4 reachability, limit 2                 a page: a1, a2 of 3
+//	s5 snapshot seeded by s4.rows[*].uid     tainted (seeds from a page)
+//	s6 history of the first reached node     complete (s4.rows[0] is certain)
+const tracePlan = `{"plan_id":"ev","steps":[
+ {"id":"s1","op":"resolve_entities","args":{"query":"ACME"},"depends_on":[]},
+ {"id":"s2","op":"temporal_reachability","args":{"src":{"$ref":"s1.rows[0].uid"},"window":{"t_a":0,"t_b":100}},"depends_on":["s1"]},
+ {"id":"s3","op":"compute","args":{"fn":"count","input":{"$ref":"s2.rows"}},"depends_on":["s2"]},
+ {"id":"s4","op":"temporal_reachability","args":{"src":{"$ref":"s1.rows[0].uid"},"window":{"t_a":0,"t_b":100},"limit":2},"depends_on":["s1"]},
+ {"id":"s5","op":"snapshot_subgraph","args":{"seeds":{"$ref":"s4.rows[*].uid"},"t_valid":20,"hops":1},"depends_on":["s4"]},
+ {"id":"s6","op":"entity_history","args":{"uid":{"$ref":"s4.rows[0].uid"},"include_edges":true},"depends_on":["s4"]}],
+ "answer_spec":{"kind":"count","from":"s3.value"}}`
+
+func runTrace(t testing.TB) (*exec.Trace, *plan.Plan) {
+	t.Helper()
+	db := payments(t)
+	v := plan.ValidateJSON([]byte(tracePlan), plan.Options{})
+	if !v.Valid {
+		t.Fatalf("plan rejected: %+v", v.Violations)
+	}
+	tr := exec.Run(context.Background(), db, v.Plan, exec.Options{})
+	if !tr.OK {
+		b, _ := json.Marshal(tr.Steps)
+		t.Fatalf("trace not ok: %s", b)
+	}
+	return tr, v.Plan
+}
+
+func i64(n int64) *int64 { return &n }
+
+func TestCompletenessPropagation(t *testing.T) {
+	tr, _ := runTrace(t)
+	want := map[string]struct{ complete, tainted bool }{
+		"s1": {true, false}, "s2": {true, false}, "s3": {true, false},
+		"s4": {false, false}, // a page
+		"s5": {false, true},  // seeded by a page: uncertified
+		"s6": {true, false},  // rows[0] of a page is certain
+	}
+	for id, w := range want {
+		s, _ := tr.Step(id)
+		c := s.Evidence.Completeness
+		if c.Complete != w.complete || c.Tainted != w.tainted {
+			t.Errorf("%s: complete %v tainted %v (%s), want %v %v", id, c.Complete, c.Tainted, c.Reason, w.complete, w.tainted)
+		}
+	}
+	s5, _ := tr.Step("s5")
+	if s5.Evidence.Completeness.Fields["rows_total"] != exec.FieldUncertified || len(s5.Evidence.Provenance.Inputs) != 1 || !s5.Evidence.Provenance.Inputs[0].Incomplete {
+		t.Errorf("s5 evidence %+v", s5.Evidence)
+	}
+	s4, _ := tr.Step("s4")
+	if s4.Evidence.Completeness.Fields["rows"] != exec.FieldPartial || s4.Evidence.Completeness.Fields["rows_total"] != exec.FieldComplete {
+		t.Errorf("s4 fields %v", s4.Evidence.Completeness.Fields)
+	}
+	if s4.Evidence.Basis.AsOfTT != tr.AsOfTT || s4.Evidence.Basis.Window == nil || s4.Evidence.Basis.Window.End != 100 {
+		t.Errorf("s4 basis %+v", s4.Evidence.Basis)
+	}
+}
+
+func TestVerdicts(t *testing.T) {
+	tr, _ := runTrace(t)
+	asOf := tr.AsOfTT
+	s5 := tr.FullResult("s5")
+	cases := []struct {
+		name  string
+		claim Claim
+		want  string
+		why   string // a substring of the reason
+	}{
+		// count
+		{"count from a computed value", Claim{Kind: KindCount, Step: "s3", Path: "value", Value: int64(3)}, Supported, "matches"},
+		{"count off by one", Claim{Kind: KindCount, Step: "s3", Path: "value", Value: int64(4)}, Unsupported, "evidence says 3"},
+		{"count from rows_total of a page", Claim{Kind: KindCount, Step: "s4", Path: "rows_total", Value: int64(3)}, Supported, "matches"},
+		{"count of a page is not the total", Claim{Kind: KindCount, Step: "s4", Path: "rows", Value: int64(2)}, Unsupported, "cite rows_total"},
+		{"count of a complete list", Claim{Kind: KindCount, Step: "s2", Path: "rows", Value: int64(3)}, Supported, "matches"},
+		{"count over a tainted step", Claim{Kind: KindCount, Step: "s5", Path: "nodes_total", Value: s5["nodes_total"]}, "", "incomplete inputs"},
+		{"count that is not an integer", Claim{Kind: KindCount, Step: "s3", Path: "value", Value: 3.5}, Unverifiable, "integer"},
+		// value
+		{"value from a row", Claim{Kind: KindValue, Step: "s2", Path: "rows[1].earliest_arrival", Value: int64(20)}, Supported, ""},
+		{"value mismatch", Claim{Kind: KindValue, Step: "s2", Path: "rows[1].earliest_arrival", Value: int64(21)}, Unsupported, ""},
+		{"value in seconds instead of µs", Claim{Kind: KindValue, Step: "s2", Path: "rows[1].earliest_arrival", Value: 0.00002}, Unsupported, ""},
+		{"value on a path that does not exist", Claim{Kind: KindValue, Step: "s2", Path: "rows[7].uid", Value: "a1"}, Unverifiable, "out of range"},
+		{"value cited from a missing step", Claim{Kind: KindValue, Step: "s9", Path: "value", Value: int64(3)}, Unverifiable, "no step s9"},
+		{"value is never read from arguments", Claim{Kind: KindValue, Step: "s2", Path: "window", Value: int64(100)}, Unverifiable, "no field"},
+		{"value from the first row of a page", Claim{Kind: KindValue, Step: "s4", Path: "rows[0].uid", Value: "a1"}, Supported, ""},
+		{"value from a tainted step", Claim{Kind: KindValue, Step: "s5", Path: "rows_total", Value: s5["rows_total"]}, "", "incomplete inputs"},
+		// entity
+		{"entity present", Claim{Kind: KindEntity, Step: "s2", Path: "rows[*].uid", UIDs: []string{"a1", "a3"}}, Supported, ""},
+		{"entity fabricated", Claim{Kind: KindEntity, Step: "s2", Path: "rows[*].uid", UIDs: []string{"a1", "fabricated-0001"}}, Unsupported, "fabricated-0001"},
+		{"entity that is the source, not a result", Claim{Kind: KindEntity, Step: "s2", Path: "rows[*].uid", UIDs: []string{"acme"}}, Unsupported, "acme"},
+		{"entity witnessed in a page", Claim{Kind: KindEntity, Step: "s4", Path: "rows[*].uid", UIDs: []string{"a2"}}, Supported, ""},
+		{"entity beyond the page", Claim{Kind: KindEntity, Step: "s4", Path: "rows[*].uid", UIDs: []string{"a3"}}, Unverifiable, "later pages"},
+		{"entity on a path that is not uids", Claim{Kind: KindEntity, Step: "s2", Path: "rows_total", UIDs: []string{"a1"}}, Unverifiable, "uids"},
+		// complete set
+		{"complete set", Claim{Kind: KindCompleteSet, Step: "s2", Path: "rows[*].uid", UIDs: []string{"a3", "a1", "a2"}}, Supported, "exactly"},
+		{"complete set with a member dropped", Claim{Kind: KindCompleteSet, Step: "s2", Path: "rows[*].uid", UIDs: []string{"a1", "a2"}}, Unsupported, "omits 1"},
+		{"complete set with an extra member", Claim{Kind: KindCompleteSet, Step: "s2", Path: "rows[*].uid", UIDs: []string{"a1", "a2", "a3", "beta"}}, Unsupported, "adds 1"},
+		{"complete set on a page", Claim{Kind: KindCompleteSet, Step: "s4", Path: "rows[*].uid", UIDs: []string{"a1", "a2"}}, Unverifiable, "incomplete"},
+		// ordering
+		{"ordering", Claim{Kind: KindOrdering, Step: "s2", Path: "rows", Key: "uid", By: "earliest_arrival", First: "a1", Second: "a3"}, Supported, ""},
+		{"ordering swapped", Claim{Kind: KindOrdering, Step: "s2", Path: "rows", Key: "uid", By: "earliest_arrival", First: "a3", Second: "a1"}, Unsupported, "not strictly before"},
+		{"ordering with a stranger", Claim{Kind: KindOrdering, Step: "s2", Path: "rows", Key: "uid", By: "earliest_arrival", First: "a1", Second: "zz"}, Unsupported, ""},
+		{"ordering beyond the page", Claim{Kind: KindOrdering, Step: "s4", Path: "rows", Key: "uid", By: "earliest_arrival", First: "a1", Second: "a3"}, Unverifiable, "page"},
+		// belief
+		{"belief at the pinned time", Claim{Kind: KindBelief, Step: "s3", Path: "value", Value: int64(3), AsOfTT: i64(asOf)}, Supported, ""},
+		{"belief at another time", Claim{Kind: KindBelief, Step: "s3", Path: "value", Value: int64(3), AsOfTT: i64(asOf - 1)}, Unsupported, "belief time"},
+		{"count about another belief time", Claim{Kind: KindCount, Step: "s2", Path: "rows_total", Value: int64(3), AsOfTT: i64(1)}, Unsupported, "belief time"},
+		// interval and pattern
+		{"interval on a non-interval", Claim{Kind: KindInterval, Step: "s2", Path: "rows[0]", TA: i64(0), TB: i64(1)}, Unverifiable, "t_a"},
+		{"pattern citing the wrong operator", Claim{Kind: KindPattern, Step: "s2", Pattern: "burst", TA: i64(0), TB: i64(10)}, Unverifiable, "burst_detection"},
+	}
+	for i, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			c.claim.ID = "c" + string(rune('a'+i%26))
+			got := Verify(tr, &Answer{Claims: []Claim{c.claim}}, Options{})[0]
+			want := c.want
+			if want == "" { // tainted evidence: true claims are only weakly supported
+				want = WeaklySupported
+			}
+			if got.Verdict != want || !strings.Contains(got.Reason, c.why) {
+				t.Fatalf("verdict %s (%s), want %s mentioning %q", got.Verdict, got.Reason, want, c.why)
+			}
+		})
+	}
+}
+
+// With completeness tracking off (the ablation), a count over a page and
+// a value from tainted evidence pass as supported: that is what tracking
+// catches.
+func TestCompletenessAblation(t *testing.T) {
+	tr, _ := runTrace(t)
+	claims := []Claim{
+		{ID: "a", Kind: KindCount, Step: "s4", Path: "rows", Value: int64(2)},
+		{ID: "b", Kind: KindValue, Step: "s5", Path: "rows_total", Value: int64(0)},
+	}
+	s5, _ := tr.Step("s5")
+	claims[1].Value = s5.Result["rows_total"]
+	on := Verify(tr, &Answer{Claims: claims}, Options{})
+	off := Verify(tr, &Answer{Claims: claims}, Options{IgnoreCompleteness: true})
+	for i := range claims {
+		if on[i].Verdict == Supported || off[i].Verdict != Supported {
+			t.Errorf("claim %s: tracking on %s, off %s", claims[i].ID, on[i].Verdict, off[i].Verdict)
+		}
+	}
+}
+
+func TestGateRendersOnlySupported(t *testing.T) {
+	tr, p := runTrace(t)
+	a := &Answer{Text: "ACME reached 4 accounts including zz", Claims: []Claim{
+		{ID: "c1", Kind: KindCount, Step: "s3", Path: "value", Value: int64(3)},
+		{ID: "c2", Kind: KindEntity, Step: "s2", Path: "rows[*].uid", UIDs: []string{"zz"}},
+		{ID: "c3", Kind: KindCount, Step: "s5", Path: "rows_total", Value: tr.FullResult("s5")["rows_total"]},
+	}}
+	out := Gate(tr, a, Options{})
+	if !strings.HasPrefix(out.Text, "[c1] The count is 3 (s3 compute value") || strings.Contains(out.Text, "zz") || strings.Contains(out.Text, "4 accounts") {
+		t.Fatalf("certified text: %q", out.Text)
+	}
+	if len(out.Withheld) != 2 || out.Withheld[0].ID != "c2" || out.Withheld[1].Verdict != WeaklySupported || out.Metrics.Emitted != 1 || out.Metrics.Unsupported != 1 {
+		t.Fatalf("withheld %+v metrics %+v", out.Withheld, out.Metrics)
+	}
+	none := Gate(tr, &Answer{Claims: []Claim{{ID: "x", Kind: KindCount, Step: "s3", Path: "value", Value: int64(9)}}}, Options{})
+	if none.Text != NoCertainAnswer {
+		t.Fatalf("no surviving claim: %q", none.Text)
+	}
+	// The deterministic reporter's claim for the plan's answer is supported.
+	m := Mechanical(tr, p)
+	if r := Verify(tr, m, Options{}); len(r) != 1 || r[0].Verdict != Supported {
+		t.Fatalf("mechanical answer %+v: %+v", m, r)
+	}
+}
+
+// A supported claim stays supported when verified against a re-executed
+// trace (pinned at the recorded belief time), even after later writes.
+func TestSupportedSurvivesReexecution(t *testing.T) {
+	db := payments(t)
+	v := plan.ValidateJSON([]byte(tracePlan), plan.Options{})
+	tr := exec.Run(context.Background(), db, v.Plan, exec.Options{})
+	claims := []Claim{
+		{ID: "c1", Kind: KindCount, Step: "s3", Path: "value", Value: int64(3)},
+		{ID: "c2", Kind: KindCompleteSet, Step: "s2", Path: "rows[*].uid", UIDs: []string{"a1", "a2", "a3"}},
+		{ID: "c3", Kind: KindBelief, Step: "s2", Path: "rows[2].earliest_arrival", Value: int64(30), AsOfTT: i64(tr.AsOfTT)},
+	}
+	if _, err := db.Write(bt.Retract(bt.EdgeRef(bt.EdgeKey{Src: "a2", Dst: "a3", RelType: "PAY", Disc: "#2.2"}), 30)); err != nil {
+		t.Fatal(err)
+	}
+	again := exec.Run(context.Background(), db, v.Plan, exec.Options{AsOf: tr.AsOfTT})
+	for _, r := range Verify(again, &Answer{Claims: claims}, Options{}) {
+		if r.Verdict != Supported {
+			t.Errorf("%s: %s (%s) after re-execution", r.ID, r.Verdict, r.Reason)
+		}
+	}
+	now := exec.Run(context.Background(), db, v.Plan, exec.Options{})
+	if r := Verify(now, &Answer{Claims: claims[:1]}, Options{}); r[0].Verdict != Unsupported {
+		t.Errorf("the current belief should contradict the old count: %+v", r[0])
+	}
+}
+
+// Evidence read back from a trace file must match its digest.
+func TestTamperedEvidence(t *testing.T) {
+	tr, _ := runTrace(t)
+	b, _ := json.Marshal(tr)
+	var loaded exec.Trace
+	dec := json.NewDecoder(strings.NewReader(string(b)))
+	dec.UseNumber()
+	if err := dec.Decode(&loaded); err != nil {
+		t.Fatal(err)
+	}
+	normalizeNumbers(&loaded)
+	c := Claim{ID: "c1", Kind: KindCount, Step: "s3", Path: "value", Value: int64(3)}
+	if r := Verify(&loaded, &Answer{Claims: []Claim{c}}, Options{}); r[0].Verdict != Supported {
+		t.Fatalf("loaded trace: %+v", r[0])
+	}
+	s3, _ := loaded.Step("s3")
+	s3.Result["value"] = int64(4)
+	c.Value = int64(4)
+	if r := Verify(&loaded, &Answer{Claims: []Claim{c}}, Options{}); r[0].Verdict != Unverifiable || !strings.Contains(r[0].Reason, "tampered") {
+		t.Fatalf("tampered trace: %+v", r[0])
+	}
+}
+
+// normalizeNumbers turns json.Number values into the canon value model.
+func normalizeNumbers(tr *exec.Trace) {
+	for i := range tr.Steps {
+		if tr.Steps[i].Result != nil {
+			b, _ := json.Marshal(tr.Steps[i].Result)
+			v, _ := canon.Parse(b)
+			tr.Steps[i].Result = v.(map[string]any)
+		}
+	}
+}
+
+func TestParseAnswer(t *testing.T) {
+	good := `{"text":"x","claims":[{"id":"c1","kind":"count","step":"s3","path":"value","value":3},
+ {"id":"c2","kind":"temporal_pattern","step":"s6","pattern":"burst","t_a":40,"t_b":50,"as_of_tt":7}]}`
+	a, err := ParseAnswer([]byte(good))
+	if err != nil || len(a.Claims) != 2 || *a.Claims[1].TA != 40 || *a.Claims[1].AsOfTT != 7 {
+		t.Fatalf("%+v %v", a, err)
+	}
+	for in, want := range map[string]string{
+		`[]`:                  "must be an object",
+		`{"claims":[],"x":1}`: "unknown field",
+		`{"claims":[{"id":"c1","kind":"guess","step":"s1"}]}`:                                                                                  "unknown kind",
+		`{"claims":[{"id":"c1","kind":"count","step":"s1","value":3}]}`:                                                                        `needs "path"`,
+		`{"claims":[{"id":"c1","kind":"count","step":"s1","path":"v","value":3,"uids":[]}]}`:                                                   "does not belong",
+		`{"claims":[{"id":"c1","kind":"entity","step":"s1","path":"v","uids":[]}]}`:                                                            "non-empty array",
+		`{"claims":[{"id":"c1","kind":"interval","step":"s1","path":"v","t_a":1.5,"t_b":2}]}`:                                                  "integer",
+		`{"claims":[{"id":"c1","kind":"value","step":"s1","path":"v","value":1},{"id":"c1","kind":"value","step":"s1","path":"v","value":1}]}`: "duplicate id",
+	} {
+		if _, err := ParseAnswer([]byte(in)); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("ParseAnswer(%s) = %v, want %q", in, err, want)
+		}
+	}
+}
+
+func FuzzParseAnswer(f *testing.F) {
+	f.Add([]byte(`{"text":"x","claims":[{"id":"c1","kind":"count","step":"s3","path":"value","value":3}]}`))
+	f.Add([]byte(`{"claims":[{"id":"c1","kind":"ordering","step":"s2","path":"rows","key":"uid","by":"t","first":"a","second":"b"}]}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		a, err := ParseAnswer(data)
+		if err == nil && a == nil {
+			t.Fatal("nil answer without an error")
+		}
+	})
+}
+
+func BenchmarkVerify(b *testing.B) {
+	tr, _ := runTrace(b)
+	a := &Answer{Claims: []Claim{
+		{ID: "c1", Kind: KindCount, Step: "s3", Path: "value", Value: int64(3)},
+		{ID: "c2", Kind: KindCompleteSet, Step: "s2", Path: "rows[*].uid", UIDs: []string{"a1", "a2", "a3"}},
+		{ID: "c3", Kind: KindEntity, Step: "s4", Path: "rows[*].uid", UIDs: []string{"a1"}},
+	}}
+	b.ResetTimer()
+	for range b.N {
+		Gate(tr, a, Options{})
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/1e6, "ms/answer")
+}
