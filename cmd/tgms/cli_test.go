@@ -2,35 +2,12 @@ package main
 
 import (
 	"bytes"
-	"errors"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
 )
-
-// runCLI runs the command line in-process and returns stdout, stderr and
-// the exit code main would use.
-func runCLI(t *testing.T, args ...string) (string, string, int) {
-	t.Helper()
-	var out, errb bytes.Buffer
-	root := newRoot(&out, &errb)
-	root.SetArgs(args)
-	err := root.Execute()
-	code := 0
-	if err != nil {
-		errb.WriteString(err.Error())
-		var ie inputError
-		switch {
-		case errors.As(err, &ie) || isUsage(err):
-			code = 2
-		default:
-			code = 1
-		}
-	}
-	return out.String(), errb.String(), code
-}
 
 const sharedData = "../../shared/data"
 
@@ -199,22 +176,9 @@ func TestDemo(t *testing.T) {
 	}
 }
 
-func exitCode(err error) int {
-	var re rejectedError
-	var ie inputError
-	switch {
-	case err == nil:
-		return 0
-	case errors.As(err, &re):
-		return exitRejected
-	case errors.As(err, &ie) || isUsage(err):
-		return 2
-	}
-	return 1
-}
-
-// runCLIErr is runCLI with the real exit-code mapping, rejected plans included.
-func runCLIErr(t *testing.T, args ...string) (string, string, int) {
+// runCLI runs the command line in-process and returns stdout, stderr and
+// the exit code main would use.
+func runCLI(t *testing.T, args ...string) (string, string, int) {
 	t.Helper()
 	var out, errb bytes.Buffer
 	root := newRoot(&out, &errb)
@@ -232,7 +196,7 @@ func TestPlanCheckRunAndVerify(t *testing.T) {
 	ops := write(t, dir, "ops.jsonl", `{"op":"assert_node","uid":"acme","label":"Org","props":{"name":"ACME Corp"}}
 {"op":"ingest","events":[{"src":"acme","dst":"a1","rel_type":"PAY","vt_s":10},{"src":"a1","dst":"a2","rel_type":"PAY","vt_s":20}]}
 `)
-	if _, errs, code := runCLIErr(t, "write", "--store", store, "--ops", ops); code != 0 {
+	if _, errs, code := runCLI(t, "write", "--store", store, "--ops", ops); code != 0 {
 		t.Fatal(errs)
 	}
 	good := write(t, dir, "good.json", `{"plan_id":"p","steps":[
@@ -242,35 +206,35 @@ func TestPlanCheckRunAndVerify(t *testing.T) {
 	bad := write(t, dir, "bad.json", `{"plan_id":"p","steps":[
  {"id":"s1","op":"temporal_reachability","args":{"src":"acme","window":{"t_a":100,"t_b":0}},"depends_on":[]}],
  "answer_spec":{"kind":"count","from":"s1.count"}}`)
-	out, _, code := runCLIErr(t, "plan", "check", "--store", store, good)
+	out, _, code := runCLI(t, "plan", "check", "--store", store, good)
 	if code != 0 || !strings.Contains(out, `"valid": true`) {
 		t.Fatalf("good plan: exit %d: %s", code, out)
 	}
-	out, _, code = runCLIErr(t, "plan", "check", "--store", store, bad)
+	out, _, code = runCLI(t, "plan", "check", "--store", store, bad)
 	if code != exitRejected || !strings.Contains(out, "ground.literal_uid") || !strings.Contains(out, "time.window_order") || !strings.Contains(out, "rows_total") {
 		t.Fatalf("bad plan: exit %d: %s", code, out)
 	}
-	if _, _, code := runCLIErr(t, "plan", "check", "--store", store, filepath.Join(dir, "missing.json")); code != 2 {
+	if _, _, code := runCLI(t, "plan", "check", "--store", store, filepath.Join(dir, "missing.json")); code != 2 {
 		t.Fatalf("missing plan file: exit %d", code)
 	}
 	trace := filepath.Join(dir, "trace.json")
-	out, errs, code := runCLIErr(t, "plan", "run", "--store", store, good, "--trace", trace)
+	out, errs, code := runCLI(t, "plan", "run", "--store", store, good, "--trace", trace)
 	if code != 0 || !strings.Contains(out, "answer (count, as of tt") || !strings.Contains(out, "): 2") {
 		t.Fatalf("run: exit %d: %s %s", code, out, errs)
 	}
 	// A later correction does not stop the trace from reproducing.
 	fix := write(t, dir, "fix.jsonl", `{"op":"retract","ref":{"kind":"edge","src":"a1","dst":"a2","rel_type":"PAY","disc":"#1.1"},"t":20}`+"\n")
-	if _, errs, code := runCLIErr(t, "write", "--store", store, "--ops", fix); code != 0 {
+	if _, errs, code := runCLI(t, "write", "--store", store, "--ops", fix); code != 0 {
 		t.Fatal(errs)
 	}
-	out, errs, code = runCLIErr(t, "trace", "verify", "--store", store, trace)
+	out, errs, code = runCLI(t, "trace", "verify", "--store", store, trace)
 	if code != 0 || !strings.Contains(out, ": true") {
 		t.Fatalf("verify: exit %d: %s %s", code, out, errs)
 	}
 	// A tampered trace does not verify.
 	data, _ := os.ReadFile(trace)
 	os.WriteFile(trace, bytes.Replace(data, []byte(`"result_digest": "`), []byte(`"result_digest": "00`), 1), 0o644)
-	if out, _, code := runCLIErr(t, "trace", "verify", "--store", store, trace); code != exitRejected || !strings.Contains(out, "DIFFERS") {
+	if out, _, code := runCLI(t, "trace", "verify", "--store", store, trace); code != exitRejected || !strings.Contains(out, "DIFFERS") {
 		t.Fatalf("tampered trace: exit %d: %s", code, out)
 	}
 }
@@ -279,21 +243,21 @@ func TestVerifyCommand(t *testing.T) {
 	dir := t.TempDir()
 	store := filepath.Join(dir, "s")
 	ops := write(t, dir, "ops.jsonl", `{"op":"ingest","events":[{"src":"x","dst":"a1","rel_type":"PAY","vt_s":10},{"src":"a1","dst":"a2","rel_type":"PAY","vt_s":20}]}`+"\n")
-	if _, errs, code := runCLIErr(t, "write", "--store", store, "--ops", ops); code != 0 {
+	if _, errs, code := runCLI(t, "write", "--store", store, "--ops", ops); code != 0 {
 		t.Fatal(errs)
 	}
 	p := write(t, dir, "p.json", `{"plan_id":"p","steps":[{"id":"s1","op":"temporal_reachability","args":{"src":"x","window":{"t_a":0,"t_b":100}},"depends_on":[]}],"answer_spec":{"kind":"count","from":"s1.rows_total"}}`)
 	trace := filepath.Join(dir, "t.json")
-	if _, errs, code := runCLIErr(t, "plan", "run", "--store", store, "--uids", "x", p, "--trace", trace); code != 0 {
+	if _, errs, code := runCLI(t, "plan", "run", "--store", store, "--uids", "x", p, "--trace", trace); code != 0 {
 		t.Fatal(errs)
 	}
 	ans := write(t, dir, "a.json", `{"text":"x reached 2","claims":[{"id":"c1","kind":"count","step":"s1","path":"rows_total","value":2},{"id":"c2","kind":"complete_set","step":"s1","path":"rows[*].uid","uids":["a1"]}]}`)
-	out, errs, code := runCLIErr(t, "verify", "--trace", trace, "--answer", ans)
+	out, errs, code := runCLI(t, "verify", "--trace", trace, "--answer", ans)
 	if code != 0 || !strings.Contains(out, "[c1] The count is 2") || !strings.Contains(out, "withheld c2 (unsupported): the claimed set omits 1 member(s): a2") {
 		t.Fatalf("exit %d: %s %s", code, out, errs)
 	}
 	bad := write(t, dir, "bad.json", `{"claims":[{"id":"c1","kind":"count","step":"s1","value":2}]}`)
-	if _, errs, code := runCLIErr(t, "verify", "--trace", trace, "--answer", bad); code != 2 || !strings.Contains(errs, `needs "path"`) {
+	if _, errs, code := runCLI(t, "verify", "--trace", trace, "--answer", bad); code != 2 || !strings.Contains(errs, `needs "path"`) {
 		t.Fatalf("malformed answer: exit %d: %s", code, errs)
 	}
 }

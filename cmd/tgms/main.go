@@ -57,15 +57,22 @@ func main() {
 		return
 	}
 	fmt.Fprintln(os.Stderr, "tgms:", err)
-	var ie inputError
+	os.Exit(exitCode(err))
+}
+
+// exitCode maps an error to the process exit status.
+func exitCode(err error) int {
 	var re rejectedError
+	var ie inputError
 	switch {
+	case err == nil:
+		return 0
 	case errors.As(err, &re):
-		os.Exit(exitRejected)
+		return exitRejected
 	case errors.As(err, &ie) || isUsage(err):
-		os.Exit(2)
+		return 2
 	}
-	os.Exit(1)
+	return 1
 }
 
 // usageError is what cobra reports for bad flags and arguments.
