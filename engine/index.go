@@ -172,3 +172,29 @@ func (s *Store) merge2(a, b []uint32) []uint32 {
 	out = append(out, a[i:]...)
 	return append(out, b[j:]...)
 }
+
+// each calls fn, in no particular order and without copying, for every
+// edge version of the index (believed or not) that overlaps [a, hi) when
+// overlap is set, or that starts in [a, hi) otherwise.
+func (x *classIndex) each(a, hi bt.Time, overlap bool, fn func(v uint32)) {
+	for c := range x.classes {
+		cl := &x.classes[c]
+		if len(cl.main)+len(cl.delta) == 0 {
+			continue
+		}
+		lo := a
+		if overlap {
+			lo = a - classSpan(c) + 1
+		}
+		for _, list := range [2][]uint32{cl.main, cl.delta} {
+			for _, v := range list[x.rangeStart(list, lo):] {
+				if x.s.eVtS.At(v) >= hi {
+					break
+				}
+				if !overlap || x.s.eVtE.At(v) > a {
+					fn(v)
+				}
+			}
+		}
+	}
+}

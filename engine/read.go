@@ -218,3 +218,24 @@ func (s *Store) BatchTT(seq uint64) bt.Time {
 	}
 	return s.batchTT[seq]
 }
+
+// EachStartingIn calls fn for every believed edge version whose valid start
+// lies in iv, in no particular order and without building a list: the
+// cheapest way to aggregate over the events of a window.
+func (r Reader) EachStartingIn(iv bt.Interval, fn func(v uint32)) {
+	r.s.byStart.each(iv.Start, iv.End, false, func(v uint32) {
+		if r.Believed(v) {
+			fn(v)
+		}
+	})
+}
+
+// EachOverlapping calls fn for every believed edge version whose valid
+// interval overlaps iv, in no particular order and without building a list.
+func (r Reader) EachOverlapping(iv bt.Interval, fn func(v uint32)) {
+	r.s.byStart.each(iv.Start, iv.End, true, func(v uint32) {
+		if r.Believed(v) {
+			fn(v)
+		}
+	})
+}

@@ -208,8 +208,16 @@ func TestEngineMatchesModel(t *testing.T) {
 					wantStarts = append(wantStarts, render(e))
 				}
 			}
+			var visited, visitedOv []string
+			r.EachStartingIn(iv, func(v uint32) { visited = append(visited, render(r.Edge(v))) })
+			r.EachOverlapping(iv, func(v uint32) { visitedOv = append(visitedOv, render(r.Edge(v))) })
+			slices.Sort(visited)
+			slices.Sort(visitedOv)
 			slices.Sort(starts)
 			slices.Sort(wantStarts)
+			if !slices.Equal(visited, wantStarts) || !slices.Equal(visitedOv, sortedGot) {
+				t.Fatalf("visitors over %v as of %d disagree with the lists", iv, asOf)
+			}
 			if !slices.Equal(starts, wantStarts) {
 				t.Fatalf("EdgesStartingIn(%v) as of %d:\n got  %v\n want %v", iv, asOf, starts, wantStarts)
 			}
