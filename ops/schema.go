@@ -40,10 +40,83 @@ type Violation struct {
 }
 
 // Validate checks v against s and returns every violation (nil if none).
+// Valid values are checked without building any path strings.
 func (s *Schema) Validate(v any) []Violation {
+	if s.valid(v) {
+		return nil
+	}
 	var out []Violation
 	s.validate(v, "", &out)
 	return out
+}
+
+// valid reports whether v fits s, allocating nothing; validate finds out why
+// not.
+func (s *Schema) valid(v any) bool {
+	if v == nil {
+		return s.Nullable || s.Type == ""
+	}
+	switch s.Type {
+	case "":
+		return true
+	case "object":
+		m, ok := v.(map[string]any)
+		if !ok {
+			return false
+		}
+		for _, r := range s.Required {
+			if _, ok := m[r]; !ok {
+				return false
+			}
+		}
+		for k, e := range m {
+			sub, ok := s.Properties[k]
+			if !ok || !sub.valid(e) {
+				return false
+			}
+		}
+		return true
+	case "array":
+		a, ok := v.([]any)
+		if !ok || len(a) < s.MinItems || s.MaxItems > 0 && len(a) > s.MaxItems {
+			return false
+		}
+		if s.Items != nil {
+			for _, e := range a {
+				if !s.Items.valid(e) {
+					return false
+				}
+			}
+		}
+		return true
+	case "string":
+		str, ok := v.(string)
+		return ok && len(str) >= s.MinLength && (len(s.Enum) == 0 || slices.Contains(s.Enum, str))
+	case "integer":
+		switch x := v.(type) {
+		case int64:
+			return s.inRange(float64(x))
+		case float64:
+			return x == math.Trunc(x) && math.Abs(x) < 1<<53 && s.inRange(x)
+		}
+		return false
+	case "number":
+		switch x := v.(type) {
+		case int64:
+			return s.inRange(float64(x))
+		case float64:
+			return s.inRange(x)
+		}
+		return false
+	case "boolean":
+		_, ok := v.(bool)
+		return ok
+	}
+	return false
+}
+
+func (s *Schema) inRange(f float64) bool {
+	return (s.Minimum == nil || f >= *s.Minimum) && (s.Maximum == nil || f <= *s.Maximum)
 }
 
 func (s *Schema) validate(v any, path string, out *[]Violation) {

@@ -1,0 +1,156 @@
+package ops_test
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"path/filepath"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	bt "github.com/tgms-go/tgms/bitemporal"
+	"github.com/tgms-go/tgms/datasets"
+	"github.com/tgms-go/tgms/engine"
+	"github.com/tgms-go/tgms/ops"
+)
+
+// motifBenchIngest applies events to a fresh engine store in batches of
+// 50,000 (no log: only the in-memory engine is measured).
+func motifBenchIngest(b *testing.B, evs []bt.Event) *engine.Store {
+	e := engine.New()
+	for i := 0; i < len(evs); i += 50_000 {
+		batch := []bt.Op{bt.Ingest(evs[i:min(i+50_000, len(evs))], "Node")}
+		eff, err := bt.Plan(e, bt.Time(i/50_000+1), e.Batches()+1, batch)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if err := e.Apply(eff); err != nil {
+			b.Fatal(err)
+		}
+	}
+	return e
+}
+
+var (
+	motifSynthOnce  sync.Once
+	motifSynthStore *engine.Store
+	motifSynthMan   *datasets.Manifest
+)
+
+// motifSynth1M is the 1M-event synthetic store (20,000 nodes, 90 days).
+func motifSynth1M(b *testing.B) (*engine.Store, *datasets.Manifest) {
+	motifSynthOnce.Do(func() {
+		var evs []bt.Event
+		man, err := datasets.Synthesize(datasets.SynthConfig{Events: 1_000_000, Seed: 1}, func(c []bt.Event) error {
+			evs = append(evs, c...)
+			return nil
+		})
+		if err != nil {
+			b.Fatal(err)
+		}
+		motifSynthStore, motifSynthMan = motifBenchIngest(b, evs), man
+	})
+	return motifSynthStore, motifSynthMan
+}
+
+func motifBenchCall(b *testing.B, e *engine.Store, args map[string]any) {
+	b.Helper()
+	b.ReportAllocs()
+	var last map[string]any
+	start, cpu0 := time.Now(), motifCPUTime()
+	for range b.N {
+		env, err := ops.Execute(context.Background(), storeSource{e}, "count_temporal_motifs", args)
+		if err != nil {
+			b.Fatal(err)
+		}
+		last = env.Result
+	}
+	b.ReportMetric(float64(time.Since(start).Microseconds())/1000/float64(b.N), "ms/call")
+	b.ReportMetric(float64((motifCPUTime()-cpu0).Microseconds())/1000/float64(b.N), "cpu-ms/call")
+	b.ReportMetric(float64(last["count"].(int64)), "instances")
+	b.ReportMetric(float64(last["n_events_in_window"].(int64)), "events")
+}
+
+// BenchmarkCountMotifsFilter200Synth1M: a 200-node filter (random
+// background nodes) over the whole 90-day span of the 1M-event store, delta
+// one day. Target: <= 20 ms.
+func BenchmarkCountMotifsFilter200Synth1M(b *testing.B) {
+	e, man := motifSynth1M(b)
+	rng := rand.New(rand.NewPCG(5, 5))
+	filter := make([]any, 0, 200)
+	for _, i := range rng.Perm(man.Nodes)[:200] {
+		filter = append(filter, fmt.Sprintf("n%d", i))
+	}
+	for _, m := range []string{"M_triangle_cyclic", "M_2node_pingpong", "M11", "M_star_out_3", "M_path_3"} {
+		b.Run(m, func(b *testing.B) {
+			motifBenchCall(b, e, map[string]any{"motif": m, "delta": int64(datasets.Day), "node_filter": filter,
+				"window": map[string]any{"t_a": int64(man.VtMin), "t_b": int64(man.VtMax)}})
+		})
+	}
+}
+
+// motifCPUTime is the process's user+system CPU time (the shared test
+// machine is often loaded, so wall time alone overstates the kernels).
+func motifCPUTime() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// BenchmarkCountMotifsFilterPlantedSynth1M: a 200-node filter made of the
+// nodes of the planted triangles and ping-pongs, topped up with random
+// background nodes, so that the counts are not zero.
+func BenchmarkCountMotifsFilterPlantedSynth1M(b *testing.B) {
+	e, man := motifSynth1M(b)
+	seen := map[string]bool{}
+	filter := make([]any, 0, 200)
+	for _, p := range man.Patterns {
+		if p.Kind == "burst" {
+			continue
+		}
+		for _, u := range p.Nodes {
+			if !seen[u] && len(filter) < 200 {
+				seen[u] = true
+				filter = append(filter, u)
+			}
+		}
+	}
+	rng := rand.New(rand.NewPCG(6, 6))
+	for len(filter) < 200 {
+		if u := fmt.Sprintf("n%d", rng.IntN(man.Nodes)); !seen[u] {
+			seen[u] = true
+			filter = append(filter, u)
+		}
+	}
+	for _, m := range []string{"M_triangle_cyclic", "M_2node_pingpong", "M11", "M_path_3"} {
+		b.Run(m, func(b *testing.B) {
+			motifBenchCall(b, e, map[string]any{"motif": m, "delta": int64(datasets.Day), "node_filter": filter,
+				"window": map[string]any{"t_a": int64(man.VtMin), "t_b": int64(man.VtMax)}})
+		})
+	}
+}
+
+// BenchmarkCountMotifsCollegeMsg counts without a filter over the whole
+// CollegeMsg stream (59,835 events), delta one hour.
+func BenchmarkCountMotifsCollegeMsg(b *testing.B) {
+	spec, _ := datasets.Lookup("collegemsg")
+	path, ok := datasets.Locate(spec, filepath.Join("..", "..", "shared", "data"), filepath.Join("..", "shared", "data"))
+	if !ok {
+		b.Skip("CollegeMsg not found in ../shared/data")
+	}
+	evs, err := datasets.Load(spec, path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	e := motifBenchIngest(b, evs)
+	for _, m := range []string{"M_triangle_cyclic", "M_triangle_acyclic_1", "M_2node_pingpong", "M11", "M43", "M_star_out_3", "M_path_3"} {
+		b.Run(m, func(b *testing.B) {
+			motifBenchCall(b, e, map[string]any{"motif": m, "delta": int64(3600 * 1_000_000),
+				"window": map[string]any{"t_a": int64(0), "t_b": int64(1) << 62}})
+		})
+	}
+}

@@ -1,0 +1,299 @@
+package ops
+
+import (
+	"slices"
+	"strings"
+
+	bt "github.com/tgms-go/tgms/bitemporal"
+	"github.com/tgms-go/tgms/engine"
+)
+
+func init() {
+	Register(&Spec{
+		Name:    "diff_snapshots",
+		Summary: "What changed between the graph at valid time t1 and at t2: nodes and edges added, removed, and changed props.",
+		Doc: `Compares two snapshots of one belief state (as_of_tt): G(t1) and G(t2).
+Presence is by logical identity: a node (uid) is present at t when it has a
+node version valid at t; an edge identity (eid) when one of its edge
+versions is valid at t (endpoints need no node version). t1 and t2 may come
+in any order; t1 == t2 gives an empty diff.
+
+nodes_added: uids present at t2 and not at t1; nodes_removed the reverse.
+edges_added / edges_removed likewise by eid, as {eid, src, dst, rel_type}.
+props_changed: identities present at both instants whose versions differ
+and whose content differs: for a node, props or label differ (entry
+{kind:"node", id:uid, from:{label, props}, to:{label, props}}); for an edge,
+props differ ({kind:"edge", id:eid, from:{props}, to:{props}}). A version
+cut by a correction or retract elsewhere (another version, same content) is
+not a change. Content equality is equality of canonical JSON: 1 and 1.0 are
+different values.
+
+scope {seeds, hops} (optional) restricts the diff to a neighbourhood: an
+undirected breadth-first search from the seeds (as in snapshot_subgraph, all
+rel_types, only nodes with a version valid at that instant) is run in each
+snapshot; allowed = nodes reached at t1 or at t2. Only allowed nodes, and
+edges with both endpoints allowed, are compared.
+
+Each list holds its first limit entries; *_total counts all; truncated is
+true when any total exceeds limit. There is no cursor: raise limit (up to
+10000) or narrow the scope. An unknown scope seed is E_NOT_FOUND.`,
+		Args: Obj("", map[string]*Schema{
+			"t1":       Timestamp("the first valid instant"),
+			"t2":       Timestamp("the second valid instant"),
+			"as_of_tt": AsOfTT(),
+			"scope": Obj("restrict to the neighbourhood of seeds (null: the whole graph)", map[string]*Schema{
+				"seeds": UIDList("start nodes of the neighbourhood"),
+				"hops":  Int("breadth-first steps, 0..3").Range(0, 3),
+			}, "seeds", "hops").OrNull(),
+			"limit": Limit(),
+		}, "t1", "t2"),
+		Result: Obj("", map[string]*Schema{
+			"nodes_added":         Arr("uids present at t2, not at t1 (first limit, by uid)", UIDField("a node uid")),
+			"nodes_added_total":   Int("number of added nodes"),
+			"nodes_removed":       Arr("uids present at t1, not at t2 (first limit, by uid)", UIDField("a node uid")),
+			"nodes_removed_total": Int("number of removed nodes"),
+			"edges_added":         Arr("edge identities present at t2, not at t1 (first limit, by eid)", diffEdgeSchema("an added edge (as at t2)")),
+			"edges_added_total":   Int("number of added edges"),
+			"edges_removed":       Arr("edge identities present at t1, not at t2 (first limit, by eid)", diffEdgeSchema("a removed edge (as at t1)")),
+			"edges_removed_total": Int("number of removed edges"),
+			"props_changed": Arr("identities present at both instants with different content (first limit; nodes by uid, then edges by eid)",
+				Obj("a content change", map[string]*Schema{
+					"kind": Enum("node or edge", "node", "edge"),
+					"id":   Str("the node uid (kind node) or the eid (kind edge)"),
+					"from": diffContentSchema("content at t1"),
+					"to":   diffContentSchema("content at t2"),
+				})),
+			"props_changed_total": Int("number of changed identities"),
+			"truncated":           Bool("some list holds only its first limit entries"),
+		}),
+		Order: "node lists by uid; edge lists by eid; props_changed: node entries by uid, then edge entries by eid",
+		Cost:  func(c *Call) Cost { return c.ScanCost(1) },
+		Run:   runDiffSnapshots,
+	})
+}
+
+func diffEdgeSchema(desc string) *Schema {
+	return Obj(desc, map[string]*Schema{
+		"eid":      Str("edge identity id"),
+		"src":      UIDField("source node"),
+		"dst":      UIDField("destination node"),
+		"rel_type": Str("relation type"),
+	})
+}
+
+func diffContentSchema(desc string) *Schema {
+	return Obj(desc, map[string]*Schema{
+		"label": Str("node label (kind node only)"),
+		"props": Any("property bag (JSON object)"),
+	})
+}
+
+// diffIdentity returns a dense representative of edge version v's logical
+// identity: the smallest version id of that identity (the same for all its
+// versions, and distinct across identities).
+func diffIdentity(r engine.Reader, v uint32) uint32 {
+	rep := v
+	for _, w := range r.IdentityVersions(v) {
+		rep = min(rep, w)
+	}
+	return rep
+}
+
+// diffNodeAt returns node id's version valid at t.
+func diffNodeAt(hist []bt.NodeVersion, t bt.Time) (bt.NodeVersion, bool) {
+	for _, v := range hist {
+		if v.Valid.Contains(t) {
+			return v, true
+		}
+	}
+	return bt.NodeVersion{}, false
+}
+
+func runDiffSnapshots(c *Call) (map[string]any, error) {
+	r := c.R
+	t1, t2 := c.Int("t1"), c.Int("t2")
+	limit := int(c.Int("limit"))
+
+	// allowed == nil: the whole graph.
+	var allowed map[uint32]bool
+	if c.Has("scope") {
+		scope, _ := c.Args["scope"].(map[string]any)
+		var uids []string
+		for _, s := range scope["seeds"].([]any) {
+			u, _ := s.(string)
+			uids = append(uids, u)
+		}
+		seeds, err := snapshotSeeds(c, "/scope/seeds", uids)
+		if err != nil {
+			return nil, err
+		}
+		hops := int(toInt(scope["hops"]))
+		allowed = map[uint32]bool{}
+		for _, t := range []bt.Time{t1, t2} {
+			dist, err := newSnapshotView(c, t, nil, false).bfs(seeds, hops)
+			if err != nil {
+				return nil, err
+			}
+			for id := range dist {
+				allowed[id] = true
+			}
+		}
+	}
+
+	// Nodes.
+	type nodePair struct {
+		a, b   bt.NodeVersion
+		ha, hb bool
+	}
+	var nodeIDs []uint32
+	if allowed != nil {
+		for id := range allowed {
+			nodeIDs = append(nodeIDs, id)
+		}
+	} else {
+		for id := 0; id < r.NumNodes(); id++ {
+			if r.Known(uint32(id)) {
+				nodeIDs = append(nodeIDs, uint32(id))
+			}
+		}
+	}
+	var nAdded, nRemoved []string
+	type nodeChange struct {
+		uid      string
+		from, to bt.NodeVersion
+	}
+	var nChanged []nodeChange
+	for _, id := range nodeIDs {
+		hist := r.NodeHistory(id)
+		if err := c.Work(int64(len(hist) + 1)); err != nil {
+			return nil, err
+		}
+		a, ha := diffNodeAt(hist, t1)
+		b, hb := diffNodeAt(hist, t2)
+		switch {
+		case !ha && hb:
+			nAdded = append(nAdded, r.UID(id))
+		case ha && !hb:
+			nRemoved = append(nRemoved, r.UID(id))
+		case ha && hb:
+			same := a.TTs == b.TTs && a.Valid.Start == b.Valid.Start
+			if !same && (a.Props != b.Props || a.Label != b.Label) {
+				nChanged = append(nChanged, nodeChange{r.UID(id), a, b})
+			}
+		}
+	}
+
+	// Edges: identity representative -> version valid at t1 / t2.
+	at1, at2 := map[uint32]uint32{}, map[uint32]uint32{}
+	note := func(v uint32) {
+		iv := r.Valid(v)
+		if iv.Contains(t1) {
+			at1[diffIdentity(r, v)] = v
+		}
+		if iv.Contains(t2) {
+			at2[diffIdentity(r, v)] = v
+		}
+	}
+	if allowed != nil {
+		for u := range allowed {
+			out := r.Out(u)
+			if err := c.Work(int64(len(out) + 1)); err != nil {
+				return nil, err
+			}
+			for _, v := range out {
+				if allowed[r.Dst(v)] {
+					note(v)
+				}
+			}
+		}
+	} else {
+		for _, t := range []bt.Time{t1, t2} {
+			vs := r.EdgesValidAt(t)
+			if err := c.Work(int64(len(vs) + 1)); err != nil {
+				return nil, err
+			}
+			for _, v := range vs {
+				note(v)
+			}
+		}
+	}
+	type edgeEntry struct {
+		eid string
+		row map[string]any
+	}
+	entry := func(v uint32) edgeEntry {
+		e := r.Edge(v)
+		eid := engine.EID(e.Key)
+		return edgeEntry{eid, map[string]any{"eid": eid, "src": e.Key.Src, "dst": e.Key.Dst, "rel_type": e.Key.RelType}}
+	}
+	var eAdded, eRemoved, eChanged []edgeEntry
+	for id, v1 := range at1 {
+		v2, ok := at2[id]
+		switch {
+		case !ok:
+			eRemoved = append(eRemoved, entry(v1))
+		case v1 != v2 && r.Props(v1) != r.Props(v2):
+			en := entry(v1)
+			en.row = map[string]any{"kind": "edge", "id": en.eid,
+				"from": map[string]any{"props": r.Props(v1).Map()},
+				"to":   map[string]any{"props": r.Props(v2).Map()}}
+			eChanged = append(eChanged, en)
+		}
+	}
+	for id, v2 := range at2 {
+		if _, ok := at1[id]; !ok {
+			eAdded = append(eAdded, entry(v2))
+		}
+	}
+	byEID := func(a, b edgeEntry) int { return strings.Compare(a.eid, b.eid) }
+	slices.SortFunc(eAdded, byEID)
+	slices.SortFunc(eRemoved, byEID)
+	slices.SortFunc(eChanged, byEID)
+	slices.Sort(nAdded)
+	slices.Sort(nRemoved)
+	slices.SortFunc(nChanged, func(a, b nodeChange) int { return strings.Compare(a.uid, b.uid) })
+
+	uidList := func(xs []string) []any {
+		out := make([]any, 0, min(limit, len(xs)))
+		for _, x := range xs[:min(limit, len(xs))] {
+			out = append(out, x)
+		}
+		return out
+	}
+	edgeList := func(xs []edgeEntry) []any {
+		out := make([]any, 0, min(limit, len(xs)))
+		for _, x := range xs[:min(limit, len(xs))] {
+			out = append(out, x.row)
+		}
+		return out
+	}
+	changed := make([]any, 0, min(limit, len(nChanged)+len(eChanged)))
+	for _, n := range nChanged {
+		if len(changed) == limit {
+			break
+		}
+		changed = append(changed, map[string]any{"kind": "node", "id": n.uid,
+			"from": map[string]any{"label": n.from.Label, "props": n.from.Props.Map()},
+			"to":   map[string]any{"label": n.to.Label, "props": n.to.Props.Map()}})
+	}
+	for _, e := range eChanged {
+		if len(changed) == limit {
+			break
+		}
+		changed = append(changed, e.row)
+	}
+	totals := []int{len(nAdded), len(nRemoved), len(eAdded), len(eRemoved), len(nChanged) + len(eChanged)}
+	return map[string]any{
+		"nodes_added":         uidList(nAdded),
+		"nodes_added_total":   int64(totals[0]),
+		"nodes_removed":       uidList(nRemoved),
+		"nodes_removed_total": int64(totals[1]),
+		"edges_added":         edgeList(eAdded),
+		"edges_added_total":   int64(totals[2]),
+		"edges_removed":       edgeList(eRemoved),
+		"edges_removed_total": int64(totals[3]),
+		"props_changed":       changed,
+		"props_changed_total": int64(totals[4]),
+		"truncated":           slices.Max(totals) > limit,
+	}, nil
+}

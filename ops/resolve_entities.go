@@ -1,0 +1,240 @@
+package ops
+
+import (
+	"math/big"
+	"slices"
+	"strings"
+
+	bt "github.com/tgms-go/tgms/bitemporal"
+	"github.com/tgms-go/tgms/engine"
+)
+
+// Match scores of resolve_entities, best first.
+const (
+	resolveExact     = 0 // the uid equals the query
+	resolveUIDSub    = 1 // the query is a substring of the uid (case-insensitive)
+	resolveNameSub   = 2 // the query is a substring of props.name (case-insensitive)
+	resolvePropMatch = 3 // no query: only the prop criterion matched
+)
+
+func init() {
+	Register(&Spec{
+		Name:    "resolve_entities",
+		Summary: "Ground a name, uid fragment or property value to node uids (the only way to introduce uids into a plan).",
+		Doc: `Finds the nodes a query names. Every node version believed at as_of_tt
+(any valid time) is scored against query:
+  0  uid == query (exact, case-sensitive);
+  1  lower(query) is a substring of lower(uid);
+  2  props.name is a non-empty JSON string and lower(query) is a substring of
+     lower(props.name) (numbers, booleans, null never match: {"name":42} is
+     not found by "42").
+A uid's match is the best (lowest) score over its versions. Lower-casing is
+Go's strings.ToLower (simple, one-rune-to-one-rune Unicode case mapping),
+not Python's str.lower (full mapping): they differ only for the few
+characters whose full lower case has several runes, e.g. U+0130 'İ' lowers
+to "i" here and to "i̇" (i + U+0307) in Python. ASCII is unaffected.
+prop {prop, value} adds a property criterion: some believed version of the
+uid must have props[prop] matching value — a string value matches a string
+property containing it (case-insensitive substring), a number matches a
+numeric property equal to it (1 equals 1.0; booleans are not numbers), a
+boolean matches the same boolean; value null, an object or an array is
+E_INVALID_ARG. With query and prop both given a uid must satisfy both (its
+match is the query score); with prop alone every uid that satisfies it gets
+match 3. One of query or prop is required.
+Each matched uid is reported with its canonical version: its latest believed
+version by (vt_s, vid), whether or not that version matched; it supplies
+label and name (props.name as stored, any JSON type; null if absent). label,
+if given, keeps only uids whose canonical label equals it. Uids known only as
+edge endpoints (no node version) are never found. Never E_NOT_FOUND: no
+match is an empty result.`,
+		Args: Obj("", map[string]*Schema{
+			"query": Str("text to look for: an exact uid, a uid fragment or part of a name").NonEmpty().OrNull(),
+			"prop": Obj("property criterion: props[prop] must match value", map[string]*Schema{
+				"prop":  Str("property name").NonEmpty(),
+				"value": Any("string (case-insensitive substring), number (numeric equality) or boolean"),
+			}, "prop", "value").OrNull(),
+			"label":    Str("keep only uids whose canonical version has this label").OrNull(),
+			"as_of_tt": AsOfTT(),
+			"limit":    Limit(),
+			"cursor":   Cursor(),
+		}),
+		Result: Paged("matched nodes, best match first", Obj("a matched node", map[string]*Schema{
+			"uid":   UIDField("the node's uid: use it (via $ref) wherever a plan needs a uid"),
+			"label": Str("label of the canonical (latest believed) version"),
+			"name":  Any("props.name of the canonical version as stored (any JSON type), null if absent"),
+			"match": Int("0 exact uid, 1 uid substring, 2 name substring, 3 property criterion only"),
+		}), nil),
+		Order:  "(match, uid), uid by code point",
+		Paged:  true,
+		RowKey: keyOf("match", "uid"),
+		Cost: func(c *Call) Cost {
+			return Cost{Rows: c.Stats.NodeVersions + c.Stats.Nodes}
+		},
+		Run: runResolveEntities,
+	})
+}
+
+// resolveCrit is the parsed prop criterion.
+type resolveCrit struct {
+	prop string
+	val  any // string (lower-cased), int64, float64 or bool
+}
+
+func resolveParseCrit(c *Call) (*resolveCrit, error) {
+	m, _ := c.Args["prop"].(map[string]any)
+	if m == nil {
+		return nil, nil
+	}
+	p, _ := m["prop"].(string)
+	switch v := m["value"].(type) {
+	case string:
+		return &resolveCrit{p, strings.ToLower(v)}, nil
+	case int64, float64, bool:
+		return &resolveCrit{p, v}, nil
+	}
+	return nil, Errorf(EInvalidArg, map[string]any{"path": "/prop/value", "hint": "use a string, a number or a boolean"},
+		"prop value must be a string, number or boolean, got %s", kindOf(m["value"]))
+}
+
+// matches reports whether a property bag satisfies the criterion.
+func (cr *resolveCrit) matches(props bt.Props) bool {
+	if props == "" || !strings.Contains(string(props), cr.prop) {
+		return false
+	}
+	v, ok := props.Map()[cr.prop]
+	if !ok {
+		return false
+	}
+	switch want := cr.val.(type) {
+	case string:
+		s, ok := v.(string)
+		return ok && strings.Contains(strings.ToLower(s), want)
+	case bool:
+		b, ok := v.(bool)
+		return ok && b == want
+	default:
+		return resolveNumEqual(v, want)
+	}
+}
+
+// resolveNumEqual compares two JSON numbers exactly (1 == 1.0); anything
+// that is not an int64 or float64 is not a number.
+func resolveNumEqual(a, b any) bool {
+	fa, ok1 := resolveBig(a)
+	fb, ok2 := resolveBig(b)
+	return ok1 && ok2 && fa.Cmp(fb) == 0
+}
+
+func resolveBig(v any) (*big.Float, bool) {
+	switch x := v.(type) {
+	case int64:
+		return new(big.Float).SetInt64(x), true
+	case float64:
+		return big.NewFloat(x), true
+	}
+	return nil, false
+}
+
+func runResolveEntities(c *Call) (map[string]any, error) {
+	crit, err := resolveParseCrit(c)
+	if err != nil {
+		return nil, err
+	}
+	hasQuery := c.Has("query")
+	if !hasQuery && crit == nil {
+		return nil, Errorf(EInvalidArg, map[string]any{"path": "/query", "hint": "pass query (a name or uid fragment), prop, or both"},
+			"resolve_entities needs a query or a prop criterion")
+	}
+	query := c.Str("query")
+	lq := strings.ToLower(query)
+	wantLabel, hasLabel := c.Args["label"].(string)
+
+	type hit struct {
+		uid   string
+		match int64
+		canon bt.NodeVersion
+	}
+	var hits []hit
+	n := c.R.NumNodes()
+	for id := range uint32(n) {
+		if !c.R.Known(id) {
+			continue
+		}
+		hist := c.R.NodeHistory(id)
+		if err := c.Work(int64(len(hist)) + 1); err != nil {
+			return nil, err
+		}
+		if len(hist) == 0 {
+			continue
+		}
+		uid := c.R.UID(id)
+		score := int64(-1)
+		if hasQuery {
+			switch {
+			case uid == query:
+				score = resolveExact
+			case strings.Contains(strings.ToLower(uid), lq):
+				score = resolveUIDSub
+			default:
+				for _, v := range hist {
+					if resolveNameMatches(v.Props, lq) {
+						score = resolveNameSub
+						break
+					}
+				}
+			}
+			if score < 0 {
+				continue
+			}
+		} else {
+			score = resolvePropMatch
+		}
+		if crit != nil && !slices.ContainsFunc(hist, func(v bt.NodeVersion) bool { return crit.matches(v.Props) }) {
+			continue
+		}
+		can := resolveCanonical(uid, hist)
+		if hasLabel && can.Label != wantLabel {
+			continue
+		}
+		hits = append(hits, hit{uid, score, can})
+	}
+	slices.SortFunc(hits, func(a, b hit) int {
+		if a.match != b.match {
+			return cmpOrdered(a.match, b.match)
+		}
+		return strings.Compare(a.uid, b.uid)
+	})
+	rows := make([]any, len(hits))
+	for i, h := range hits {
+		var name any
+		if h.canon.Props != "" {
+			name = h.canon.Props.Map()["name"]
+		}
+		rows[i] = map[string]any{"uid": h.uid, "label": h.canon.Label, "name": name, "match": h.match}
+	}
+	return map[string]any{"rows": rows}, nil
+}
+
+// resolveNameMatches: props.name is a non-empty string containing lq
+// (case-insensitive).
+func resolveNameMatches(p bt.Props, lq string) bool {
+	if p == "" || !strings.Contains(string(p), `"name"`) {
+		return false
+	}
+	s, ok := p.Map()["name"].(string)
+	return ok && s != "" && strings.Contains(strings.ToLower(s), lq)
+}
+
+// resolveCanonical is the latest believed version by (vt_s, vid). Believed
+// versions of one uid have disjoint valid intervals, so vt_s alone decides;
+// the vid comparison only guards the rule.
+func resolveCanonical(uid string, hist []bt.NodeVersion) bt.NodeVersion {
+	best := hist[0]
+	for _, v := range hist[1:] {
+		if v.Valid.Start > best.Valid.Start ||
+			v.Valid.Start == best.Valid.Start && engine.VID(uid, v.TTs, v.Valid.Start) > engine.VID(uid, best.TTs, best.Valid.Start) {
+			best = v
+		}
+	}
+	return best
+}

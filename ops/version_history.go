@@ -1,0 +1,325 @@
+package ops
+
+import (
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+
+	bt "github.com/tgms-go/tgms/bitemporal"
+	"github.com/tgms-go/tgms/engine"
+)
+
+func init() {
+	Register(&Spec{
+		Name:    "version_history",
+		Summary: "The belief log: versions believed or superseded as of a transaction time, with corrections told apart from evolution.",
+		Doc: `Lists version rows of one kind (node or edge) as the store knew them at
+as_of_tt (T): every row written at or before T (tt_s <= T) whose valid
+interval overlaps window (vt_s < t_b and t_a < vt_e), believed or not.
+A row is superseded as of T when it was closed at or before T (tt_e <= T),
+current otherwise. belief keeps current rows (default), superseded rows, or
+all. Each row says which write op created it (created_by: assert_node,
+assert_edge, retract, correct, ingest) and, when superseded, which op closed
+it (closed_by) and what that means (change):
+  "corrected"  closed by correct: we were wrong about that valid interval;
+  "evolved"    closed by retract or by an assert over an overlapping
+               interval: the world changed (or the writer declared so).
+Censoring (a pinned read cannot know later closings): a row closed after T
+reports tt_e = 2^62, closed_by null and change null, exactly like a row that
+is still believed today; rows written after T do not exist.
+closed_by keeps only corrected (correction) or only evolved (evolution)
+rows, or any (default). "How many corrections were made" is the number of
+corrected rows: a correction that carves one version into three closes one
+row; one that spans two versions closes two. corrected_total and
+evolved_total count the corrected and evolved rows of the whole result (all
+pages).
+Filters: rel_types (edges only), uids (node kind: those nodes; edge kind:
+edges with either endpoint among them; unknown uids are E_NOT_FOUND), eid
+(edge kind only: one edge identity, as reported in eid columns). rel_types or
+eid with kind node is E_INVALID_ARG.`,
+		Args: Obj("", map[string]*Schema{
+			"kind":      Enum("which versions", "node", "edge"),
+			"window":    Window(),
+			"belief":    Enum("current: not closed as of as_of_tt; superseded: closed at or before it; all: both", "current", "superseded", "all").Def("current"),
+			"closed_by": Enum("keep only rows closed by a correction, only rows closed by evolution, or any row", "correction", "evolution", "any").Def("any"),
+			"rel_types": RelTypes(),
+			"uids":      UIDList("node kind: these nodes; edge kind: edges touching any of them").OrNull(),
+			"eid":       Str("edge kind only: one edge identity (24 hex)").NonEmpty().OrNull(),
+			"as_of_tt":  AsOfTT(),
+			"limit":     Limit(),
+			"cursor":    Cursor(),
+		}, "kind", "window"),
+		Result: Paged("version rows in transaction-time order", versionHistoryRowSchema(), map[string]*Schema{
+			"corrected_total": Int("rows (all pages) with change = corrected"),
+			"evolved_total":   Int("rows (all pages) with change = evolved"),
+		}),
+		Order:  "(tt_s, vid): transaction-time order, vid by code point",
+		Paged:  true,
+		RowKey: keyOf("tt_s", "vid"),
+		Cost: func(c *Call) Cost {
+			if c.Str("kind") == "node" {
+				// node rows are read once per batch (see versionHistoryPins)
+				nodes := c.Stats.Nodes
+				if c.Has("uids") {
+					nodes = int64(len(c.Strings("uids")))
+				}
+				return Cost{Rows: c.Stats.NodeVersions + nodes*int64(max(1, c.R.Store().Batches()))}
+			}
+			return Cost{Rows: c.Stats.EdgeVersions}
+		},
+		Run: runVersionHistory,
+	})
+}
+
+func versionHistoryRowSchema() *Schema {
+	ops := []string{"assert_node", "assert_edge", "retract", "correct", "ingest"}
+	return Obj("a version row (node rows have uid and label; edge rows eid, src, dst, rel_type, disc)", map[string]*Schema{
+		"vid":        Str("version id"),
+		"uid":        UIDField("node kind: the node"),
+		"label":      Str("node kind: label"),
+		"eid":        Str("edge kind: edge identity id"),
+		"src":        UIDField("edge kind: source node"),
+		"dst":        UIDField("edge kind: destination node"),
+		"rel_type":   Str("edge kind: relation type"),
+		"disc":       Str("edge kind: discriminator"),
+		"vt_s":       Int("valid from (µs)"),
+		"vt_e":       Int("valid until, exclusive (µs; 2^62 = open)"),
+		"tt_s":       Int("believed from (transaction time)"),
+		"tt_e":       Int("believed until as known at as_of_tt: the closing transaction time if closed at or before as_of_tt, else 2^62"),
+		"created_by": Enum("the write op that produced the row", ops...),
+		"closed_by":  Enum("the write op that closed the row (null when not closed as of as_of_tt)", ops...).OrNull(),
+		"change":     Enum("corrected (closed by correct) or evolved (closed by retract or assert); null when not closed as of as_of_tt", "corrected", "evolved").OrNull(),
+	})
+}
+
+// versionHistoryClosure renders the closing columns of a row as seen at T.
+func versionHistoryClosure(tte bt.Time, closedBy bt.OpKind, T bt.Time) (bt.Time, any, any) {
+	if tte > T {
+		return bt.OpenEnd, nil, nil
+	}
+	change := "evolved"
+	if closedBy.IsCorrection() {
+		change = "corrected"
+	}
+	return tte, closedBy.String(), change
+}
+
+// versionHistoryKeep applies belief and closed_by to a row's change.
+func versionHistoryKeep(belief, closedBy string, change any) bool {
+	superseded := change != nil
+	switch belief {
+	case "current":
+		if superseded {
+			return false
+		}
+	case "superseded":
+		if !superseded {
+			return false
+		}
+	}
+	switch closedBy {
+	case "correction":
+		return change == "corrected"
+	case "evolution":
+		return change == "evolved"
+	}
+	return true
+}
+
+func runVersionHistory(c *Call) (map[string]any, error) {
+	kind := c.Str("kind")
+	if kind == "node" {
+		for _, a := range []string{"rel_types", "eid"} {
+			if c.Has(a) {
+				return nil, Errorf(EInvalidArg, map[string]any{"path": "/" + a, "hint": "drop " + a + " or use kind edge"},
+					"%s applies to kind edge only", a)
+			}
+		}
+	}
+	var ids []uint32
+	if c.Has("uids") {
+		for i, u := range c.Strings("uids") {
+			id, err := c.Node("/uids/"+strconv.Itoa(i), u)
+			if err != nil {
+				return nil, err
+			}
+			ids = append(ids, id)
+		}
+	}
+	var rows []map[string]any
+	var err error
+	if kind == "node" {
+		rows, err = versionHistoryNodes(c, ids)
+	} else {
+		rows, err = versionHistoryEdges(c, ids)
+	}
+	if err != nil {
+		return nil, err
+	}
+	slices.SortFunc(rows, func(a, b map[string]any) int {
+		if x, y := a["tt_s"].(int64), b["tt_s"].(int64); x != y {
+			return cmpOrdered(x, y)
+		}
+		return strings.Compare(a["vid"].(string), b["vid"].(string))
+	})
+	var corrected, evolved int64
+	for _, r := range rows {
+		switch r["change"] {
+		case "corrected":
+			corrected++
+		case "evolved":
+			evolved++
+		}
+	}
+	return map[string]any{"rows": rowsOf(rows), "corrected_total": corrected, "evolved_total": evolved}, nil
+}
+
+func versionHistoryEdges(c *Call, ids []uint32) ([]map[string]any, error) {
+	T := c.R.AsOf()
+	w := c.Window("window")
+	belief, closedBy := c.Str("belief"), c.Str("closed_by")
+	var rels map[string]bool
+	if c.Has("rel_types") {
+		rels = map[string]bool{}
+		for _, r := range c.Strings("rel_types") {
+			rels[r] = true
+		}
+	}
+	var touch map[uint32]bool
+	if ids != nil {
+		touch = map[uint32]bool{}
+		for _, id := range ids {
+			touch[id] = true
+		}
+	}
+	wantEID, hasEID := c.Args["eid"].(string)
+	st := c.R.Store()
+	// Versions are stored in batch order, so tt_s does not decrease with
+	// the version id: the rows written at or before T are a prefix.
+	n := st.NumEdgeVersions()
+	end := sort.Search(n, func(v int) bool { return st.EdgeVersion(uint32(v)).TTs > T })
+	var rows []map[string]any
+	for v := range uint32(end) {
+		if v&1023 == 0 {
+			if err := c.Work(1024); err != nil {
+				return nil, err
+			}
+		}
+		iv := c.R.Valid(v)
+		if !(iv.Start < w.End && w.Start < iv.End) {
+			continue
+		}
+		if rels != nil && !rels[c.R.RelType(v)] {
+			continue
+		}
+		if touch != nil && !touch[c.R.Src(v)] && !touch[c.R.Dst(v)] {
+			continue
+		}
+		e := st.EdgeVersion(v)
+		tte, cb, change := versionHistoryClosure(e.TTe, e.ClosedBy, T)
+		if !versionHistoryKeep(belief, closedBy, change) {
+			continue
+		}
+		eid := engine.EID(e.Key)
+		if hasEID && eid != wantEID {
+			continue
+		}
+		rows = append(rows, map[string]any{
+			"vid": engine.VID(eid, e.TTs, e.Valid.Start), "eid": eid,
+			"src": e.Key.Src, "dst": e.Key.Dst, "rel_type": e.Key.RelType, "disc": e.Key.Disc,
+			"vt_s": e.Valid.Start, "vt_e": e.Valid.End, "tt_s": e.TTs, "tt_e": tte,
+			"created_by": e.CreatedBy.String(), "closed_by": cb, "change": change,
+		})
+	}
+	return rows, nil
+}
+
+// versionHistoryPins lists the belief times at which every node version
+// written at or before T is believed at least once: T itself (rows still
+// believed at T) and the transaction time of every batch before T (a row
+// closed by batch k is believed as of batch k-1). The engine's read API
+// exposes node versions only through NodeHistory (believed rows), so the
+// batch times are found by bisecting SeqAt.
+func versionHistoryPins(c *Call, T bt.Time) ([]bt.Time, error) {
+	st := c.R.Store()
+	var pins []bt.Time
+	var find func(lo, hi bt.Time, slo, shi uint32) error
+	find = func(lo, hi bt.Time, slo, shi uint32) error {
+		if slo == shi {
+			return nil
+		}
+		if err := c.Work(1); err != nil {
+			return err
+		}
+		if hi-lo == 1 {
+			pins = append(pins, hi)
+			return nil
+		}
+		mid := lo + (hi-lo)/2
+		smid := st.SeqAt(mid)
+		if err := find(lo, mid, slo, smid); err != nil {
+			return err
+		}
+		return find(mid, hi, smid, shi)
+	}
+	if err := find(0, T, st.SeqAt(0), st.SeqAt(T)); err != nil {
+		return nil, err
+	}
+	// pins are the batch times <= T in order; the last one's state equals T's.
+	return pins, nil
+}
+
+func versionHistoryNodes(c *Call, ids []uint32) ([]map[string]any, error) {
+	T := c.R.AsOf()
+	w := c.Window("window")
+	belief, closedBy := c.Str("belief"), c.Str("closed_by")
+	if ids == nil {
+		for id := range uint32(c.R.NumNodes()) {
+			if c.R.Known(id) {
+				ids = append(ids, id)
+			}
+		}
+	} else {
+		slices.Sort(ids)
+		ids = slices.Compact(ids)
+	}
+	pins, err := versionHistoryPins(c, T)
+	if err != nil {
+		return nil, err
+	}
+	type key struct {
+		tts, vts bt.Time
+	}
+	var rows []map[string]any
+	st := c.R.Store()
+	for _, id := range ids {
+		seen := map[key]bool{}
+		for _, p := range pins {
+			hist := st.Reader(p).NodeHistory(id)
+			if err := c.Work(int64(len(hist)) + 1); err != nil {
+				return nil, err
+			}
+			for _, nv := range hist {
+				k := key{nv.TTs, nv.Valid.Start}
+				if seen[k] {
+					continue
+				}
+				seen[k] = true
+				if !(nv.Valid.Start < w.End && w.Start < nv.Valid.End) {
+					continue
+				}
+				tte, cb, change := versionHistoryClosure(nv.TTe, nv.ClosedBy, T)
+				if !versionHistoryKeep(belief, closedBy, change) {
+					continue
+				}
+				rows = append(rows, map[string]any{
+					"vid": engine.VID(nv.UID, nv.TTs, nv.Valid.Start), "uid": nv.UID, "label": nv.Label,
+					"vt_s": nv.Valid.Start, "vt_e": nv.Valid.End, "tt_s": nv.TTs, "tt_e": tte,
+					"created_by": nv.CreatedBy.String(), "closed_by": cb, "change": change,
+				})
+			}
+		}
+	}
+	return rows, nil
+}
