@@ -42,7 +42,8 @@ type Result struct {
 // Registry derives the benchmark queries from the store: extent [t0, t1),
 // span and midpoint, two uids (n1 and n2 when present, else the first two
 // by byte order), the belief boundary of the first batch, and a motif node
-// filter of the first 200 source uids by byte order.
+// filter of 200 uids (n0..n199 when present, else the first 200 source uids
+// by byte order).
 func Registry(db *tgms.DB) ([]Query, error) {
 	st := db.Stats()
 	if st.EdgeVersions == 0 {
@@ -72,8 +73,17 @@ func Registry(db *tgms.DB) ([]Query, error) {
 		if _, ok := r.Node("n2"); ok {
 			u2 = "n2"
 		}
-		for _, s := range srcs[:min(200, len(srcs))] {
-			filter = append(filter, s)
+		// The synthetic generator's background nodes are n0, n1, ...: use
+		// n0..n199 there, as the reference registry does; otherwise the
+		// first 200 source uids in byte order.
+		if _, ok := r.Node("n199"); ok {
+			for i := range 200 {
+				filter = append(filter, fmt.Sprintf("n%d", i))
+			}
+		} else {
+			for _, s := range srcs[:min(200, len(srcs))] {
+				filter = append(filter, s)
+			}
 		}
 		tt1 = r.Store().BatchTT(1)
 		return nil

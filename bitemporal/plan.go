@@ -470,6 +470,7 @@ func (p *planner) finish() {
 			p.eff.Nodes = append(p.eff.Nodes, pn.v)
 		}
 	}
+	p.eff.Edges = make([]NewEdge, 0, len(p.edgeOrder))
 	for _, pe := range p.edgeOrder {
 		if !pe.dead {
 			p.eff.Edges = append(p.eff.Edges, NewEdge{V: pe.v, Auto: pe.auto})

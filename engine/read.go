@@ -76,12 +76,26 @@ func (r Reader) NodeHistory(id uint32) []bt.NodeVersion {
 
 // filter keeps the believed versions of list, appending them to dst.
 func (r Reader) filter(dst, list []uint32) []uint32 {
+	if dst == nil {
+		dst = make([]uint32, 0, len(list))
+	}
 	for _, v := range list {
 		if r.Believed(v) {
 			dst = append(dst, v)
 		}
 	}
 	return dst
+}
+
+// keep filters a list the caller owns in place.
+func (r Reader) keep(list []uint32) []uint32 {
+	out := list[:0]
+	for _, v := range list {
+		if r.Believed(v) {
+			out = append(out, v)
+		}
+	}
+	return out
 }
 
 // Out returns the believed out-edges of node id, sorted by (vt_s, id).
@@ -93,7 +107,7 @@ func (r Reader) In(id uint32) []uint32 { return r.filter(nil, r.s.in[id]) }
 // EdgesOverlapping returns the believed edge versions whose valid interval
 // overlaps iv, sorted by (vt_s, id).
 func (r Reader) EdgesOverlapping(iv bt.Interval) []uint32 {
-	return r.filter(nil, r.s.byStart.overlapping(nil, iv.Start, iv.End))
+	return r.keep(r.s.byStart.overlapping(nil, iv.Start, iv.End))
 }
 
 // EdgesValidAt returns the believed edge versions valid at t.
@@ -104,7 +118,7 @@ func (r Reader) EdgesValidAt(t bt.Time) []uint32 {
 // EdgesStartingIn returns the believed edge versions whose valid start lies
 // in iv (events in a window), sorted by (vt_s, id).
 func (r Reader) EdgesStartingIn(iv bt.Interval) []uint32 {
-	return r.filter(nil, r.s.byStart.startingIn(nil, iv.Start, iv.End))
+	return r.keep(r.s.byStart.startingIn(nil, iv.Start, iv.End))
 }
 
 // Edge materializes edge version v.
