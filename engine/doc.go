@@ -61,7 +61,7 @@
 //	         uvarint end (0 = open, else vt_e - vt_s)
 //	         uvarint tt_e (0 = open, else seq(tt_e) - seq(tt_s))
 //	         uvarint props
-//	         byte    created op | closed op << 4
+//	         byte    created op | 0x08 if the identity has other versions | closed op << 4
 //
 // Everything else (indexes, identity maps) is rebuilt on load. A checkpoint
 // with a bad magic, version, length or checksum, or whose body does not

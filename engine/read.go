@@ -5,7 +5,6 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"slices"
-	"sort"
 	"strconv"
 
 	bt "github.com/tgms-go/tgms/bitemporal"
@@ -192,20 +191,11 @@ func (s *Store) AutoEdge(seq uint64, i int64) (bt.EdgeKey, bool) {
 // first fragment.
 func (r Reader) Continues(v uint32) bool {
 	s := r.s
-	var others []uint32
-	if d := s.eDisc.At(v); d&autoBit != 0 {
-		g := d &^ autoBit
-		more := s.autoMore[g]
-		if len(more) == 0 {
-			return false
-		}
-		seq := sort.Search(len(s.batchAuto), func(i int) bool { return s.batchAuto[i] > g }) - 1
-		others = append([]uint32{s.autoFirst(uint64(seq), g)}, more...)
-	} else {
-		others = s.explicit[identKey{s.eSrc.At(v), s.eDst.At(v), s.eRel.At(v), d}]
+	if s.eOps.At(v)&multiBit == 0 {
+		return false
 	}
 	start := s.eVtS.At(v)
-	for _, w := range others {
+	for _, w := range s.identityOf(v) {
 		if w != v && s.eVtE.At(w) == start && r.Believed(w) {
 			return true
 		}
@@ -215,15 +205,7 @@ func (r Reader) Continues(v uint32) bool {
 
 // IdentityVersions returns every stored version of the identity of edge
 // version v (believed or not), v included.
-func (r Reader) IdentityVersions(v uint32) []uint32 {
-	s := r.s
-	if d := s.eDisc.At(v); d&autoBit != 0 {
-		g := d &^ autoBit
-		seq := sort.Search(len(s.batchAuto), func(i int) bool { return s.batchAuto[i] > g }) - 1
-		return append([]uint32{s.autoFirst(uint64(seq), g)}, s.autoMore[g]...)
-	}
-	return s.explicit[identKey{s.eSrc.At(v), s.eDst.At(v), s.eRel.At(v), s.eDisc.At(v)}]
-}
+func (r Reader) IdentityVersions(v uint32) []uint32 { return r.s.identityOf(v) }
 
 // BatchTT is the transaction time of batch seq (0 if there is no such batch).
 func (s *Store) BatchTT(seq uint64) bt.Time {

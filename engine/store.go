@@ -16,6 +16,10 @@ const openSeq = math.MaxUint32
 // low 31 bits are its global auto index.
 const autoBit = 1 << 31
 
+// multiBit in the ops column marks a version whose identity has other
+// versions, so most reads can skip looking for them.
+const multiBit = 0x08
+
 // NoVersion is the version id that names nothing.
 const NoVersion = math.MaxUint32
 
@@ -75,7 +79,7 @@ type Store struct {
 	eTTe                    col[uint32] // closing batch seq, openSeq while believed
 	edgeEnd                 []uint32    // edgeEnd[seq]: edge versions stored after batch seq; tt_s is implicit
 	eProps                  col[uint32]
-	eOps                    col[uint8] // created | closed<<4
+	eOps                    col[uint8] // created | multiBit | closed<<4
 
 	// The first version of a store-assigned identity: for a regular batch
 	// (its auto events stored contiguously, in order) autoBase[seq] + n;
@@ -242,7 +246,7 @@ func (s *Store) EdgeVersion(v uint32) bt.EdgeVersion {
 		Valid:     bt.Interval{Start: s.eVtS.At(v), End: s.eVtE.At(v)},
 		TTs:       s.seqTT(s.edgeSeq(v)),
 		TTe:       s.seqTT(s.eTTe.At(v)),
-		CreatedBy: bt.OpKind(ops & 0xf),
+		CreatedBy: bt.OpKind(ops & 0x7),
 		ClosedBy:  bt.OpKind(ops >> 4),
 	}
 }
@@ -357,7 +361,38 @@ func (s *Store) Apply(eff *bt.Effect) error {
 	}
 	s.edgeEnd = append(s.edgeEnd, uint32(s.eVtS.Len()))
 	s.setAutoFirsts(autoStart, firsts)
+	s.markMulti(s.edgeEnd[seq-1], s.edgeEnd[seq])
 	return nil
+}
+
+// markMulti sets multiBit on every version of the identities of versions
+// [from, to) that have more than one version.
+func (s *Store) markMulti(from, to uint32) {
+	for v := from; v < to; v++ {
+		if s.eOps.At(v)&multiBit != 0 {
+			continue
+		}
+		if vs := s.identityOf(v); len(vs) > 1 {
+			for _, w := range vs {
+				s.eOps.Set(w, s.eOps.At(w)|multiBit)
+			}
+		}
+	}
+}
+
+// identityOf returns every stored version of the identity of version v.
+func (s *Store) identityOf(v uint32) []uint32 {
+	d := s.eDisc.At(v)
+	if d&autoBit != 0 {
+		g := d &^ autoBit
+		more := s.autoMore[g]
+		if len(more) == 0 {
+			return []uint32{v}
+		}
+		seq := sort.Search(len(s.batchAuto), func(i int) bool { return s.batchAuto[i] > g }) - 1
+		return append([]uint32{s.autoFirst(uint64(seq), g)}, more...)
+	}
+	return s.explicit[identKey{s.eSrc.At(v), s.eDst.At(v), s.eRel.At(v), d}]
 }
 
 // setAutoFirsts records the first versions of the store-assigned

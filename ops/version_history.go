@@ -18,8 +18,10 @@ func init() {
 as_of_tt (T): every row written at or before T (tt_s <= T) whose valid
 interval overlaps window (vt_s < t_b and t_a < vt_e), believed or not.
 A row is superseded as of T when it was closed at or before T (tt_e <= T),
-current otherwise. belief keeps current rows (default), superseded rows, or
-all. Each row says which write op created it (created_by: assert_node,
+current otherwise. belief keeps current rows, superseded rows, or all; by
+default current rows, or superseded rows when closed_by asks for
+corrections or evolution (belief current with such a closed_by is
+E_INVALID_ARG: it can match nothing). Each row says which write op created it (created_by: assert_node,
 assert_edge, retract, correct, ingest) and, when superseded, which op closed
 it (closed_by) and what that means (change):
   "corrected"  closed by correct: we were wrong about that valid interval;
@@ -41,7 +43,7 @@ eid with kind node is E_INVALID_ARG.`,
 		Args: Obj("", map[string]*Schema{
 			"kind":      Enum("which versions", "node", "edge"),
 			"window":    Window(),
-			"belief":    Enum("current: not closed as of as_of_tt; superseded: closed at or before it; all: both", "current", "superseded", "all").Def("current"),
+			"belief":    Enum("current: not closed as of as_of_tt; superseded: closed at or before it; all: both. Default: current, or superseded when closed_by is correction or evolution", "current", "superseded", "all").OrNull(),
 			"closed_by": Enum("keep only rows closed by a correction, only rows closed by evolution, or any row", "correction", "evolution", "any").Def("any"),
 			"rel_types": RelTypes(),
 			"uids":      UIDList("node kind: these nodes; edge kind: edges touching any of them").OrNull(),
@@ -129,6 +131,16 @@ func versionHistoryKeep(belief, closedBy string, change any) bool {
 
 func runVersionHistory(c *Call) (map[string]any, error) {
 	kind := c.Str("kind")
+	closedBy, belief := c.Str("closed_by"), c.Str("belief")
+	switch {
+	case belief == "" && closedBy != "any":
+		belief = "superseded"
+	case belief == "":
+		belief = "current"
+	case belief == "current" && closedBy != "any":
+		return nil, Errorf(EInvalidArg, map[string]any{"path": "/belief", "hint": "drop belief or use superseded or all"},
+			"closed_by %s selects closed rows; belief current has none", closedBy)
+	}
 	if kind == "node" {
 		for _, a := range []string{"rel_types", "eid"} {
 			if c.Has(a) {
@@ -150,9 +162,9 @@ func runVersionHistory(c *Call) (map[string]any, error) {
 	var rows []map[string]any
 	var err error
 	if kind == "node" {
-		rows, err = versionHistoryNodes(c, ids)
+		rows, err = versionHistoryNodes(c, ids, belief)
 	} else {
-		rows, err = versionHistoryEdges(c, ids)
+		rows, err = versionHistoryEdges(c, ids, belief)
 	}
 	if err != nil {
 		return nil, err
@@ -175,10 +187,10 @@ func runVersionHistory(c *Call) (map[string]any, error) {
 	return map[string]any{"rows": rowsOf(rows), "corrected_total": corrected, "evolved_total": evolved}, nil
 }
 
-func versionHistoryEdges(c *Call, ids []uint32) ([]map[string]any, error) {
+func versionHistoryEdges(c *Call, ids []uint32, belief string) ([]map[string]any, error) {
 	T := c.R.AsOf()
 	w := c.Window("window")
-	belief, closedBy := c.Str("belief"), c.Str("closed_by")
+	closedBy := c.Str("closed_by")
 	var rels map[string]bool
 	if c.Has("rel_types") {
 		rels = map[string]bool{}
@@ -270,10 +282,10 @@ func versionHistoryPins(c *Call, T bt.Time) ([]bt.Time, error) {
 	return pins, nil
 }
 
-func versionHistoryNodes(c *Call, ids []uint32) ([]map[string]any, error) {
+func versionHistoryNodes(c *Call, ids []uint32, belief string) ([]map[string]any, error) {
 	T := c.R.AsOf()
 	w := c.Window("window")
-	belief, closedBy := c.Str("belief"), c.Str("closed_by")
+	closedBy := c.Str("closed_by")
 	if ids == nil {
 		for id := range uint32(c.R.NumNodes()) {
 			if c.R.Known(id) {

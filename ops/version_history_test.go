@@ -79,6 +79,11 @@ func TestVersionHistoryAppendix(t *testing.T) {
 		{name: "rel_types with nodes", args: map[string]any{"kind": "node", "window": all, "rel_types": []any{"R"}}, code: ops.EInvalidArg},
 		{name: "unknown uid", args: map[string]any{"kind": "edge", "window": all, "uids": []any{"zz"}}, code: ops.ENotFound},
 		{name: "uid unknown as of 1", args: map[string]any{"kind": "node", "window": all, "uids": []any{"b"}, "as_of_tt": int64(1)}, code: ops.ENotFound},
+		{name: "corrections imply superseded", args: map[string]any{"kind": "edge", "window": all, "closed_by": "correction"},
+			want: `{"corrected_total":1,"cursor":null,"evolved_total":0,"rows":[` +
+				`{"change":"corrected","closed_by":"correct","created_by":"assert_edge",` + vhKnows + `,"tt_e":4,"tt_s":3,"vid":"77fabe24e9014424f1b6908d","vt_e":100,"vt_s":10}` +
+				`],"rows_total":1,"truncated":false}`},
+		{name: "current corrections", args: map[string]any{"kind": "edge", "window": all, "closed_by": "correction", "belief": "current"}, code: ops.EInvalidArg},
 		{name: "bad belief", args: map[string]any{"kind": "edge", "window": all, "belief": "maybe"}, code: ops.ESchema},
 		{name: "inverted window", args: map[string]any{"kind": "edge", "window": map[string]any{"t_a": int64(5), "t_b": int64(5)}}, code: ops.EInvalidArg},
 	})

@@ -17,6 +17,14 @@ func versionHistory(s *bt.MemStore, args map[string]any) (map[string]any, error)
 	ta, tb := num(w["t_a"]), num(w["t_b"])
 	belief, _ := args["belief"].(string)
 	closedBy, _ := args["closed_by"].(string)
+	if belief == "" {
+		belief = "current"
+		if closedBy != "any" {
+			belief = "superseded"
+		}
+	} else if belief == "current" && closedBy != "any" {
+		return nil, Refused{"E_INVALID_ARG"}
+	}
 	if kind == "node" && (args["rel_types"] != nil || args["eid"] != nil) {
 		return nil, Refused{"E_INVALID_ARG"}
 	}
