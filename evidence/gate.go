@@ -2,6 +2,7 @@ package evidence
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	bt "github.com/tgms-go/tgms/bitemporal"
@@ -145,9 +146,15 @@ func Mechanical(tr *exec.Trace, p *plan.Plan) *Answer {
 	case "value":
 		c.Kind, c.Value = KindValue, tr.Answer
 	case "entity_set":
-		uids, ok := strings_(tr.Answer)
-		if !ok || len(uids) == 0 {
+		all, ok := strings_(tr.Answer)
+		if !ok || len(all) == 0 {
 			return a
+		}
+		var uids []string // a set: each uid once, in first-seen order
+		for _, u := range all {
+			if !slices.Contains(uids, u) {
+				uids = append(uids, u)
+			}
 		}
 		c.Kind, c.UIDs = KindEntity, uids
 		if s, ok := tr.Step(ref.Step); ok && s.Evidence != nil && s.Evidence.Completeness.Complete {
