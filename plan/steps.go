@@ -336,6 +336,27 @@ func (c *checker) literalChecks(i int, spec *ops.Spec, refFree bool) {
 				Hint:    "check the units (µs since the epoch) and the year"})
 		}
 	}
+	// Instants (t_valid, t1, t2) that all lie outside the data: most often
+	// seconds given where microseconds are expected.
+	if st := c.opt.Stats; st != nil && st.EdgeVersions > 0 {
+		var outside []string
+		n := 0
+		for _, k := range []string{"t_valid", "t1", "t2"} {
+			if p, ok := spec.Args.Properties[k]; ok && p.Type == "integer" {
+				if t, ok := s.Args[k].(int64); ok {
+					n++
+					if t < st.VtMin || t >= st.VtMax {
+						outside = append(outside, k)
+					}
+				}
+			}
+		}
+		if n > 0 && len(outside) == n {
+			c.add(Violation{Code: ops.EInvalidArg, Rule: RuleWindowExtent, StepID: s.ID, Path: base + "/" + outside[0],
+				Message: fmt.Sprintf("%s lies outside the data, which spans [%s, %s)", strings.Join(outside, " and "), bt.FormatRFC3339(st.VtMin), bt.FormatRFC3339(st.VtMax)),
+				Hint:    "check the units (µs since the epoch) and the year"})
+		}
+	}
 	if s.Op == "diff_snapshots" {
 		t1, ok1 := s.Args["t1"].(int64)
 		t2, ok2 := s.Args["t2"].(int64)
