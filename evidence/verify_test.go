@@ -3,8 +3,10 @@ package evidence
 import (
 	"context"
 	"encoding/json"
+	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/tgms-go/tgms"
 	bt "github.com/tgms-go/tgms/bitemporal"
@@ -308,6 +310,8 @@ func FuzzParseAnswer(f *testing.F) {
 	})
 }
 
+// BenchmarkVerify reports claim verification latency per answer (p50 and
+// p99): three claims checked and gated against a six-step trace.
 func BenchmarkVerify(b *testing.B) {
 	tr, _ := runTrace(b)
 	a := &Answer{Claims: []Claim{
@@ -315,9 +319,14 @@ func BenchmarkVerify(b *testing.B) {
 		{ID: "c2", Kind: KindCompleteSet, Step: "s2", Path: "rows[*].uid", UIDs: []string{"a1", "a2", "a3"}},
 		{ID: "c3", Kind: KindEntity, Step: "s4", Path: "rows[*].uid", UIDs: []string{"a1"}},
 	}}
+	times := make([]time.Duration, 0, b.N)
 	b.ResetTimer()
 	for range b.N {
+		start := time.Now()
 		Gate(tr, a, Options{})
+		times = append(times, time.Since(start))
 	}
-	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/1e6, "ms/answer")
+	slices.Sort(times)
+	b.ReportMetric(float64(times[len(times)/2].Nanoseconds())/1e6, "p50-ms")
+	b.ReportMetric(float64(times[min(len(times)-1, len(times)*99/100)].Nanoseconds())/1e6, "p99-ms")
 }
