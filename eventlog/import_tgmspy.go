@@ -380,7 +380,6 @@ func (o *obj) done() error {
 	return nil
 }
 
-
 func show(v any) string {
 	if v == nil {
 		return "missing"
