@@ -51,29 +51,11 @@ budget.`,
 				return err
 			}
 			defer db.Close()
-			var planner agent.Planner
-			switch plannerName {
-			case "rule", "":
-				planner = agent.RulePlanner{}
-			case "llm":
-				cfg := llm.ConfigFromEnv()
-				if apiBase != "" {
-					cfg.BaseURL = apiBase
-				}
-				if model != "" {
-					cfg.Model = model
-				}
-				if apiKey != "" {
-					cfg.APIKey = apiKey
-				}
-				c, err := llm.New(cfg)
-				if err != nil {
-					return badInput("--planner llm: %v (give --model and --api-base, or set %s and %s)", err, llm.EnvModel, llm.EnvBaseURL)
-				}
-				planner = &agent.LLMPlanner{Client: c}
-			default:
-				return badInput("--planner %q: use rule or llm", plannerName)
+			newPlanner, err := plannerFactory(plannerName, model, apiBase, apiKey)
+			if err != nil {
+				return err
 			}
+			planner := newPlanner()
 			if maxRepairs == 0 {
 				maxRepairs = -1 // --max-repairs 0 means none (0 in Options is the default)
 			}
@@ -208,4 +190,30 @@ func printAsk(out io.Writer, res *agent.Result) {
 	for _, w := range res.Certified.Withheld {
 		fmt.Fprintf(out, "  withheld %s (%s): %s — %s\n", w.ID, w.Kind, w.Verdict, w.Reason)
 	}
+}
+
+// plannerFactory returns a constructor of the named planner (a fresh LLM
+// planner keeps one conversation, so each question needs its own).
+func plannerFactory(name, model, apiBase, apiKey string) (func() agent.Planner, error) {
+	switch name {
+	case "rule", "":
+		return func() agent.Planner { return agent.RulePlanner{} }, nil
+	case "llm":
+		cfg := llm.ConfigFromEnv()
+		if apiBase != "" {
+			cfg.BaseURL = apiBase
+		}
+		if model != "" {
+			cfg.Model = model
+		}
+		if apiKey != "" {
+			cfg.APIKey = apiKey
+		}
+		c, err := llm.New(cfg)
+		if err != nil {
+			return nil, badInput("--planner llm: %v (give --model and --api-base, or set %s and %s)", err, llm.EnvModel, llm.EnvBaseURL)
+		}
+		return func() agent.Planner { return &agent.LLMPlanner{Client: c} }, nil
+	}
+	return nil, badInput("--planner %q: use rule or llm", name)
 }

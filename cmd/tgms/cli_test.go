@@ -261,3 +261,38 @@ func TestVerifyCommand(t *testing.T) {
 		t.Fatalf("malformed answer: exit %d: %s", code, errs)
 	}
 }
+
+// The workload commands end to end on a small synthetic store: a suite,
+// the agent's answers scored against it, fault injection and the contract
+// ablation.
+func TestEvalCommands(t *testing.T) {
+	dir := t.TempDir()
+	store := filepath.Join(dir, "s")
+	manifest := filepath.Join(dir, "m.json")
+	if _, errs, code := runCLI(t, "synth", "--store", store, "--events", "20000", "--seed", "3", "--manifest", manifest, "--no-sync"); code != 0 {
+		t.Fatal(errs)
+	}
+	suite := filepath.Join(dir, "suite.json")
+	if out, errs, code := runCLI(t, "tasks", "--store", store, "--dataset", "synth", "--seed", "1", "--manifest", manifest, "--out", suite, "--sizes", "t1=12,t3=5,t4=4,probes=2"); code != 0 {
+		t.Fatalf("tasks: %s %s", out, errs)
+	}
+	answers := filepath.Join(dir, "answers.jsonl")
+	out, errs, code := runCLI(t, "eval", "run", "--store", store, "--suite", suite, "--split", "all", "--out", answers)
+	if code != 0 || !strings.Contains(out, "emitted answers with an unsupported claim: 0 before gating, 0 after") {
+		t.Fatalf("eval run: exit %d: %s %s", code, out, errs)
+	}
+	if out, _, code := runCLI(t, "score", "--suite", suite, "--answers", answers, "--split", "all"); code != 0 || !strings.Contains(out, "t1") {
+		t.Fatalf("score: exit %d: %s", code, out)
+	}
+	out, errs, code = runCLI(t, "eval", "faults", "--store", store, "--suite", suite, "--out", filepath.Join(dir, "faults.json"), "--classic", "20", "--extended", "10", "--truncated", "2")
+	if code != 0 || !strings.Contains(out, "count_pm1                            20        20                0") {
+		t.Fatalf("eval faults: exit %d: %s %s", code, out, errs)
+	}
+	out, errs, code = runCLI(t, "eval", "contract-ablation", "--store", store, "--suite", suite)
+	if code != 0 || !strings.Contains(out, "wrong_field_name") {
+		t.Fatalf("contract-ablation: exit %d: %s %s", code, out, errs)
+	}
+	if _, _, code := runCLI(t, "eval", "run", "--store", store, "--suite", suite, "--out", answers, "--gating", "maybe"); code != 2 {
+		t.Fatalf("bad --gating: exit %d", code)
+	}
+}

@@ -7,12 +7,13 @@ import (
 	"os"
 
 	"github.com/spf13/cobra"
+	"github.com/tgms-go/tgms/agent"
 	"github.com/tgms-go/tgms/eval"
 )
 
 func newEvalCmd() *cobra.Command {
 	cmd := &cobra.Command{Use: "eval", Short: "Experiments on the contracts"}
-	cmd.AddCommand(newEvalFaults(), newEvalAblation())
+	cmd.AddCommand(newEvalRun(), newEvalFaults(), newEvalAblation())
 	return cmd
 }
 
@@ -143,5 +144,122 @@ harmless changes.`,
 	f.StringVar(&suitePath, "suite", "", "suite from 'tgms tasks'")
 	f.StringVar(&split, "split", "all", "tasks to use: dev, test or all")
 	f.StringVar(&out, "out", "", "also write the table as JSON here")
+	return cmd
+}
+
+// runRecord is one line of the answers file 'tgms eval run' writes.
+type runRecord struct {
+	ID                string `json:"id"`
+	Answer            any    `json:"answer"`     // the certified answer (the raw one with --gating off)
+	RawAnswer         any    `json:"raw_answer"` // what the executor computed
+	Emitted           bool   `json:"emitted"`
+	UnsupportedBefore int    `json:"unsupported_claims_before_gating"`
+	UnsupportedAfter  int    `json:"unsupported_claims_after_gating"`
+	Repairs           int    `json:"repairs"`
+	Refusal           string `json:"refusal,omitempty"`
+	TraceDigest       string `json:"trace_digest,omitempty"`
+}
+
+func newEvalRun() *cobra.Command {
+	var store, suitePath, split, out, plannerName, model, apiBase, apiKey, gating string
+	cmd := &cobra.Command{
+		Use:   "run --store DIR --suite SUITE.json [--split test] [--planner rule|llm] [--gating on|off] --out ANSWERS.jsonl",
+		Short: "Ask every question of a suite through the agent and write the answers",
+		Long: `Ask each task's question through the full pipeline (planner, plan contract,
+repair loop, executor, reporter, evidence gate), pinned at the belief time
+the suite's gold was computed at, and write one JSON line per task: the
+certified answer (null when nothing survived the gate), the raw answer, and
+the unsupported claims before and after gating. Prints answers emitted,
+answers with an unsupported claim before and after gating, and accuracy and
+coverage per family. Score two runs against each other with 'tgms score'.`,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if suitePath == "" || out == "" {
+				return usageError{errors.New("--suite and --out are required")}
+			}
+			if gating != "on" && gating != "off" {
+				return usageError{fmt.Errorf("--gating must be on or off, got %q", gating)}
+			}
+			f, err := os.Open(suitePath)
+			if err != nil {
+				return asInput(err)
+			}
+			suite, err := eval.ReadSuite(f, suitePath)
+			f.Close()
+			if err != nil {
+				return inputError{err}
+			}
+			tasks, err := suite.Tasks(split)
+			if err != nil {
+				return badInput("%v", err)
+			}
+			newPlanner, err := plannerFactory(plannerName, model, apiBase, apiKey)
+			if err != nil {
+				return err
+			}
+			db, err := openExisting(store)
+			if err != nil {
+				return err
+			}
+			defer db.Close()
+			of, err := os.Create(out)
+			if err != nil {
+				return err
+			}
+			defer of.Close()
+			enc := json.NewEncoder(of)
+			answers := eval.Answers{}
+			emitted, unsBefore, unsAfter := 0, 0, 0
+			for _, t := range tasks {
+				res, err := agent.Ask(cmd.Context(), db, agent.Question{Text: t.QuestionText, UIDs: t.InputUIDs},
+					agent.Options{Planner: newPlanner(), Ungated: gating == "off", AsOf: t.AsOfTT})
+				if err != nil {
+					return err
+				}
+				rec := runRecord{ID: t.ID, Answer: res.Value, Repairs: res.Repairs(), Refusal: res.Refusal, TraceDigest: res.TraceDigest}
+				if res.Trace != nil {
+					rec.RawAnswer = res.Trace.Answer
+				}
+				if res.Certified != nil {
+					rec.UnsupportedBefore = res.Certified.Metrics.Unsupported
+					if gating == "off" {
+						rec.UnsupportedAfter = rec.UnsupportedBefore
+					}
+				}
+				rec.Emitted = rec.Answer != nil
+				if rec.Emitted {
+					emitted++
+					if rec.UnsupportedBefore > 0 {
+						unsBefore++
+					}
+					if rec.UnsupportedAfter > 0 {
+						unsAfter++
+					}
+				}
+				answers[t.ID] = rec.Answer
+				if err := enc.Encode(rec); err != nil {
+					return err
+				}
+			}
+			sc := eval.Score(tasks, answers)
+			w := cmd.OutOrStdout()
+			fmt.Fprintf(w, "%d questions, %d answers emitted; emitted answers with an unsupported claim: %d before gating, %d after\n", len(tasks), emitted, unsBefore, unsAfter)
+			fmt.Fprintf(w, "%-8s %5s %9s %9s\n", "family", "n", "accuracy", "coverage")
+			for _, fam := range sc.Families {
+				fmt.Fprintf(w, "%-8s %5d %9.3f %9.3f\n", fam.Family, fam.N, fam.Accuracy, fam.Coverage)
+			}
+			fmt.Fprintf(w, "%-8s %5d %9.3f %9.3f\n", "all", sc.Overall.N, sc.Overall.Accuracy, sc.Overall.Coverage)
+			return nil
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&store, "store", "", "the store the suite was generated on")
+	f.StringVar(&suitePath, "suite", "", "suite from 'tgms tasks'")
+	f.StringVar(&split, "split", "test", "tasks to ask: dev, test or all")
+	f.StringVar(&out, "out", "", "write the answers (JSONL) here")
+	f.StringVar(&plannerName, "planner", "rule", "rule (no model) or llm")
+	f.StringVar(&model, "model", "", "model name (llm planner)")
+	f.StringVar(&apiBase, "api-base", "", "OpenAI-compatible base URL (llm planner)")
+	f.StringVar(&apiKey, "api-key", "", "API key (llm planner; default from the environment)")
+	f.StringVar(&gating, "gating", "on", "on: only certified answers; off: the raw answer (ablation)")
 	return cmd
 }
