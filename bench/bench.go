@@ -76,7 +76,8 @@ func Registry(db *tgms.DB) ([]Query, error) {
 		// The synthetic generator's background nodes are n0, n1, ...: use
 		// n0..n199 there, as the reference registry does; otherwise the
 		// first 200 source uids in byte order.
-		if _, ok := r.Node("n199"); ok {
+		_, has0 := r.Node("n0")
+		if _, has199 := r.Node("n199"); has0 && has199 {
 			for i := range 200 {
 				filter = append(filter, fmt.Sprintf("n%d", i))
 			}
@@ -106,9 +107,9 @@ func Registry(db *tgms.DB) ([]Query, error) {
 		{"coactive.narrow", "co_active", map[string]any{"a_spec": map[string]any{"src": u1}, "b_spec": map[string]any{"src": u2}, "allen_relation": map[string]any{"relation": "overlaps"}}},
 		{"resolve.substr", "resolve_entities", map[string]any{"query": u1}},
 		{"agg.rel_bucket", "aggregate_events", map[string]any{
-			"group_by":   []any{map[string]any{"dim": "rel_type"}, map[string]any{"dim": "time_bucket"}},
+			"group_by":   []any{map[string]any{"dim": "rel_type"}, map[string]any{"dim": "time_bucket", "stride": stride}},
 			"aggregates": []any{map[string]any{"agg": "count"}, map[string]any{"agg": "count_distinct", "of": "dst"}},
-			"window":     w(t0, t1), "stride": stride, "limit": int64(1000)}},
+			"window":     w(t0, t1), "limit": int64(1000)}},
 		{"motif.filtered", "count_temporal_motifs", map[string]any{"motif": "M_triangle_cyclic", "delta": max(1, span/50), "window": w(t0, t1), "node_filter": filter}},
 	}, nil
 }
