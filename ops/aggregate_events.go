@@ -998,6 +998,15 @@ func aggKernel(c *Call, p *aggPlan, stream bool) (out map[string]any, dirty bool
 	adjacent := p.epSet != nil && len(p.epSet) <= aggAdjacentMax
 	idScan := !adjacent && c.WindowFraction(p.w) >= 0.125
 	n := nVersions
+	// The distinct-count lists get one entry per event (two for node):
+	// size them once from the window's share of the store.
+	if est := int(float64(nVersions)*c.WindowFraction(p.w)) + 16; est > 0 {
+		for kind := range dl {
+			if p.distinct[kind] {
+				dl[kind] = make([]uint64, 0, est*(1+kind/2))
+			}
+		}
+	}
 	switch {
 	case adjacent:
 		evs, err = aggAdjacent(c, p)
