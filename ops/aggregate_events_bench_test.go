@@ -3,43 +3,15 @@ package ops_test
 import (
 	"context"
 	"fmt"
-	"sync"
-	"syscall"
 	"testing"
 	"time"
 
-	bt "github.com/tgms-go/tgms/bitemporal"
 	"github.com/tgms-go/tgms/datasets"
 	"github.com/tgms-go/tgms/engine"
 	"github.com/tgms-go/tgms/ops"
 )
 
-var (
-	aggBenchOnce  sync.Once
-	aggBenchStore *engine.Store
-	aggBenchMan   *datasets.Manifest
-)
-
-// aggBench1M is a 1M-event synthetic store (20,000 nodes, 90 days, 5%
-// interval CALL edges, planted patterns) applied in 50,000-event batches.
-func aggBench1M(b *testing.B) (*engine.Store, *datasets.Manifest) {
-	aggBenchOnce.Do(func() {
-		e := engine.New()
-		man, err := datasets.Synthesize(datasets.SynthConfig{Events: 1_000_000, Seed: 1}, func(c []bt.Event) error {
-			eff, err := bt.Plan(e, bt.Time(e.Batches()+1), e.Batches()+1, []bt.Op{bt.Ingest(c, "Node")})
-			if err != nil {
-				return err
-			}
-			return e.Apply(eff)
-		})
-		if err != nil {
-			b.Fatal(err)
-		}
-		e.Compact()
-		aggBenchStore, aggBenchMan = e, man
-	})
-	return aggBenchStore, aggBenchMan
-}
+func aggBench1M(b *testing.B) (*engine.Store, *datasets.Manifest) { return benchStore1M(b) }
 
 func aggBenchRun(b *testing.B, op string, args map[string]any) {
 	e, _ := aggBench1M(b)
@@ -47,7 +19,7 @@ func aggBenchRun(b *testing.B, op string, args map[string]any) {
 	b.ResetTimer()
 	var last map[string]any
 	start := time.Now()
-	cpu0 := aggCPUTime()
+	cpu0 := cpuTime()
 	for range b.N {
 		env, err := ops.Execute(context.Background(), storeSource{e}, op, args)
 		if err != nil {
@@ -58,16 +30,8 @@ func aggBenchRun(b *testing.B, op string, args map[string]any) {
 	b.ReportMetric(float64(time.Since(start).Microseconds())/1000/float64(b.N), "ms/call")
 	// CPU time (all threads, GC included) is steadier than wall time on a
 	// shared machine.
-	b.ReportMetric(float64((aggCPUTime()-cpu0).Microseconds())/1000/float64(b.N), "cpu-ms/call")
+	b.ReportMetric(float64((cpuTime()-cpu0).Microseconds())/1000/float64(b.N), "cpu-ms/call")
 	b.ReportMetric(float64(last["rows_total"].(int64)), "groups")
-}
-
-func aggCPUTime() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 func aggBenchWindow(days int64) map[string]any {

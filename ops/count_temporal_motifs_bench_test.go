@@ -5,8 +5,6 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"path/filepath"
-	"sync"
-	"syscall"
 	"testing"
 	"time"
 
@@ -33,33 +31,14 @@ func motifBenchIngest(b *testing.B, evs []bt.Event) *engine.Store {
 	return e
 }
 
-var (
-	motifSynthOnce  sync.Once
-	motifSynthStore *engine.Store
-	motifSynthMan   *datasets.Manifest
-)
-
-// motifSynth1M is the 1M-event synthetic store (20,000 nodes, 90 days).
-func motifSynth1M(b *testing.B) (*engine.Store, *datasets.Manifest) {
-	motifSynthOnce.Do(func() {
-		var evs []bt.Event
-		man, err := datasets.Synthesize(datasets.SynthConfig{Events: 1_000_000, Seed: 1}, func(c []bt.Event) error {
-			evs = append(evs, c...)
-			return nil
-		})
-		if err != nil {
-			b.Fatal(err)
-		}
-		motifSynthStore, motifSynthMan = motifBenchIngest(b, evs), man
-	})
-	return motifSynthStore, motifSynthMan
-}
+// motifSynth1M is the shared 1M-event synthetic store.
+func motifSynth1M(b *testing.B) (*engine.Store, *datasets.Manifest) { return benchStore1M(b) }
 
 func motifBenchCall(b *testing.B, e *engine.Store, args map[string]any) {
 	b.Helper()
 	b.ReportAllocs()
 	var last map[string]any
-	start, cpu0 := time.Now(), motifCPUTime()
+	start, cpu0 := time.Now(), cpuTime()
 	for range b.N {
 		env, err := ops.Execute(context.Background(), storeSource{e}, "count_temporal_motifs", args)
 		if err != nil {
@@ -68,7 +47,7 @@ func motifBenchCall(b *testing.B, e *engine.Store, args map[string]any) {
 		last = env.Result
 	}
 	b.ReportMetric(float64(time.Since(start).Microseconds())/1000/float64(b.N), "ms/call")
-	b.ReportMetric(float64((motifCPUTime()-cpu0).Microseconds())/1000/float64(b.N), "cpu-ms/call")
+	b.ReportMetric(float64((cpuTime()-cpu0).Microseconds())/1000/float64(b.N), "cpu-ms/call")
 	b.ReportMetric(float64(last["count"].(int64)), "instances")
 	b.ReportMetric(float64(last["n_events_in_window"].(int64)), "events")
 }
@@ -93,13 +72,6 @@ func BenchmarkCountMotifsFilter200Synth1M(b *testing.B) {
 
 // motifCPUTime is the process's user+system CPU time (the shared test
 // machine is often loaded, so wall time alone overstates the kernels).
-func motifCPUTime() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-}
 
 // BenchmarkCountMotifsFilterPlantedSynth1M: a 200-node filter made of the
 // nodes of the planted triangles and ping-pongs, topped up with random

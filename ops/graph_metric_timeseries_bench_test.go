@@ -2,12 +2,9 @@ package ops_test
 
 import (
 	"context"
-	"sync"
-	"syscall"
 	"testing"
 	"time"
 
-	bt "github.com/tgms-go/tgms/bitemporal"
 	"github.com/tgms-go/tgms/datasets"
 	"github.com/tgms-go/tgms/engine"
 	"github.com/tgms-go/tgms/ops"
@@ -16,33 +13,7 @@ import (
 // gmtsBench is a 1M-event synthetic store (generator defaults: 20,000
 // nodes, 90 days, 5% interval edges, planted patterns), ingested in chunks of
 // 50,000 events straight into the engine, built once.
-var gmtsBench struct {
-	once     sync.Once
-	store    *engine.Store
-	manifest *datasets.Manifest
-	err      error
-}
-
-func gmtsBenchStore(b *testing.B) (*engine.Store, *datasets.Manifest) {
-	b.Helper()
-	gmtsBench.once.Do(func() {
-		e := engine.New()
-		tt := bt.Time(0)
-		m, err := datasets.Synthesize(datasets.SynthConfig{Events: 1_000_000, Seed: 1}, func(chunk []bt.Event) error {
-			tt++
-			eff, err := bt.Plan(e, tt, e.Batches()+1, []bt.Op{bt.Ingest(chunk, "Node")})
-			if err != nil {
-				return err
-			}
-			return e.Apply(eff)
-		})
-		gmtsBench.store, gmtsBench.manifest, gmtsBench.err = e, m, err
-	})
-	if gmtsBench.err != nil {
-		b.Fatal(gmtsBench.err)
-	}
-	return gmtsBench.store, gmtsBench.manifest
-}
+func gmtsBenchStore(b *testing.B) (*engine.Store, *datasets.Manifest) { return benchStore1M(b) }
 
 func gmtsBenchRun(b *testing.B, op string, args func(m *datasets.Manifest) map[string]any) {
 	e, m := gmtsBenchStore(b)
@@ -54,7 +25,7 @@ func gmtsBenchRun(b *testing.B, op string, args func(m *datasets.Manifest) map[s
 	}
 	b.ReportAllocs()
 	b.ResetTimer()
-	start, cpu := time.Now(), gmtsCPUTime()
+	start, cpu := time.Now(), cpuTime()
 	fastest := time.Duration(1<<63 - 1)
 	for range b.N {
 		t0 := time.Now()
@@ -69,7 +40,7 @@ func gmtsBenchRun(b *testing.B, op string, args func(m *datasets.Manifest) map[s
 	b.ReportMetric(float64(time.Since(start).Microseconds())/1000/float64(b.N), "ms/call")
 	// CPU time of the process (GC included): steadier than wall time on a
 	// shared machine.
-	b.ReportMetric(float64((gmtsCPUTime()-cpu).Microseconds())/1000/float64(b.N), "cpu-ms/call")
+	b.ReportMetric(float64((cpuTime()-cpu).Microseconds())/1000/float64(b.N), "cpu-ms/call")
 	if v, ok := env.Result["rows_total"].(int64); ok {
 		b.ReportMetric(float64(v), "rows_total")
 	}
@@ -131,10 +102,3 @@ func BenchmarkCoActive(b *testing.B) {
 }
 
 // gmtsCPUTime is the process's user + system CPU time.
-func gmtsCPUTime() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-}

@@ -2,7 +2,6 @@ package ops_test
 
 import (
 	"context"
-	"sync"
 	"testing"
 	"time"
 
@@ -15,33 +14,7 @@ import (
 // snapshotBenchStore is a 1M-event synthetic store (the generator's
 // defaults: 20,000 nodes, 90 days, 5% interval edges), ingested in chunks of
 // 50,000 events straight into the engine (no log), built once.
-var snapshotBench struct {
-	once     sync.Once
-	store    *engine.Store
-	manifest *datasets.Manifest
-	err      error
-}
-
-func snapshotBenchStore(b *testing.B) (*engine.Store, *datasets.Manifest) {
-	b.Helper()
-	snapshotBench.once.Do(func() {
-		e := engine.New()
-		tt := bt.Time(0)
-		m, err := datasets.Synthesize(datasets.SynthConfig{Events: 1_000_000, Seed: 1}, func(chunk []bt.Event) error {
-			tt++
-			eff, err := bt.Plan(e, tt, e.Batches()+1, []bt.Op{bt.Ingest(chunk, "Node")})
-			if err != nil {
-				return err
-			}
-			return e.Apply(eff)
-		})
-		snapshotBench.store, snapshotBench.manifest, snapshotBench.err = e, m, err
-	})
-	if snapshotBench.err != nil {
-		b.Fatal(snapshotBench.err)
-	}
-	return snapshotBench.store, snapshotBench.manifest
-}
+func snapshotBenchStore(b *testing.B) (*engine.Store, *datasets.Manifest) { return benchStore1M(b) }
 
 // snapshotBenchRun times op(args) on the synthetic store and reports the
 // mean latency in ms.

@@ -2,7 +2,6 @@ package ops_test
 
 import (
 	"context"
-	"sync"
 	"testing"
 	"time"
 
@@ -15,33 +14,7 @@ import (
 // reachBench is a 1M-event synthetic store (generator defaults: 20,000
 // nodes, 90 days, 5% interval edges), ingested in chunks straight into the
 // engine (no log), built once.
-var reachBench struct {
-	once     sync.Once
-	store    *engine.Store
-	manifest *datasets.Manifest
-	err      error
-}
-
-func reachBenchStore(b *testing.B) (*engine.Store, *datasets.Manifest) {
-	b.Helper()
-	reachBench.once.Do(func() {
-		e := engine.New()
-		tt := bt.Time(0)
-		m, err := datasets.Synthesize(datasets.SynthConfig{Events: 1_000_000, Seed: 1}, func(chunk []bt.Event) error {
-			tt++
-			eff, err := bt.Plan(e, tt, e.Batches()+1, []bt.Op{bt.Ingest(chunk, "Node")})
-			if err != nil {
-				return err
-			}
-			return e.Apply(eff)
-		})
-		reachBench.store, reachBench.manifest, reachBench.err = e, m, err
-	})
-	if reachBench.err != nil {
-		b.Fatal(reachBench.err)
-	}
-	return reachBench.store, reachBench.manifest
-}
+func reachBenchStore(b *testing.B) (*engine.Store, *datasets.Manifest) { return benchStore1M(b) }
 
 func reachBenchRun(b *testing.B, op string, args map[string]any) {
 	e, _ := reachBenchStore(b)
