@@ -3,6 +3,7 @@ package ops
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/tgms-go/tgms/canon"
 	"math"
 	"slices"
 	"strconv"
@@ -241,25 +242,7 @@ func (s *Schema) typeName() string {
 	return "a " + s.Type
 }
 
-func kindOf(v any) string {
-	switch v.(type) {
-	case nil:
-		return "null"
-	case bool:
-		return "a boolean"
-	case string:
-		return "a string"
-	case int64:
-		return "an integer"
-	case float64:
-		return "a non-integral number"
-	case []any:
-		return "an array"
-	case map[string]any:
-		return "an object"
-	}
-	return fmt.Sprintf("%T", v)
-}
+func kindOf(v any) string { return canon.Kind(v) }
 
 func escapePointer(s string) string {
 	return strings.ReplaceAll(strings.ReplaceAll(s, "~", "~0"), "/", "~1")

@@ -35,24 +35,15 @@ pages with completeness tracking on and off. Deterministic; no model.`,
 			if suitePath == "" || out == "" {
 				return usageError{errors.New("--suite and --out are required")}
 			}
-			f, err := os.Open(suitePath)
+			tasks, err := loadTasks(suitePath, split)
 			if err != nil {
-				return asInput(err)
-			}
-			suite, err := eval.ReadSuite(f, suitePath)
-			f.Close()
-			if err != nil {
-				return inputError{err}
+				return err
 			}
 			db, err := openExisting(store)
 			if err != nil {
 				return err
 			}
 			defer db.Close()
-			tasks, err := suite.Tasks(split)
-			if err != nil {
-				return badInput("%v", err)
-			}
 			rep, err := eval.Faults(cmd.Context(), db, tasks, cfg)
 			if err != nil {
 				return err
@@ -100,18 +91,9 @@ harmless changes.`,
 			if suitePath == "" {
 				return usageError{errors.New("--suite is required")}
 			}
-			f, err := os.Open(suitePath)
+			tasks, err := loadTasks(suitePath, split)
 			if err != nil {
-				return asInput(err)
-			}
-			suite, err := eval.ReadSuite(f, suitePath)
-			f.Close()
-			if err != nil {
-				return inputError{err}
-			}
-			tasks, err := suite.Tasks(split)
-			if err != nil {
-				return badInput("%v", err)
+				return err
 			}
 			db, err := openExisting(store)
 			if err != nil {
@@ -179,18 +161,9 @@ coverage per family. Score two runs against each other with 'tgms score'.`,
 			if gating != "on" && gating != "off" {
 				return usageError{fmt.Errorf("--gating must be on or off, got %q", gating)}
 			}
-			f, err := os.Open(suitePath)
+			tasks, err := loadTasks(suitePath, split)
 			if err != nil {
-				return asInput(err)
-			}
-			suite, err := eval.ReadSuite(f, suitePath)
-			f.Close()
-			if err != nil {
-				return inputError{err}
-			}
-			tasks, err := suite.Tasks(split)
-			if err != nil {
-				return badInput("%v", err)
+				return err
 			}
 			newPlanner, err := plannerFactory(plannerName, model, apiBase, apiKey)
 			if err != nil {
@@ -262,4 +235,22 @@ coverage per family. Score two runs against each other with 'tgms score'.`,
 	f.StringVar(&apiKey, "api-key", "", "API key (llm planner; default from the environment)")
 	f.StringVar(&gating, "gating", "on", "on: only certified answers; off: the raw answer (ablation)")
 	return cmd
+}
+
+// loadTasks reads a suite and returns the tasks of one split.
+func loadTasks(path, split string) ([]eval.Task, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, asInput(err)
+	}
+	defer f.Close()
+	suite, err := eval.ReadSuite(f, path)
+	if err != nil {
+		return nil, inputError{err}
+	}
+	tasks, err := suite.Tasks(split)
+	if err != nil {
+		return nil, badInput("%v", err)
+	}
+	return tasks, nil
 }
