@@ -231,12 +231,13 @@ func finish(ctx context.Context, res *Result, rep Reporter, opt Options) (*Resul
 	return res, nil
 }
 
-// certifiedValue is the typed answer when every claim about it survived
-// the gate: a number or value, a list of uids, or an interval; nil
-// otherwise.
+// certifiedValue is the typed answer when the claim stating it (the first,
+// the reporter's answer claim) survived the gate: a number or value, a list
+// of uids, or an interval; nil otherwise. Other claims a model added are
+// gated on their own and never decide the value.
 func certifiedValue(res *Result) any {
 	c := res.Certified
-	if c == nil || len(c.Claims) == 0 || c.Metrics.Emitted != len(c.Claims) || res.Trace.AnswerError != nil {
+	if c == nil || len(c.Claims) == 0 || !c.Claims[0].Emitted || res.Trace.AnswerError != nil {
 		return nil
 	}
 	cl := res.Answer.Claims[0]

@@ -51,7 +51,7 @@ budget.`,
 				return err
 			}
 			defer db.Close()
-			newPlanner, err := plannerFactory(plannerName, model, apiBase, apiKey)
+			newPlanner, reporter, err := plannerFactory(plannerName, model, apiBase, apiKey)
 			if err != nil {
 				return err
 			}
@@ -59,7 +59,7 @@ budget.`,
 			if maxRepairs == 0 {
 				maxRepairs = -1 // --max-repairs 0 means none (0 in Options is the default)
 			}
-			res, err := askOne(cmd.Context(), db, args[0], uids, agent.Options{Planner: planner, MaxRepairs: maxRepairs})
+			res, err := askOne(cmd.Context(), db, args[0], uids, agent.Options{Planner: planner, Reporter: reporter, MaxRepairs: maxRepairs})
 			if err != nil {
 				return err
 			}
@@ -193,11 +193,13 @@ func printAsk(out io.Writer, res *agent.Result) {
 }
 
 // plannerFactory returns a constructor of the named planner (a fresh LLM
-// planner keeps one conversation, so each question needs its own).
-func plannerFactory(name, model, apiBase, apiKey string) (func() agent.Planner, error) {
+// planner keeps one conversation, so each question needs its own) and the
+// reporter that goes with it: the model words the claims when a model
+// plans, the deterministic reporter otherwise.
+func plannerFactory(name, model, apiBase, apiKey string) (func() agent.Planner, agent.Reporter, error) {
 	switch name {
 	case "rule", "":
-		return func() agent.Planner { return agent.RulePlanner{} }, nil
+		return func() agent.Planner { return agent.RulePlanner{} }, agent.MechanicalReporter{}, nil
 	case "llm":
 		cfg := llm.ConfigFromEnv()
 		if apiBase != "" {
@@ -211,9 +213,9 @@ func plannerFactory(name, model, apiBase, apiKey string) (func() agent.Planner, 
 		}
 		c, err := llm.New(cfg)
 		if err != nil {
-			return nil, badInput("--planner llm: %v (give --model and --api-base, or set %s and %s)", err, llm.EnvModel, llm.EnvBaseURL)
+			return nil, nil, badInput("--planner llm: %v (give --model and --api-base, or set %s and %s)", err, llm.EnvModel, llm.EnvBaseURL)
 		}
-		return func() agent.Planner { return &agent.LLMPlanner{Client: c} }, nil
+		return func() agent.Planner { return &agent.LLMPlanner{Client: c} }, &agent.LLMReporter{Client: c}, nil
 	}
-	return nil, badInput("--planner %q: use rule or llm", name)
+	return nil, nil, badInput("--planner %q: use rule or llm", name)
 }

@@ -165,7 +165,7 @@ coverage per family. Score two runs against each other with 'tgms score'.`,
 			if err != nil {
 				return err
 			}
-			newPlanner, err := plannerFactory(plannerName, model, apiBase, apiKey)
+			newPlanner, reporter, err := plannerFactory(plannerName, model, apiBase, apiKey)
 			if err != nil {
 				return err
 			}
@@ -184,7 +184,7 @@ coverage per family. Score two runs against each other with 'tgms score'.`,
 			emitted, unsBefore, unsAfter := 0, 0, 0
 			for _, t := range tasks {
 				res, err := agent.Ask(cmd.Context(), db, agent.Question{Text: t.QuestionText, UIDs: t.InputUIDs},
-					agent.Options{Planner: newPlanner(), Ungated: gating == "off", AsOf: t.AsOfTT})
+					agent.Options{Planner: newPlanner(), Reporter: reporter, Ungated: gating == "off", AsOf: t.AsOfTT})
 				if err != nil {
 					return err
 				}
