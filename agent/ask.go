@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"slices"
 
-	"github.com/tgms-go/tgms"
 	bt "github.com/tgms-go/tgms/bitemporal"
 	"github.com/tgms-go/tgms/canon"
 	"github.com/tgms-go/tgms/evidence"
@@ -91,7 +90,7 @@ func (r *Result) Repairs() int { return max(0, len(r.Attempts)-1) }
 // for failures of the machinery (a cancelled context); a refused or
 // unanswerable question is a Result with Refusal set and Err holding the
 // reason.
-func Ask(ctx context.Context, db *tgms.DB, q Question, opt Options) (*Result, error) {
+func Ask(ctx context.Context, db Store, q Question, opt Options) (*Result, error) {
 	if q.Card.VtMax == 0 && q.Card.Nodes == 0 {
 		q.Card = CardFor(db)
 	}

@@ -5,7 +5,8 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/tgms-go/tgms"
+	"github.com/tgms-go/tgms/engine"
+	"github.com/tgms-go/tgms/exec"
 	"github.com/tgms-go/tgms/ops"
 )
 
@@ -35,8 +36,14 @@ func (c DatasetCard) Stats() *ops.Stats {
 	return &ops.Stats{Nodes: c.Nodes, NodeVersions: c.NodeVersions, EdgeVersions: c.EdgeVersions, VtMin: c.VtMin, VtMax: c.VtMax}
 }
 
+// Store is what the agent needs of a database; *tgms.DB satisfies it.
+type Store interface {
+	exec.Source
+	Stats() engine.Stats
+}
+
 // CardFor builds the dataset card of a store.
-func CardFor(db *tgms.DB) DatasetCard {
+func CardFor(db Store) DatasetCard {
 	st := db.Stats()
 	rt := st.RelTypes
 	if rt == nil {

@@ -4,7 +4,6 @@ import (
 	"context"
 	"regexp"
 
-	"github.com/tgms-go/tgms"
 	"github.com/tgms-go/tgms/engine"
 )
 
@@ -41,7 +40,7 @@ var tokenRE = regexp.MustCompile(`[A-Za-z0-9_][A-Za-z0-9_.:\-]*[A-Za-z0-9_]|[A-Z
 // MentionedUIDs lists, in order of first mention, the words of a question
 // that are node uids of the store: the identifiers a user supplies by
 // writing them.
-func MentionedUIDs(db *tgms.DB, text string) []string {
+func MentionedUIDs(db Store, text string) []string {
 	out := []string{}
 	seen := map[string]bool{}
 	db.Read(db.LastTT(), func(r engine.Reader) error {
