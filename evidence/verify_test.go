@@ -1,4 +1,4 @@
-package evidence
+package evidence_test
 
 import (
 	"context"
@@ -11,6 +11,7 @@ import (
 	"github.com/tgms-go/tgms"
 	bt "github.com/tgms-go/tgms/bitemporal"
 	"github.com/tgms-go/tgms/canon"
+	"github.com/tgms-go/tgms/evidence"
 	"github.com/tgms-go/tgms/exec"
 	"github.com/tgms-go/tgms/plan"
 )
@@ -110,59 +111,59 @@ func TestVerdicts(t *testing.T) {
 	s5 := tr.FullResult("s5")
 	cases := []struct {
 		name  string
-		claim Claim
+		claim evidence.Claim
 		want  string
 		why   string // a substring of the reason
 	}{
 		// count
-		{"count from a computed value", Claim{Kind: KindCount, Step: "s3", Path: "value", Value: int64(3)}, Supported, "matches"},
-		{"count off by one", Claim{Kind: KindCount, Step: "s3", Path: "value", Value: int64(4)}, Unsupported, "evidence says 3"},
-		{"count from rows_total of a page", Claim{Kind: KindCount, Step: "s4", Path: "rows_total", Value: int64(3)}, Supported, "matches"},
-		{"count of a page is not the total", Claim{Kind: KindCount, Step: "s4", Path: "rows", Value: int64(2)}, Unsupported, "cite rows_total"},
-		{"count of a complete list", Claim{Kind: KindCount, Step: "s2", Path: "rows", Value: int64(3)}, Supported, "matches"},
-		{"count over a tainted step", Claim{Kind: KindCount, Step: "s5", Path: "nodes_total", Value: s5["nodes_total"]}, "", "incomplete inputs"},
-		{"count that is not an integer", Claim{Kind: KindCount, Step: "s3", Path: "value", Value: 3.5}, Unverifiable, "integer"},
+		{"count from a computed value", evidence.Claim{Kind: evidence.KindCount, Step: "s3", Path: "value", Value: int64(3)}, evidence.Supported, "matches"},
+		{"count off by one", evidence.Claim{Kind: evidence.KindCount, Step: "s3", Path: "value", Value: int64(4)}, evidence.Unsupported, "evidence says 3"},
+		{"count from rows_total of a page", evidence.Claim{Kind: evidence.KindCount, Step: "s4", Path: "rows_total", Value: int64(3)}, evidence.Supported, "matches"},
+		{"count of a page is not the total", evidence.Claim{Kind: evidence.KindCount, Step: "s4", Path: "rows", Value: int64(2)}, evidence.Unsupported, "cite rows_total"},
+		{"count of a complete list", evidence.Claim{Kind: evidence.KindCount, Step: "s2", Path: "rows", Value: int64(3)}, evidence.Supported, "matches"},
+		{"count over a tainted step", evidence.Claim{Kind: evidence.KindCount, Step: "s5", Path: "nodes_total", Value: s5["nodes_total"]}, "", "incomplete inputs"},
+		{"count that is not an integer", evidence.Claim{Kind: evidence.KindCount, Step: "s3", Path: "value", Value: 3.5}, evidence.Unverifiable, "integer"},
 		// value
-		{"value from a row", Claim{Kind: KindValue, Step: "s2", Path: "rows[1].earliest_arrival", Value: int64(20)}, Supported, ""},
-		{"value mismatch", Claim{Kind: KindValue, Step: "s2", Path: "rows[1].earliest_arrival", Value: int64(21)}, Unsupported, ""},
-		{"value in seconds instead of µs", Claim{Kind: KindValue, Step: "s2", Path: "rows[1].earliest_arrival", Value: 0.00002}, Unsupported, ""},
-		{"value on a path that does not exist", Claim{Kind: KindValue, Step: "s2", Path: "rows[7].uid", Value: "a1"}, Unverifiable, "out of range"},
-		{"value cited from a missing step", Claim{Kind: KindValue, Step: "s9", Path: "value", Value: int64(3)}, Unverifiable, "no step s9"},
-		{"value is never read from arguments", Claim{Kind: KindValue, Step: "s2", Path: "window", Value: int64(100)}, Unverifiable, "no field"},
-		{"value from the first row of a page", Claim{Kind: KindValue, Step: "s4", Path: "rows[0].uid", Value: "a1"}, Supported, ""},
-		{"value from a tainted step", Claim{Kind: KindValue, Step: "s5", Path: "rows_total", Value: s5["rows_total"]}, "", "incomplete inputs"},
+		{"value from a row", evidence.Claim{Kind: evidence.KindValue, Step: "s2", Path: "rows[1].earliest_arrival", Value: int64(20)}, evidence.Supported, ""},
+		{"value mismatch", evidence.Claim{Kind: evidence.KindValue, Step: "s2", Path: "rows[1].earliest_arrival", Value: int64(21)}, evidence.Unsupported, ""},
+		{"value in seconds instead of µs", evidence.Claim{Kind: evidence.KindValue, Step: "s2", Path: "rows[1].earliest_arrival", Value: 0.00002}, evidence.Unsupported, ""},
+		{"value on a path that does not exist", evidence.Claim{Kind: evidence.KindValue, Step: "s2", Path: "rows[7].uid", Value: "a1"}, evidence.Unverifiable, "out of range"},
+		{"value cited from a missing step", evidence.Claim{Kind: evidence.KindValue, Step: "s9", Path: "value", Value: int64(3)}, evidence.Unverifiable, "no step s9"},
+		{"value is never read from arguments", evidence.Claim{Kind: evidence.KindValue, Step: "s2", Path: "window", Value: int64(100)}, evidence.Unverifiable, "no field"},
+		{"value from the first row of a page", evidence.Claim{Kind: evidence.KindValue, Step: "s4", Path: "rows[0].uid", Value: "a1"}, evidence.Supported, ""},
+		{"value from a tainted step", evidence.Claim{Kind: evidence.KindValue, Step: "s5", Path: "rows_total", Value: s5["rows_total"]}, "", "incomplete inputs"},
 		// entity
-		{"entity present", Claim{Kind: KindEntity, Step: "s2", Path: "rows[*].uid", UIDs: []string{"a1", "a3"}}, Supported, ""},
-		{"entity fabricated", Claim{Kind: KindEntity, Step: "s2", Path: "rows[*].uid", UIDs: []string{"a1", "fabricated-0001"}}, Unsupported, "fabricated-0001"},
-		{"entity that is the source, not a result", Claim{Kind: KindEntity, Step: "s2", Path: "rows[*].uid", UIDs: []string{"acme"}}, Unsupported, "acme"},
-		{"entity witnessed in a page", Claim{Kind: KindEntity, Step: "s4", Path: "rows[*].uid", UIDs: []string{"a2"}}, Supported, ""},
-		{"entity beyond the page", Claim{Kind: KindEntity, Step: "s4", Path: "rows[*].uid", UIDs: []string{"a3"}}, Unverifiable, "later pages"},
-		{"entity on a path that is not uids", Claim{Kind: KindEntity, Step: "s2", Path: "rows_total", UIDs: []string{"a1"}}, Unverifiable, "uids"},
+		{"entity present", evidence.Claim{Kind: evidence.KindEntity, Step: "s2", Path: "rows[*].uid", UIDs: []string{"a1", "a3"}}, evidence.Supported, ""},
+		{"entity fabricated", evidence.Claim{Kind: evidence.KindEntity, Step: "s2", Path: "rows[*].uid", UIDs: []string{"a1", "fabricated-0001"}}, evidence.Unsupported, "fabricated-0001"},
+		{"entity that is the source, not a result", evidence.Claim{Kind: evidence.KindEntity, Step: "s2", Path: "rows[*].uid", UIDs: []string{"acme"}}, evidence.Unsupported, "acme"},
+		{"entity witnessed in a page", evidence.Claim{Kind: evidence.KindEntity, Step: "s4", Path: "rows[*].uid", UIDs: []string{"a2"}}, evidence.Supported, ""},
+		{"entity beyond the page", evidence.Claim{Kind: evidence.KindEntity, Step: "s4", Path: "rows[*].uid", UIDs: []string{"a3"}}, evidence.Unverifiable, "later pages"},
+		{"entity on a path that is not uids", evidence.Claim{Kind: evidence.KindEntity, Step: "s2", Path: "rows_total", UIDs: []string{"a1"}}, evidence.Unverifiable, "uids"},
 		// complete set
-		{"complete set", Claim{Kind: KindCompleteSet, Step: "s2", Path: "rows[*].uid", UIDs: []string{"a3", "a1", "a2"}}, Supported, "exactly"},
-		{"complete set with a member dropped", Claim{Kind: KindCompleteSet, Step: "s2", Path: "rows[*].uid", UIDs: []string{"a1", "a2"}}, Unsupported, "omits 1"},
-		{"complete set with an extra member", Claim{Kind: KindCompleteSet, Step: "s2", Path: "rows[*].uid", UIDs: []string{"a1", "a2", "a3", "beta"}}, Unsupported, "adds 1"},
-		{"complete set on a page", Claim{Kind: KindCompleteSet, Step: "s4", Path: "rows[*].uid", UIDs: []string{"a1", "a2"}}, Unverifiable, "incomplete"},
+		{"complete set", evidence.Claim{Kind: evidence.KindCompleteSet, Step: "s2", Path: "rows[*].uid", UIDs: []string{"a3", "a1", "a2"}}, evidence.Supported, "exactly"},
+		{"complete set with a member dropped", evidence.Claim{Kind: evidence.KindCompleteSet, Step: "s2", Path: "rows[*].uid", UIDs: []string{"a1", "a2"}}, evidence.Unsupported, "omits 1"},
+		{"complete set with an extra member", evidence.Claim{Kind: evidence.KindCompleteSet, Step: "s2", Path: "rows[*].uid", UIDs: []string{"a1", "a2", "a3", "beta"}}, evidence.Unsupported, "adds 1"},
+		{"complete set on a page", evidence.Claim{Kind: evidence.KindCompleteSet, Step: "s4", Path: "rows[*].uid", UIDs: []string{"a1", "a2"}}, evidence.Unverifiable, "incomplete"},
 		// ordering
-		{"ordering", Claim{Kind: KindOrdering, Step: "s2", Path: "rows", Key: "uid", By: "earliest_arrival", First: "a1", Second: "a3"}, Supported, ""},
-		{"ordering swapped", Claim{Kind: KindOrdering, Step: "s2", Path: "rows", Key: "uid", By: "earliest_arrival", First: "a3", Second: "a1"}, Unsupported, "not strictly before"},
-		{"ordering with a stranger", Claim{Kind: KindOrdering, Step: "s2", Path: "rows", Key: "uid", By: "earliest_arrival", First: "a1", Second: "zz"}, Unsupported, ""},
-		{"ordering beyond the page", Claim{Kind: KindOrdering, Step: "s4", Path: "rows", Key: "uid", By: "earliest_arrival", First: "a1", Second: "a3"}, Unverifiable, "page"},
+		{"ordering", evidence.Claim{Kind: evidence.KindOrdering, Step: "s2", Path: "rows", Key: "uid", By: "earliest_arrival", First: "a1", Second: "a3"}, evidence.Supported, ""},
+		{"ordering swapped", evidence.Claim{Kind: evidence.KindOrdering, Step: "s2", Path: "rows", Key: "uid", By: "earliest_arrival", First: "a3", Second: "a1"}, evidence.Unsupported, "not strictly before"},
+		{"ordering with a stranger", evidence.Claim{Kind: evidence.KindOrdering, Step: "s2", Path: "rows", Key: "uid", By: "earliest_arrival", First: "a1", Second: "zz"}, evidence.Unsupported, ""},
+		{"ordering beyond the page", evidence.Claim{Kind: evidence.KindOrdering, Step: "s4", Path: "rows", Key: "uid", By: "earliest_arrival", First: "a1", Second: "a3"}, evidence.Unverifiable, "page"},
 		// belief
-		{"belief at the pinned time", Claim{Kind: KindBelief, Step: "s3", Path: "value", Value: int64(3), AsOfTT: i64(asOf)}, Supported, ""},
-		{"belief at another time", Claim{Kind: KindBelief, Step: "s3", Path: "value", Value: int64(3), AsOfTT: i64(asOf - 1)}, Unsupported, "belief time"},
-		{"count about another belief time", Claim{Kind: KindCount, Step: "s2", Path: "rows_total", Value: int64(3), AsOfTT: i64(1)}, Unsupported, "belief time"},
+		{"belief at the pinned time", evidence.Claim{Kind: evidence.KindBelief, Step: "s3", Path: "value", Value: int64(3), AsOfTT: i64(asOf)}, evidence.Supported, ""},
+		{"belief at another time", evidence.Claim{Kind: evidence.KindBelief, Step: "s3", Path: "value", Value: int64(3), AsOfTT: i64(asOf - 1)}, evidence.Unsupported, "belief time"},
+		{"count about another belief time", evidence.Claim{Kind: evidence.KindCount, Step: "s2", Path: "rows_total", Value: int64(3), AsOfTT: i64(1)}, evidence.Unsupported, "belief time"},
 		// interval and pattern
-		{"interval on a non-interval", Claim{Kind: KindInterval, Step: "s2", Path: "rows[0]", TA: i64(0), TB: i64(1)}, Unverifiable, "t_a"},
-		{"pattern citing the wrong operator", Claim{Kind: KindPattern, Step: "s2", Pattern: "burst", TA: i64(0), TB: i64(10)}, Unverifiable, "burst_detection"},
+		{"interval on a non-interval", evidence.Claim{Kind: evidence.KindInterval, Step: "s2", Path: "rows[0]", TA: i64(0), TB: i64(1)}, evidence.Unverifiable, "t_a"},
+		{"pattern citing the wrong operator", evidence.Claim{Kind: evidence.KindPattern, Step: "s2", Pattern: "burst", TA: i64(0), TB: i64(10)}, evidence.Unverifiable, "burst_detection"},
 	}
 	for i, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			c.claim.ID = "c" + string(rune('a'+i%26))
-			got := Verify(tr, &Answer{Claims: []Claim{c.claim}}, Options{})[0]
+			got := evidence.Verify(tr, &evidence.Answer{Claims: []evidence.Claim{c.claim}}, evidence.Options{})[0]
 			want := c.want
 			if want == "" { // tainted evidence: true claims are only weakly supported
-				want = WeaklySupported
+				want = evidence.WeaklySupported
 			}
 			if got.Verdict != want || !strings.Contains(got.Reason, c.why) {
 				t.Fatalf("verdict %s (%s), want %s mentioning %q", got.Verdict, got.Reason, want, c.why)
@@ -176,16 +177,16 @@ func TestVerdicts(t *testing.T) {
 // catches.
 func TestCompletenessAblation(t *testing.T) {
 	tr, _ := runTrace(t)
-	claims := []Claim{
-		{ID: "a", Kind: KindCount, Step: "s4", Path: "rows", Value: int64(2)},
-		{ID: "b", Kind: KindValue, Step: "s5", Path: "rows_total", Value: int64(0)},
+	claims := []evidence.Claim{
+		{ID: "a", Kind: evidence.KindCount, Step: "s4", Path: "rows", Value: int64(2)},
+		{ID: "b", Kind: evidence.KindValue, Step: "s5", Path: "rows_total", Value: int64(0)},
 	}
 	s5, _ := tr.Step("s5")
 	claims[1].Value = s5.Result["rows_total"]
-	on := Verify(tr, &Answer{Claims: claims}, Options{})
-	off := Verify(tr, &Answer{Claims: claims}, Options{IgnoreCompleteness: true})
+	on := evidence.Verify(tr, &evidence.Answer{Claims: claims}, evidence.Options{})
+	off := evidence.Verify(tr, &evidence.Answer{Claims: claims}, evidence.Options{IgnoreCompleteness: true})
 	for i := range claims {
-		if on[i].Verdict == Supported || off[i].Verdict != Supported {
+		if on[i].Verdict == evidence.Supported || off[i].Verdict != evidence.Supported {
 			t.Errorf("claim %s: tracking on %s, off %s", claims[i].ID, on[i].Verdict, off[i].Verdict)
 		}
 	}
@@ -193,25 +194,25 @@ func TestCompletenessAblation(t *testing.T) {
 
 func TestGateRendersOnlySupported(t *testing.T) {
 	tr, p := runTrace(t)
-	a := &Answer{Text: "ACME reached 4 accounts including zz", Claims: []Claim{
-		{ID: "c1", Kind: KindCount, Step: "s3", Path: "value", Value: int64(3)},
-		{ID: "c2", Kind: KindEntity, Step: "s2", Path: "rows[*].uid", UIDs: []string{"zz"}},
-		{ID: "c3", Kind: KindCount, Step: "s5", Path: "rows_total", Value: tr.FullResult("s5")["rows_total"]},
+	a := &evidence.Answer{Text: "ACME reached 4 accounts including zz", Claims: []evidence.Claim{
+		{ID: "c1", Kind: evidence.KindCount, Step: "s3", Path: "value", Value: int64(3)},
+		{ID: "c2", Kind: evidence.KindEntity, Step: "s2", Path: "rows[*].uid", UIDs: []string{"zz"}},
+		{ID: "c3", Kind: evidence.KindCount, Step: "s5", Path: "rows_total", Value: tr.FullResult("s5")["rows_total"]},
 	}}
-	out := Gate(tr, a, Options{})
+	out := evidence.Gate(tr, a, evidence.Options{})
 	if !strings.HasPrefix(out.Text, "[c1] The count is 3 (s3 compute value") || strings.Contains(out.Text, "zz") || strings.Contains(out.Text, "4 accounts") {
 		t.Fatalf("certified text: %q", out.Text)
 	}
-	if len(out.Withheld) != 2 || out.Withheld[0].ID != "c2" || out.Withheld[1].Verdict != WeaklySupported || out.Metrics.Emitted != 1 || out.Metrics.Unsupported != 1 {
+	if len(out.Withheld) != 2 || out.Withheld[0].ID != "c2" || out.Withheld[1].Verdict != evidence.WeaklySupported || out.Metrics.Emitted != 1 || out.Metrics.Unsupported != 1 {
 		t.Fatalf("withheld %+v metrics %+v", out.Withheld, out.Metrics)
 	}
-	none := Gate(tr, &Answer{Claims: []Claim{{ID: "x", Kind: KindCount, Step: "s3", Path: "value", Value: int64(9)}}}, Options{})
-	if none.Text != NoCertainAnswer {
+	none := evidence.Gate(tr, &evidence.Answer{Claims: []evidence.Claim{{ID: "x", Kind: evidence.KindCount, Step: "s3", Path: "value", Value: int64(9)}}}, evidence.Options{})
+	if none.Text != evidence.NoCertainAnswer {
 		t.Fatalf("no surviving claim: %q", none.Text)
 	}
 	// The deterministic reporter's claim for the plan's answer is supported.
-	m := Mechanical(tr, p)
-	if r := Verify(tr, m, Options{}); len(r) != 1 || r[0].Verdict != Supported {
+	m := evidence.Mechanical(tr, p)
+	if r := evidence.Verify(tr, m, evidence.Options{}); len(r) != 1 || r[0].Verdict != evidence.Supported {
 		t.Fatalf("mechanical answer %+v: %+v", m, r)
 	}
 }
@@ -222,22 +223,22 @@ func TestSupportedSurvivesReexecution(t *testing.T) {
 	db := payments(t)
 	v := plan.ValidateJSON([]byte(tracePlan), plan.Options{})
 	tr := exec.Run(context.Background(), db, v.Plan, exec.Options{})
-	claims := []Claim{
-		{ID: "c1", Kind: KindCount, Step: "s3", Path: "value", Value: int64(3)},
-		{ID: "c2", Kind: KindCompleteSet, Step: "s2", Path: "rows[*].uid", UIDs: []string{"a1", "a2", "a3"}},
-		{ID: "c3", Kind: KindBelief, Step: "s2", Path: "rows[2].earliest_arrival", Value: int64(30), AsOfTT: i64(tr.AsOfTT)},
+	claims := []evidence.Claim{
+		{ID: "c1", Kind: evidence.KindCount, Step: "s3", Path: "value", Value: int64(3)},
+		{ID: "c2", Kind: evidence.KindCompleteSet, Step: "s2", Path: "rows[*].uid", UIDs: []string{"a1", "a2", "a3"}},
+		{ID: "c3", Kind: evidence.KindBelief, Step: "s2", Path: "rows[2].earliest_arrival", Value: int64(30), AsOfTT: i64(tr.AsOfTT)},
 	}
 	if _, err := db.Write(bt.Retract(bt.EdgeRef(bt.EdgeKey{Src: "a2", Dst: "a3", RelType: "PAY", Disc: "#2.2"}), 30)); err != nil {
 		t.Fatal(err)
 	}
 	again := exec.Run(context.Background(), db, v.Plan, exec.Options{AsOf: tr.AsOfTT})
-	for _, r := range Verify(again, &Answer{Claims: claims}, Options{}) {
-		if r.Verdict != Supported {
+	for _, r := range evidence.Verify(again, &evidence.Answer{Claims: claims}, evidence.Options{}) {
+		if r.Verdict != evidence.Supported {
 			t.Errorf("%s: %s (%s) after re-execution", r.ID, r.Verdict, r.Reason)
 		}
 	}
 	now := exec.Run(context.Background(), db, v.Plan, exec.Options{})
-	if r := Verify(now, &Answer{Claims: claims[:1]}, Options{}); r[0].Verdict != Unsupported {
+	if r := evidence.Verify(now, &evidence.Answer{Claims: claims[:1]}, evidence.Options{}); r[0].Verdict != evidence.Unsupported {
 		t.Errorf("the current belief should contradict the old count: %+v", r[0])
 	}
 }
@@ -253,14 +254,14 @@ func TestTamperedEvidence(t *testing.T) {
 		t.Fatal(err)
 	}
 	normalizeNumbers(&loaded)
-	c := Claim{ID: "c1", Kind: KindCount, Step: "s3", Path: "value", Value: int64(3)}
-	if r := Verify(&loaded, &Answer{Claims: []Claim{c}}, Options{}); r[0].Verdict != Supported {
+	c := evidence.Claim{ID: "c1", Kind: evidence.KindCount, Step: "s3", Path: "value", Value: int64(3)}
+	if r := evidence.Verify(&loaded, &evidence.Answer{Claims: []evidence.Claim{c}}, evidence.Options{}); r[0].Verdict != evidence.Supported {
 		t.Fatalf("loaded trace: %+v", r[0])
 	}
 	s3, _ := loaded.Step("s3")
 	s3.Result["value"] = int64(4)
 	c.Value = int64(4)
-	if r := Verify(&loaded, &Answer{Claims: []Claim{c}}, Options{}); r[0].Verdict != Unverifiable || !strings.Contains(r[0].Reason, "tampered") {
+	if r := evidence.Verify(&loaded, &evidence.Answer{Claims: []evidence.Claim{c}}, evidence.Options{}); r[0].Verdict != evidence.Unverifiable || !strings.Contains(r[0].Reason, "tampered") {
 		t.Fatalf("tampered trace: %+v", r[0])
 	}
 }
@@ -279,7 +280,7 @@ func normalizeNumbers(tr *exec.Trace) {
 func TestParseAnswer(t *testing.T) {
 	good := `{"text":"x","claims":[{"id":"c1","kind":"count","step":"s3","path":"value","value":3},
  {"id":"c2","kind":"temporal_pattern","step":"s6","pattern":"burst","t_a":40,"t_b":50,"as_of_tt":7}]}`
-	a, err := ParseAnswer([]byte(good))
+	a, err := evidence.ParseAnswer([]byte(good))
 	if err != nil || len(a.Claims) != 2 || *a.Claims[1].TA != 40 || *a.Claims[1].AsOfTT != 7 {
 		t.Fatalf("%+v %v", a, err)
 	}
@@ -293,7 +294,7 @@ func TestParseAnswer(t *testing.T) {
 		`{"claims":[{"id":"c1","kind":"interval","step":"s1","path":"v","t_a":1.5,"t_b":2}]}`:                                                  "integer",
 		`{"claims":[{"id":"c1","kind":"value","step":"s1","path":"v","value":1},{"id":"c1","kind":"value","step":"s1","path":"v","value":1}]}`: "duplicate id",
 	} {
-		if _, err := ParseAnswer([]byte(in)); err == nil || !strings.Contains(err.Error(), want) {
+		if _, err := evidence.ParseAnswer([]byte(in)); err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("ParseAnswer(%s) = %v, want %q", in, err, want)
 		}
 	}
@@ -303,7 +304,7 @@ func FuzzParseAnswer(f *testing.F) {
 	f.Add([]byte(`{"text":"x","claims":[{"id":"c1","kind":"count","step":"s3","path":"value","value":3}]}`))
 	f.Add([]byte(`{"claims":[{"id":"c1","kind":"ordering","step":"s2","path":"rows","key":"uid","by":"t","first":"a","second":"b"}]}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		a, err := ParseAnswer(data)
+		a, err := evidence.ParseAnswer(data)
 		if err == nil && a == nil {
 			t.Fatal("nil answer without an error")
 		}
@@ -314,16 +315,16 @@ func FuzzParseAnswer(f *testing.F) {
 // p99): three claims checked and gated against a six-step trace.
 func BenchmarkVerify(b *testing.B) {
 	tr, _ := runTrace(b)
-	a := &Answer{Claims: []Claim{
-		{ID: "c1", Kind: KindCount, Step: "s3", Path: "value", Value: int64(3)},
-		{ID: "c2", Kind: KindCompleteSet, Step: "s2", Path: "rows[*].uid", UIDs: []string{"a1", "a2", "a3"}},
-		{ID: "c3", Kind: KindEntity, Step: "s4", Path: "rows[*].uid", UIDs: []string{"a1"}},
+	a := &evidence.Answer{Claims: []evidence.Claim{
+		{ID: "c1", Kind: evidence.KindCount, Step: "s3", Path: "value", Value: int64(3)},
+		{ID: "c2", Kind: evidence.KindCompleteSet, Step: "s2", Path: "rows[*].uid", UIDs: []string{"a1", "a2", "a3"}},
+		{ID: "c3", Kind: evidence.KindEntity, Step: "s4", Path: "rows[*].uid", UIDs: []string{"a1"}},
 	}}
 	times := make([]time.Duration, 0, b.N)
 	b.ResetTimer()
 	for range b.N {
 		start := time.Now()
-		Gate(tr, a, Options{})
+		evidence.Gate(tr, a, evidence.Options{})
 		times = append(times, time.Since(start))
 	}
 	slices.Sort(times)
