@@ -913,7 +913,11 @@ func aggKernel(c *Call, p *aggPlan, stream bool) (out map[string]any, dirty bool
 			widths = append(widths, uint(bits.Len64(uint64(nb-1))))
 		case aggDimEndpoint:
 			widths = append(widths, nodeBits)
-		case aggDimLabel, aggDimRel:
+		case aggDimRel:
+			// Ordinals are assigned to the store's rel types as they are
+			// met, so they stay below their number.
+			widths = append(widths, uint(bits.Len64(uint64(max(1, len(r.Store().Stats().RelTypes))))))
+		case aggDimLabel:
 			widths = append(widths, 24)
 		case aggDimPair:
 			widths = append(widths, nodeBits, nodeBits)
