@@ -98,13 +98,15 @@ func sortedKeys(m map[string]*ops.Schema) []string {
 }
 
 // Manual is the operator manual generated from the registry: per operator
-// its summary, manual text, arguments (name, type, required or default,
-// description) and result fields.
+// its summary, the first paragraph of its manual text (the semantics; the
+// rest — tie rules, catalogues, error details — stays in 'tgms ops'),
+// arguments (name, type, required or default, description) and result
+// fields.
 func Manual() string {
 	var b strings.Builder
 	for _, s := range ops.All() {
 		fmt.Fprintf(&b, "### %s\n%s\n", s.Name, s.Summary)
-		if d := strings.TrimSpace(s.Doc); d != "" {
+		if d, _, _ := strings.Cut(strings.TrimSpace(s.Doc), "\n\n"); d != "" {
 			b.WriteString(d + "\n")
 		}
 		if s.Args != nil && len(s.Args.Properties) > 0 {
