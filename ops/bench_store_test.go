@@ -1,6 +1,7 @@
 package ops_test
 
 import (
+	"context"
 	"sync"
 	"syscall"
 	"testing"
@@ -9,6 +10,7 @@ import (
 	bt "github.com/tgms-go/tgms/bitemporal"
 	"github.com/tgms-go/tgms/datasets"
 	"github.com/tgms-go/tgms/engine"
+	"github.com/tgms-go/tgms/ops"
 )
 
 // synth1M is the store every operator benchmark reads: the 1M-event
@@ -50,4 +52,28 @@ func cpuTime() time.Duration {
 		return 0
 	}
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// benchOp times op(args) on the shared store: b.N calls after one untimed
+// call, reporting wall and CPU milliseconds per call. It returns the first
+// call's payload, for size metrics.
+func benchOp(b *testing.B, op string, args map[string]any) map[string]any {
+	b.Helper()
+	e, _ := benchStore1M(b)
+	src := storeSource{e}
+	env, err := ops.Execute(context.Background(), src, op, args)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	start, cpu0 := time.Now(), cpuTime()
+	for range b.N {
+		if _, err := ops.Execute(context.Background(), src, op, args); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(time.Since(start).Microseconds())/1000/float64(b.N), "ms/call")
+	b.ReportMetric(float64((cpuTime()-cpu0).Microseconds())/1000/float64(b.N), "cpu-ms/call")
+	return env.Result
 }

@@ -1,14 +1,11 @@
 package ops_test
 
 import (
-	"context"
 	"testing"
-	"time"
 
 	bt "github.com/tgms-go/tgms/bitemporal"
 	"github.com/tgms-go/tgms/datasets"
 	"github.com/tgms-go/tgms/engine"
-	"github.com/tgms-go/tgms/ops"
 )
 
 // snapshotBenchStore is a 1M-event synthetic store (the generator's
@@ -19,23 +16,9 @@ func snapshotBenchStore(b *testing.B) (*engine.Store, *datasets.Manifest) { retu
 // snapshotBenchRun times op(args) on the synthetic store and reports the
 // mean latency in ms.
 func snapshotBenchRun(b *testing.B, op string, args map[string]any) {
-	e, _ := snapshotBenchStore(b)
-	src := storeSource{e}
-	env, err := ops.Execute(context.Background(), src, op, args)
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.ReportAllocs()
-	b.ResetTimer()
-	start := time.Now()
-	for range b.N {
-		if _, err := ops.Execute(context.Background(), src, op, args); err != nil {
-			b.Fatal(err)
-		}
-	}
-	b.ReportMetric(float64(time.Since(start).Microseconds())/1000/float64(b.N), "ms/call")
+	res := benchOp(b, op, args)
 	for _, f := range []string{"rows_total", "nodes_total", "edges_added_total", "edges_removed_total", "neighbors_gained_total"} {
-		if v, ok := env.Result[f].(int64); ok {
+		if v, ok := res[f].(int64); ok {
 			b.ReportMetric(float64(v), f)
 		}
 	}

@@ -17,22 +17,8 @@ import (
 func reachBenchStore(b *testing.B) (*engine.Store, *datasets.Manifest) { return benchStore1M(b) }
 
 func reachBenchRun(b *testing.B, op string, args map[string]any) {
-	e, _ := reachBenchStore(b)
-	src := storeSource{e}
-	env, err := ops.Execute(context.Background(), src, op, args)
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.ReportAllocs()
-	b.ResetTimer()
-	start := time.Now()
-	for range b.N {
-		if _, err := ops.Execute(context.Background(), src, op, args); err != nil {
-			b.Fatal(err)
-		}
-	}
-	b.ReportMetric(float64(time.Since(start).Microseconds())/1000/float64(b.N), "ms/call")
-	if v, ok := env.Result["rows_total"].(int64); ok {
+	res := benchOp(b, op, args)
+	if v, ok := res["rows_total"].(int64); ok {
 		b.ReportMetric(float64(v), "rows_total")
 	}
 }
