@@ -235,3 +235,10 @@ func (r Reader) EachOverlapping(iv bt.Interval, fn func(v uint32)) {
 		}
 	})
 }
+
+// RelID is the store's dense id of the relation type of edge version v
+// (ids are below the number of relation types the store has seen).
+func (r Reader) RelID(v uint32) uint32 { return r.s.eRel.At(v) }
+
+// RelName is the relation type with dense id id.
+func (r Reader) RelName(id uint32) string { return r.s.rels.s[id] }

@@ -914,8 +914,8 @@ func aggKernel(c *Call, p *aggPlan, stream bool) (out map[string]any, dirty bool
 		case aggDimEndpoint:
 			widths = append(widths, nodeBits)
 		case aggDimRel:
-			// Ordinals are assigned to the store's rel types as they are
-			// met, so they stay below their number.
+			// Keys hold the store's dense rel ids, below the number of
+			// rel types it has seen.
 			widths = append(widths, uint(bits.Len64(uint64(max(1, len(r.Store().Stats().RelTypes))))))
 		case aggDimLabel:
 			widths = append(widths, 24)
@@ -925,8 +925,6 @@ func aggKernel(c *Call, p *aggPlan, stream bool) (out map[string]any, dirty bool
 	}
 	index := newAggIndex(widths)
 
-	relIDs := map[string]int64{}
-	var relNames []string
 	labelIDs := map[string]int64{}
 	var labelNames []string
 	hist := map[uint32][]bt.NodeVersion{}
@@ -952,33 +950,6 @@ func aggKernel(c *Call, p *aggPlan, stream bool) (out map[string]any, dirty bool
 		}
 		return lid, nil
 	}
-	var lastRel string
-	lastRelID := int64(-1)
-	relID := func(rel string) (int64, error) {
-		if rel == lastRel && lastRelID >= 0 {
-			return lastRelID, nil
-		}
-		if len(relNames) <= 8 { // few rel_types: a scan beats hashing
-			for i, name := range relNames {
-				if name == rel {
-					lastRel, lastRelID = rel, int64(i)
-					return lastRelID, nil
-				}
-			}
-		}
-		id, ok := relIDs[rel]
-		if !ok {
-			id = int64(len(relNames))
-			if id >= aggInternMax {
-				return 0, Errorf(ELimit, map[string]any{"hint": "restrict rel_types"}, "more than %d distinct rel_types", aggInternMax-1)
-			}
-			relIDs[rel] = id
-			relNames = append(relNames, rel)
-		}
-		lastRel, lastRelID = rel, id
-		return id, nil
-	}
-
 	var gs []*aggGroup
 	var gLast, gCount []int64
 	var dl [3][]uint64 // group<<32 | node, for count_distinct of src, dst, node
@@ -1061,12 +1032,8 @@ func aggKernel(c *Call, p *aggPlan, stream bool) (out map[string]any, dirty bool
 		if idScan && (t < p.w.Start || t >= p.w.End) {
 			continue
 		}
-		var rel string
-		if p.rels != nil {
-			rel = r.RelType(v)
-			if !p.rels[rel] {
-				continue
-			}
+		if p.rels != nil && !p.rels[r.RelType(v)] {
+			continue
 		}
 		src, dst := r.Src(v), r.Dst(v)
 		if p.epSet != nil {
@@ -1149,14 +1116,7 @@ func aggKernel(c *Call, p *aggPlan, stream bool) (out map[string]any, dirty bool
 						k[d.slot] = lid
 					}
 				case aggDimRel:
-					if p.rels == nil {
-						rel = r.RelType(v)
-					}
-					id, err := relID(rel)
-					if err != nil {
-						return nil, false, err
-					}
-					k[d.slot] = id
+					k[d.slot] = int64(r.RelID(v))
 				case aggDimPair:
 					a, b := src, dst
 					if d.undirected && r.UID(b) < r.UID(a) {
@@ -1273,7 +1233,7 @@ func aggKernel(c *Call, p *aggPlan, stream bool) (out map[string]any, dirty bool
 			g.pairs = nil
 		}
 	}
-	out, err = aggRows(c, p, gs, stream, distinct, calFirst, relNames, labelNames, coercion, needProps)
+	out, err = aggRows(c, p, gs, stream, distinct, calFirst, labelNames, coercion, needProps)
 	return out, false, err
 }
 
@@ -1380,7 +1340,7 @@ func aggCalFromIndex(unit string, idx int64) (sd, ed int64) {
 	return aggDaysFromCivil(idx, 1, 1), aggDaysFromCivil(idx+1, 1, 1)
 }
 
-func aggRows(c *Call, p *aggPlan, gs []*aggGroup, stream bool, distinct [][4]int64, calFirst []int64, relNames, labelNames []string, coercion map[string]int64, needProps bool) (map[string]any, error) {
+func aggRows(c *Call, p *aggPlan, gs []*aggGroup, stream bool, distinct [][4]int64, calFirst []int64, labelNames []string, coercion map[string]int64, needProps bool) (map[string]any, error) {
 	r := c.R
 	rows := make([]map[string]any, 0, len(gs))
 	for gi, g := range gs {
@@ -1415,7 +1375,7 @@ func aggRows(c *Call, p *aggPlan, gs []*aggGroup, stream bool, distinct [][4]int
 				row[[]string{"src_label", "dst_label", "node_label"}[d.role]] = l
 				gk = append(gk, l)
 			case aggDimRel:
-				rel := relNames[g.key[d.slot]]
+				rel := r.RelName(uint32(g.key[d.slot]))
 				row["rel_type"] = rel
 				gk = append(gk, rel)
 			case aggDimPair:
