@@ -1,0 +1,53 @@
+package bench
+
+import (
+	"context"
+	"testing"
+
+	"github.com/tgms-go/tgms"
+	bt "github.com/tgms-go/tgms/bitemporal"
+	"github.com/tgms-go/tgms/datasets"
+)
+
+// Every registry query runs on a small synthetic store: none is refused or
+// unsupported, and each reports its timings and answer digest.
+func TestRegistryRuns(t *testing.T) {
+	db, err := tgms.Open(t.TempDir(), &tgms.Options{NoSync: true, CheckpointBytes: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	var evs []bt.Event
+	if _, err := datasets.Synthesize(datasets.SynthConfig{Events: 20_000, Seed: 1}, func(c []bt.Event) error {
+		evs = append(evs, c...)
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.Ingest(evs, "", nil); err != nil {
+		t.Fatal(err)
+	}
+	qs, err := Registry(db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(qs) != 13 {
+		t.Fatalf("%d queries, want 13", len(qs))
+	}
+	for _, r := range Run(context.Background(), db, qs, 1, 3) {
+		if r.Status != "ok" || r.Reps < 3 || len(r.Digest) != 64 || r.P95Ms < r.P50Ms {
+			t.Errorf("%s (%s): %+v", r.ID, r.Op, r)
+		}
+	}
+}
+
+func TestRegistryNeedsEdges(t *testing.T) {
+	db, err := tgms.Open(t.TempDir(), &tgms.Options{NoSync: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if _, err := Registry(db); err == nil {
+		t.Fatal("a registry over an empty store")
+	}
+}
