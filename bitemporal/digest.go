@@ -1,6 +1,7 @@
 package bitemporal
 
 import (
+	"strings"
 	"cmp"
 	"crypto/sha256"
 	"encoding/hex"
@@ -16,7 +17,9 @@ import (
 //
 // over every version ever believed (closed ones included), node rows sorted
 // by (uid, tt_s, vt_s) and edge rows by (src, dst, rel_type, disc, tt_s,
-// vt_s), all compared as byte strings or integers. A node row is
+// vt_s), strings compared as bytes and integers numerically, except that
+// store-assigned discriminators (#<batch>.<n>) come before explicit ones and
+// compare numerically by (batch, n) (see CompareEdgeKeys). A node row is
 //
 //	{"closed_by":OP|null,"created_by":OP,"label":S,"props":{...},"tt_e":N,"tt_s":N,"uid":S,"vt_e":N,"vt_s":N}
 //
@@ -146,19 +149,29 @@ func CompareNodes(a, b *NodeVersion) int {
 	return cmp.Compare(a.Valid.Start, b.Valid.Start)
 }
 
-// CompareEdgeKeys orders edge identities by (src, dst, rel_type, disc).
+// CompareEdgeKeys orders edge identities by (src, dst, rel_type, disc),
+// strings by bytes, except that store-assigned discriminators (#<batch>.<n>)
+// come before explicit ones and compare numerically by (batch, n).
 func CompareEdgeKeys(a, b EdgeKey) int {
-	for _, p := range [4][2]string{{a.Src, b.Src}, {a.Dst, b.Dst}, {a.RelType, b.RelType}, {a.Disc, b.Disc}} {
-		if p[0] != p[1] {
-			if p[0] < p[1] {
-				return -1
-			}
-			return 1
-		}
+	if c := cmp.Or(strings.Compare(a.Src, b.Src), strings.Compare(a.Dst, b.Dst), strings.Compare(a.RelType, b.RelType)); c != 0 {
+		return c
 	}
-	return 0
+	return compareDiscs(a.Disc, b.Disc)
 }
 
+func compareDiscs(a, b string) int {
+	sa, ia, autoA := ParseAutoDisc(a)
+	sb, ib, autoB := ParseAutoDisc(b)
+	switch {
+	case autoA && autoB:
+		return cmp.Or(cmp.Compare(sa, sb), cmp.Compare(ia, ib))
+	case autoA:
+		return -1
+	case autoB:
+		return 1
+	}
+	return strings.Compare(a, b)
+}
 // CompareEdges orders edge versions canonically: (identity, tt_s, vt_s).
 func CompareEdges(a, b *EdgeVersion) int {
 	if c := CompareEdgeKeys(a.Key, b.Key); c != 0 {

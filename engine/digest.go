@@ -1,7 +1,6 @@
 package engine
 
 import (
-	"bytes"
 	"cmp"
 	"slices"
 
@@ -14,51 +13,42 @@ func (s *Store) Digest() string {
 	uidRank := ranks(s.uids.s)
 	relRank := ranks(s.rels.s)
 	discRank := ranks(s.discs.s)
-	ids := make([]uint32, s.eVtS.Len())
-	for i := range ids {
-		ids[i] = uint32(i)
+	// One integer sort key per version: (src, dst) ranks, (rel rank, disc
+	// key), tt_s, vt_s. A store-assigned disc's key is its global auto
+	// index, which orders by (batch, n) and sorts before explicit discs.
+	type key struct {
+		ends, relDisc uint64
+		vts           int64
+		tts, v        uint32
 	}
-	var ba, bb [32]byte
-	discBytes := func(buf *[32]byte, v uint32) []byte {
-		d := s.eDisc.At(v)
-		if d&autoBit == 0 {
-			return nil
+	n := s.eVtS.Len()
+	keys := make([]key, n)
+	seq := uint32(1)
+	for i := range n {
+		v := uint32(i)
+		for s.edgeEnd[seq] <= v {
+			seq++
 		}
-		return append(buf[:0], s.Disc(v)...)
+		disc := uint64(s.eDisc.At(v))
+		if disc&autoBit != 0 {
+			disc &^= autoBit
+		} else {
+			disc = 1<<32 | uint64(discRank[disc])
+		}
+		keys[i] = key{
+			ends:    uint64(uidRank[s.eSrc.At(v)])<<32 | uint64(uidRank[s.eDst.At(v)]),
+			relDisc: uint64(relRank[s.eRel.At(v)])<<33 | disc,
+			vts:     s.eVtS.At(v), tts: seq, v: v,
+		}
 	}
-	slices.SortFunc(ids, func(a, b uint32) int {
-		if c := cmp.Compare(uidRank[s.eSrc.At(a)], uidRank[s.eSrc.At(b)]); c != 0 {
-			return c
-		}
-		if c := cmp.Compare(uidRank[s.eDst.At(a)], uidRank[s.eDst.At(b)]); c != 0 {
-			return c
-		}
-		if c := cmp.Compare(relRank[s.eRel.At(a)], relRank[s.eRel.At(b)]); c != 0 {
-			return c
-		}
-		da, db := s.eDisc.At(a), s.eDisc.At(b)
-		switch {
-		case da&autoBit == 0 && db&autoBit == 0:
-			if c := cmp.Compare(discRank[da], discRank[db]); c != 0 {
-				return c
-			}
-		case da != db:
-			x, y := discBytes(&ba, a), discBytes(&bb, b)
-			if x == nil {
-				x = []byte(s.discs.s[da])
-			}
-			if y == nil {
-				y = []byte(s.discs.s[db])
-			}
-			if c := bytes.Compare(x, y); c != 0 {
-				return c
-			}
-		}
-		if c := cmp.Compare(s.edgeSeq(a), s.edgeSeq(b)); c != 0 {
-			return c
-		}
-		return cmp.Compare(s.eVtS.At(a), s.eVtS.At(b))
+	slices.SortFunc(keys, func(a, b key) int {
+		return cmp.Or(cmp.Compare(a.ends, b.ends), cmp.Compare(a.relDisc, b.relDisc), cmp.Compare(a.tts, b.tts), cmp.Compare(a.vts, b.vts))
 	})
+	ids := make([]uint32, n)
+	for i := range keys {
+		ids[i] = keys[i].v
+	}
+	keys = nil
 	d := bt.NewDigester()
 	for _, v := range ids {
 		ev := s.EdgeVersion(v)

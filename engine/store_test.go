@@ -68,7 +68,9 @@ func genKey(t *rapid.T, batches uint64) bt.EdgeKey {
 	}
 	k := bt.EdgeKey{
 		Src: rapid.SampledFrom(uidPool[:3]).Draw(t, "src"), Dst: rapid.SampledFrom(uidPool[:3]).Draw(t, "dst"),
-		RelType: rapid.SampledFrom([]string{"R", "R", "R", "S"}).Draw(t, "rel"),
+		// "M" is also the rel type of ingested events, so explicit and
+		// store-assigned discriminators meet under one (src, dst, rel).
+		RelType: rapid.SampledFrom([]string{"R", "R", "R", "S", "M"}).Draw(t, "rel"),
 		Disc:    rapid.SampledFrom([]string{"", "", "", "x"}).Draw(t, "disc"),
 	}
 	if batches > 0 && rapid.IntRange(0, 2).Draw(t, "auto") == 0 {
