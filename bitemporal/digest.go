@@ -1,12 +1,12 @@
 package bitemporal
 
 import (
-	"strings"
 	"cmp"
 	"crypto/sha256"
 	"encoding/hex"
 	"hash"
 	"strconv"
+	"strings"
 
 	"github.com/tgms-go/tgms/canon"
 )
@@ -172,6 +172,7 @@ func compareDiscs(a, b string) int {
 	}
 	return strings.Compare(a, b)
 }
+
 // CompareEdges orders edge versions canonically: (identity, tt_s, vt_s).
 func CompareEdges(a, b *EdgeVersion) int {
 	if c := CompareEdgeKeys(a.Key, b.Key); c != 0 {
