@@ -61,7 +61,7 @@ func Load(spec Spec, path string) ([]bitemporal.Event, error) {
 	raw, err := os.ReadFile(path)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) && spec.URL != "" {
-			return nil, fmt.Errorf("datasets: load %s: %w (fetch it with datasets.Download or from %s)", spec.Name, err, spec.URL)
+			return nil, fmt.Errorf("datasets: load %s: %w (fetch it from %s, or let `tgms ingest --download` do it)", spec.Name, err, spec.URL)
 		}
 		return nil, fmt.Errorf("datasets: load %s: %w", spec.Name, err)
 	}

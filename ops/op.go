@@ -283,7 +283,7 @@ func Prepare(name string, raw map[string]any) (*Spec, map[string]any, error) {
 		m := args[k].(map[string]any)
 		if toInt(m["t_a"]) >= toInt(m["t_b"]) {
 			return nil, nil, Errorf(EInvalidArg, map[string]any{"path": "/" + k, "hint": "a window is [t_a, t_b) with t_a < t_b"},
-				"window %s is empty or inverted: t_a %d must be before t_b %d", k, toInt(m["t_a"]), toInt(m["t_b"]))
+				"%s is empty or inverted: t_a %d must be before t_b %d", k, toInt(m["t_a"]), toInt(m["t_b"]))
 		}
 	}
 	return spec, args, nil

@@ -44,8 +44,9 @@ result_digest (SHA-256 of the canonical result). A refusal is printed as
 			if err != nil {
 				var oe *ops.Error
 				if errors.As(err, &oe) {
-					b, _ := json.Marshal(map[string]any{"error": oe})
-					fmt.Fprintln(cmd.OutOrStdout(), string(b))
+					enc := json.NewEncoder(cmd.OutOrStdout())
+					enc.SetEscapeHTML(false)
+					enc.Encode(map[string]any{"error": oe})
 					return inputError{err}
 				}
 				return err

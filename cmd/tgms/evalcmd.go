@@ -7,6 +7,7 @@ import (
 	"os"
 
 	"github.com/spf13/cobra"
+	"github.com/tgms-go/tgms"
 	"github.com/tgms-go/tgms/agent"
 	"github.com/tgms-go/tgms/eval"
 )
@@ -35,11 +36,7 @@ pages with completeness tracking on and off. Deterministic; no model.`,
 			if suitePath == "" || out == "" {
 				return usageError{errors.New("--suite and --out are required")}
 			}
-			tasks, err := loadTasks(suitePath, split)
-			if err != nil {
-				return err
-			}
-			db, err := openExisting(store)
+			db, tasks, err := openSuite(store, suitePath, split)
 			if err != nil {
 				return err
 			}
@@ -91,11 +88,7 @@ harmless changes.`,
 			if suitePath == "" {
 				return usageError{errors.New("--suite is required")}
 			}
-			tasks, err := loadTasks(suitePath, split)
-			if err != nil {
-				return err
-			}
-			db, err := openExisting(store)
+			db, tasks, err := openSuite(store, suitePath, split)
 			if err != nil {
 				return err
 			}
@@ -235,6 +228,20 @@ coverage per family. Score two runs against each other with 'tgms score'.`,
 	f.StringVar(&apiKey, "api-key", "", "API key (llm planner; default from the environment)")
 	f.StringVar(&gating, "gating", "on", "on: only certified answers; off: the raw answer (ablation)")
 	return cmd
+}
+
+// openSuite reads a suite's tasks of one split and opens the store it
+// was generated on.
+func openSuite(store, suitePath, split string) (*tgms.DB, []eval.Task, error) {
+	tasks, err := loadTasks(suitePath, split)
+	if err != nil {
+		return nil, nil, err
+	}
+	db, err := openExisting(store)
+	if err != nil {
+		return nil, nil, err
+	}
+	return db, tasks, nil
 }
 
 // loadTasks reads a suite and returns the tasks of one split.

@@ -146,6 +146,7 @@ func openExisting(dir string) (*tgms.DB, error) {
 func printJSON(w io.Writer, v any) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
 	return enc.Encode(v)
 }
 
