@@ -3,6 +3,7 @@ module github.com/tgms-go/tgms
 go 1.26.0
 
 require (
+	github.com/google/jsonschema-go v0.4.3
 	github.com/openai/openai-go/v3 v3.98.0
 	github.com/schollz/progressbar/v3 v3.19.1
 	github.com/spf13/cobra v1.10.2

@@ -1,0 +1,31 @@
+// Package tools is the one catalog of what `tgms serve` offers: every tool
+// with its name, description, input and output JSON Schemas and its
+// handler. The MCP server (package mcpserver), the HTTP API (package
+// httpapi) and the OpenAPI document (package openapi) are all generated
+// from Catalog, and every schema in it is generated from the ops registry,
+// the plan IR and the evidence and trace types: nothing is written twice.
+//
+// # Tools
+//
+//	<operator>      one per operator of the algebra (temporal_reachability, ...):
+//	                input = the operator's argument schema, output = its envelope
+//	                {op, args, as_of_tt, dataset_extent, result, result_digest}
+//	validate_plan   {plan, uids}              → {valid, violations}
+//	run_plan        {plan, uids, as_of_tt}    → {trace_digest, trace_uri, as_of_tt, ok,
+//	                                             steps, answer, certified}
+//	verify_answer   {trace_digest | trace, answer} → the certified answer
+//	                                             {text, claims, withheld, metrics}
+//	ask             {question, uids, as_of_tt} → {reading, answer, claims, withheld,
+//	                                             attempts, trace_digest, ...}
+//	stats           {}                        → the store's statistics
+//	trace_verify    {trace_digest | trace}    → {reproduced, steps: [...]}
+//	write_batch     {ops: "JSONL"}            → {tt, ops}   (only with --allow-writes)
+//
+// # Errors
+//
+// A refused call is a Failure {code, message, violations}: violations are
+// the plan contract's objects {code, rule, step_id, path, message, hint,
+// allowed, expected}, the same the CLI prints, so an agent repairs a bad
+// call the way it repairs a rejected plan. Operator refusals become one
+// violation with rule "op.<name>" and the path into the arguments.
+package tools
