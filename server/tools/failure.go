@@ -1,6 +1,8 @@
 package tools
 
 import (
+	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 
@@ -104,4 +106,16 @@ func fromWriteError(line int, err error) *Failure {
 	}
 	f := fail(statusUnprocessed, code, "write.op", path, "fix the op and send the whole batch again; nothing was written", nil, "%v", err)
 	return f
+}
+
+// Marshal renders a tool output or a Failure as JSON, without HTML
+// escaping and without a trailing newline.
+func Marshal(v any) ([]byte, error) {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimRight(b.Bytes(), "\n"), nil
 }

@@ -75,3 +75,28 @@ func (s *Store) ReachQuestion() string {
 func when(t bt.Time) string {
 	return fmt.Sprintf("%d", t)
 }
+
+// ReachPlan is a one-step plan: who a reaches over the whole extent,
+// answered by rows_total (4: b, c, d and e).
+func (s *Store) ReachPlan() map[string]any {
+	return map[string]any{
+		"plan_id": "reach-a",
+		"steps": []any{map[string]any{"id": "s1", "op": "temporal_reachability", "depends_on": []any{},
+			"args": map[string]any{"src": "a", "window": map[string]any{"t_a": s.Start, "t_b": s.End}, "limit": int64(1000)}}},
+		"answer_spec": map[string]any{"kind": "count", "from": "s1.rows_total"},
+	}
+}
+
+// ReachAnswer claims what ReachPlan's trace supports (4 nodes reached, b
+// among them) and one thing it does not (5 nodes).
+func ReachAnswer() map[string]any {
+	return map[string]any{"text": "a reaches 4 nodes", "claims": []any{
+		map[string]any{"id": "c1", "kind": "count", "step": "s1", "path": "rows_total", "value": int64(4)},
+		map[string]any{"id": "c2", "kind": "count", "step": "s1", "path": "rows_total", "value": int64(5)},
+	}}
+}
+
+// ReachArgs are temporal_reachability's arguments for a over the extent.
+func (s *Store) ReachArgs() map[string]any {
+	return map[string]any{"src": "a", "window": map[string]any{"t_a": s.Start, "t_b": s.End}}
+}

@@ -1,0 +1,230 @@
+// Package mcpcheck is the battery of checks the MCP tests run against a
+// client session, whatever the transport (in memory, stdio, streamable
+// HTTP): the same assertions for every way in.
+package mcpcheck
+
+import (
+	"context"
+	"encoding/json"
+	"reflect"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/tgms-go/tgms/ops"
+	"github.com/tgms-go/tgms/server/internal/testdb"
+)
+
+// Call calls a tool and decodes its structured content.
+func Call(t testing.TB, cs *mcp.ClientSession, name string, args any) (map[string]any, bool) {
+	t.Helper()
+	res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: name, Arguments: args})
+	if err != nil {
+		t.Fatalf("%s: protocol error %v", name, err)
+	}
+	b, err := json.Marshal(res.StructuredContent)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var m map[string]any
+	if err := json.Unmarshal(b, &m); err != nil {
+		t.Fatalf("%s: structured content %s: %v", name, b, err)
+	}
+	if len(res.Content) != 1 {
+		t.Fatalf("%s: want one text content, got %d", name, len(res.Content))
+	}
+	var fromText map[string]any
+	if tc, ok := res.Content[0].(*mcp.TextContent); !ok || json.Unmarshal([]byte(tc.Text), &fromText) != nil || !reflect.DeepEqual(fromText, m) {
+		t.Fatalf("%s: the text content is not the structured content", name)
+	}
+	return m, res.IsError
+}
+
+// Violations returns a tool error's violations.
+func Violations(t testing.TB, m map[string]any) []map[string]any {
+	t.Helper()
+	e, _ := m["error"].(map[string]any)
+	list, _ := e["violations"].([]any)
+	var out []map[string]any
+	for _, v := range list {
+		out = append(out, v.(map[string]any))
+	}
+	if len(out) == 0 {
+		t.Fatalf("a tool error without violations: %v", m)
+	}
+	return out
+}
+
+// Run checks a session against a server over testdb's store, read-only.
+func Run(t *testing.T, cs *mcp.ClientSession, s *testdb.Store) {
+	ctx := context.Background()
+	t.Run("tools", func(t *testing.T) {
+		lt, err := cs.ListTools(ctx, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		byName := map[string]*mcp.Tool{}
+		for _, tool := range lt.Tools {
+			byName[tool.Name] = tool
+		}
+		for _, spec := range ops.All() {
+			tool, ok := byName[spec.Name]
+			if !ok {
+				t.Errorf("operator %s is not a tool", spec.Name)
+				continue
+			}
+			want, _ := json.Marshal(spec.Args)
+			got, _ := json.Marshal(tool.InputSchema)
+			if !jsonEqual(want, got) {
+				t.Errorf("%s: input schema differs from the registry's:\n got %s\nwant %s", spec.Name, got, want)
+			}
+			out, _ := json.Marshal(tool.OutputSchema)
+			res, _ := json.Marshal(spec.Result)
+			if !strings.Contains(string(out), string(res[:min(len(res), 40)])) {
+				t.Errorf("%s: the output schema does not carry the result schema", spec.Name)
+			}
+		}
+		for _, name := range []string{"validate_plan", "run_plan", "verify_answer", "ask", "stats", "trace_verify"} {
+			if byName[name] == nil {
+				t.Errorf("tool %s missing", name)
+			}
+		}
+		if byName["write_batch"] != nil {
+			t.Errorf("write_batch is listed on a read-only server")
+		}
+		ops, _ := json.Marshal(byName["validate_plan"].InputSchema)
+		for _, op := range []string{"temporal_reachability", "version_history"} {
+			if !strings.Contains(string(ops), `"`+op+`"`) {
+				t.Errorf("validate_plan's plan schema does not list operator %s", op)
+			}
+		}
+	})
+	t.Run("call operator", func(t *testing.T) {
+		m, isErr := Call(t, cs, "temporal_reachability", s.ReachArgs())
+		if isErr {
+			t.Fatalf("error: %v", m)
+		}
+		env, err := s.DB.Call(ctx, "temporal_reachability", s.ReachArgs())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if m["result_digest"] != env.ResultDigest {
+			t.Fatalf("result digest %v, a direct call gives %s", m["result_digest"], env.ResultDigest)
+		}
+		if got := m["result"].(map[string]any)["rows_total"]; got != float64(4) {
+			t.Fatalf("rows_total %v, want 4", got)
+		}
+		m, isErr = Call(t, cs, "temporal_reachability", map[string]any{"src": "a", "window": map[string]any{"t_a": 5, "t_b": 1}})
+		if !isErr {
+			t.Fatalf("an inverted window was accepted: %v", m)
+		}
+		v := Violations(t, m)[0]
+		if v["code"] != "E_INVALID_ARG" || v["path"] != "/window" || v["rule"] != "op.temporal_reachability" || v["hint"] == "" {
+			t.Fatalf("violation %v", v)
+		}
+	})
+	t.Run("validate bad plan", func(t *testing.T) {
+		p := s.ReachPlan()
+		p["steps"].([]any)[0].(map[string]any)["op"] = "temporal_reach"
+		m, isErr := Call(t, cs, "validate_plan", map[string]any{"plan": p, "uids": []string{"a"}})
+		if isErr || m["valid"] != false {
+			t.Fatalf("validate_plan: %v", m)
+		}
+		v := m["violations"].([]any)[0].(map[string]any)
+		allowed, _ := v["allowed"].([]any)
+		if v["rule"] != "op.unknown" || v["path"] != "/steps/0/op" || !slices.Contains(allowed, any("temporal_reachability")) {
+			t.Fatalf("violation %v", v)
+		}
+		m, isErr = Call(t, cs, "run_plan", map[string]any{"plan": p, "uids": []string{"a"}})
+		if !isErr || m["error"].(map[string]any)["code"] != "E_PLAN_INVALID" || Violations(t, m)[0]["rule"] != "op.unknown" {
+			t.Fatalf("run_plan of a rejected plan: %v", m)
+		}
+		m, _ = Call(t, cs, "validate_plan", map[string]any{"plan": s.ReachPlan()})
+		if m["valid"] != false || m["violations"].([]any)[0].(map[string]any)["rule"] != "ground.literal_uid" {
+			t.Fatalf("a literal uid the task did not supply was admitted: %v", m)
+		}
+	})
+	var digest string
+	t.Run("run plan", func(t *testing.T) {
+		m, isErr := Call(t, cs, "run_plan", map[string]any{"plan": s.ReachPlan(), "uids": []string{"a"}})
+		if isErr || m["ok"] != true || m["answer"] != float64(4) {
+			t.Fatalf("run_plan: %v", m)
+		}
+		digest = m["trace_digest"].(string)
+		step := m["steps"].([]any)[0].(map[string]any)
+		if step["complete"] != true || step["result_digest"] == "" || step["rows_total"] != float64(4) {
+			t.Fatalf("step %v", step)
+		}
+		cert := m["certified"].(map[string]any)
+		if !strings.Contains(cert["text"].(string), "4") || len(cert["claims"].([]any)) != 1 {
+			t.Fatalf("certified %v", cert)
+		}
+		rr, err := cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: m["trace_uri"].(string)})
+		if err != nil || !strings.Contains(rr.Contents[0].Text, digest) {
+			t.Fatalf("trace resource: %v", err)
+		}
+		if _, err := cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: "tgms://trace/" + strings.Repeat("0", 64)}); err == nil {
+			t.Fatalf("an unknown trace resolved")
+		}
+		m, isErr = Call(t, cs, "trace_verify", map[string]any{"trace_digest": digest})
+		if isErr || m["reproduced"] != true {
+			t.Fatalf("trace_verify: %v", m)
+		}
+	})
+	t.Run("verify claims", func(t *testing.T) {
+		m, isErr := Call(t, cs, "verify_answer", map[string]any{"trace_digest": digest, "answer": testdb.ReachAnswer()})
+		if isErr {
+			t.Fatalf("verify_answer: %v", m)
+		}
+		claims, withheld := m["claims"].([]any), m["withheld"].([]any)
+		if len(claims) != 2 || len(withheld) != 1 {
+			t.Fatalf("claims %v withheld %v", claims, withheld)
+		}
+		if claims[0].(map[string]any)["verdict"] != "supported" || withheld[0].(map[string]any)["id"] != "c2" || withheld[0].(map[string]any)["verdict"] != "unsupported" {
+			t.Fatalf("verdicts %v / %v", claims, withheld)
+		}
+		if text := m["text"].(string); strings.Contains(text, "[c2]") || !strings.Contains(text, "[c1]") {
+			t.Fatalf("the certified text shows the unsupported claim: %q", m["text"])
+		}
+	})
+	t.Run("ask", func(t *testing.T) {
+		m, isErr := Call(t, cs, "ask", map[string]any{"question": testdb.VersionsQuestion()})
+		if isErr || m["value"] != float64(3) || m["reading"] == nil || m["text"] == "" {
+			t.Fatalf("ask: %v", m)
+		}
+		m, _ = Call(t, cs, "ask", map[string]any{"question": testdb.VersionsQuestion(), "as_of_tt": s.Corrected - 1})
+		if m["value"] != float64(1) {
+			t.Fatalf("ask before the correction: %v", m["value"])
+		}
+		m, _ = Call(t, cs, "ask", map[string]any{"question": "Which node is the most influential one?"})
+		if m["refusal"] == nil || m["value"] != nil {
+			t.Fatalf("an unreadable question was answered: %v", m)
+		}
+	})
+	t.Run("resources and prompt", func(t *testing.T) {
+		rr, err := cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: "tgms://manual"})
+		if err != nil || !strings.Contains(rr.Contents[0].Text, "## temporal_reachability") {
+			t.Fatalf("manual: %v", err)
+		}
+		rr, err = cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: "tgms://stats"})
+		if err != nil || !strings.Contains(rr.Contents[0].Text, `"nodes":5`) {
+			t.Fatalf("stats: %v %v", err, rr)
+		}
+		p, err := cs.GetPrompt(ctx, &mcp.GetPromptParams{Name: "plan", Arguments: map[string]string{"question": s.ReachQuestion()}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		body := p.Messages[0].Content.(*mcp.TextContent).Text
+		for _, want := range []string{"### temporal_reachability", "TASK UIDS: a", "validate_plan"} {
+			if !strings.Contains(body, want) {
+				t.Errorf("the plan prompt lacks %q", want)
+			}
+		}
+	})
+}
+
+func jsonEqual(a, b []byte) bool {
+	var x, y any
+	return json.Unmarshal(a, &x) == nil && json.Unmarshal(b, &y) == nil && reflect.DeepEqual(x, y)
+}

@@ -1,0 +1,88 @@
+// Package mcpserver serves the tool catalog (package tools) over the Model
+// Context Protocol with the official Go SDK: every catalog tool as an MCP
+// tool with its generated input and output schemas, traces and the
+// operator manual as resources, and a planning prompt generated from the
+// registry.
+//
+// A tool call returns its output as structured content and as JSON text.
+// A refused call is a tool error (isError) whose structured content is the
+// Failure {code, message, violations}, so an agent reads the violations
+// and repairs the call.
+package mcpserver
+
+import (
+	"context"
+	"encoding/json"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/tgms-go/tgms/canon"
+	"github.com/tgms-go/tgms/plan"
+	"github.com/tgms-go/tgms/server/tools"
+)
+
+// Version is the server version reported to clients.
+const Version = "0.1.0"
+
+// New builds the MCP server over a service.
+func New(svc *tools.Service) *mcp.Server {
+	s := mcp.NewServer(&mcp.Implementation{Name: "tgms", Title: "TGMS bi-temporal graph database", Version: Version}, &mcp.ServerOptions{
+		Instructions: instructions,
+	})
+	for _, t := range svc.Tools() {
+		s.AddTool(&mcp.Tool{
+			Name: t.Name, Description: t.Description, InputSchema: t.Input, OutputSchema: t.Output,
+			Annotations: &mcp.ToolAnnotations{ReadOnlyHint: !t.Writes, IdempotentHint: !t.Writes, OpenWorldHint: ptr(false)},
+		}, handler(svc, t.Name))
+	}
+	addResources(s, svc)
+	addPrompt(s, svc)
+	return s
+}
+
+func ptr[T any](v T) *T { return &v }
+
+const instructions = `TGMS is a bi-temporal temporal-graph database. Never answer from memory:
+call an operator tool, or write a plan (see the "plan" prompt and the
+tgms://manual resource), check it with validate_plan, run it with run_plan,
+and state only what verify_answer certifies. Every refusal carries
+violations {code, rule, path, hint, allowed}: fix what they name and retry.`
+
+// handler adapts a catalog tool to an MCP tool handler.
+func handler(svc *tools.Service, name string) mcp.ToolHandler {
+	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		args := map[string]any{}
+		if raw := req.Params.Arguments; len(raw) > 0 && string(raw) != "null" {
+			v, err := canon.Parse(raw)
+			m, isObj := v.(map[string]any)
+			if err != nil || !isObj {
+				return failure(&tools.Failure{Code: "E_SCHEMA", Message: "tool arguments must be one JSON object"}), nil
+			}
+			args = m
+		}
+		out, f := svc.Call(ctx, name, args)
+		if f != nil {
+			return failure(f), nil
+		}
+		b, err := marshal(out)
+		if err != nil {
+			return failure(&tools.Failure{Code: "E_INTERNAL", Message: err.Error()}), nil
+		}
+		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: string(b)}}, StructuredContent: json.RawMessage(b)}, nil
+	}
+}
+
+func failure(f *tools.Failure) *mcp.CallToolResult {
+	if f.Violations == nil {
+		f.Violations = []plan.Violation{}
+	}
+	b, _ := marshal(map[string]any{"error": f})
+	return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: string(b)}}, StructuredContent: json.RawMessage(b)}
+}
+
+// marshal renders a tool output as JSON without HTML escaping.
+func marshal(v any) ([]byte, error) {
+	if raw, ok := v.(json.RawMessage); ok {
+		return raw, nil
+	}
+	return tools.Marshal(v)
+}

@@ -1,0 +1,68 @@
+package mcpserver_test
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/tgms-go/tgms/server/internal/mcpcheck"
+	"github.com/tgms-go/tgms/server/internal/testdb"
+	"github.com/tgms-go/tgms/server/mcpserver"
+	"github.com/tgms-go/tgms/server/tools"
+)
+
+func connect(t *testing.T, svc *tools.Service) *mcp.ClientSession {
+	t.Helper()
+	ct, st := mcp.NewInMemoryTransports()
+	ctx := context.Background()
+	ss, err := mcpserver.New(svc).Connect(ctx, st, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ss.Close() })
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, nil).Connect(ctx, ct, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cs.Close() })
+	return cs
+}
+
+func TestInMemory(t *testing.T) {
+	s := testdb.New(t)
+	mcpcheck.Run(t, connect(t, tools.New(s.DB, tools.Options{})), s)
+}
+
+func TestWriteBatch(t *testing.T) {
+	s := testdb.New(t)
+	cs := connect(t, tools.New(s.DB, tools.Options{Writer: s.DB}))
+	before := s.DB.LastTT()
+	m, isErr := mcpcheck.Call(t, cs, "write_batch", map[string]any{"ops": `{"op":"assert_node","uid":"f","label":"Person","props":{"name":"Fy"}}` + "\n" + `{"op":"retract","ref":{"kind":"node","uid":"nobody"},"t":5}`})
+	if !isErr {
+		t.Fatalf("a batch naming an unknown node was written: %v", m)
+	}
+	if v := mcpcheck.Violations(t, m)[0]; v["rule"] != "write.op" {
+		t.Fatalf("violation %v", v)
+	}
+	if s.DB.LastTT() != before {
+		t.Fatalf("a refused batch changed the store")
+	}
+	m, isErr = mcpcheck.Call(t, cs, "write_batch", map[string]any{"ops": `{"op":"assert_node","uid":"f","label":"Person","props":{"name":"Fy"}}`})
+	if isErr || m["ops"] != float64(1) || int64(m["tt"].(float64)) != s.DB.LastTT() {
+		t.Fatalf("write_batch: %v", m)
+	}
+	m, isErr = mcpcheck.Call(t, cs, "write_batch", map[string]any{"ops": `{"op":"assert_node","uid":"g"` + "\n"})
+	if v := mcpcheck.Violations(t, m)[0]; !isErr || v["path"] != "/ops/line/1" {
+		t.Fatalf("a malformed line: %v", m)
+	}
+}
+
+func TestReadOnlyRefusesWrites(t *testing.T) {
+	s := testdb.New(t)
+	cs := connect(t, tools.New(s.DB, tools.Options{}))
+	_, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "write_batch", Arguments: map[string]any{"ops": "{}"}})
+	if err == nil || !strings.Contains(err.Error(), "write_batch") {
+		t.Fatalf("write_batch on a read-only server: %v", err)
+	}
+}
