@@ -76,12 +76,13 @@ type ToolInfo struct {
 	Description string       `json:"description"`
 	Input       tools.Schema `json:"input_schema"`
 	Output      tools.Schema `json:"output_schema"`
+	Operator    bool         `json:"operator"`
 }
 
 func (a *API) listTools(w http.ResponseWriter, _ *http.Request) {
 	var out []ToolInfo
 	for _, t := range a.svc.Tools() {
-		out = append(out, ToolInfo{t.Name, t.Description, t.Input, t.Output})
+		out = append(out, ToolInfo{t.Name, t.Description, t.Input, t.Output, t.Operator != nil})
 	}
 	writeJSON(w, http.StatusOK, map[string]any{"tools": out})
 }

@@ -1,0 +1,305 @@
+// TGMS console: talks to the HTTP API of the same server (/v1/...).
+"use strict";
+
+const OPEN_END = 2 ** 62;
+const PAGE = 10;
+let token = sessionStorage.getItem("tgms-token") || "";
+let last = null; // the last ask result shown
+
+const $ = (id) => document.getElementById(id);
+function el(tag, attrs, ...kids) {
+  const e = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs || {})) {
+    if (k === "class") e.className = v; else if (k.startsWith("on")) e.addEventListener(k.slice(2), v); else e.setAttribute(k, v);
+  }
+  for (const k of kids) if (k !== null && k !== undefined) e.append(k instanceof Node ? k : String(k));
+  return e;
+}
+function clear(e) { while (e.firstChild) e.removeChild(e.firstChild); return e; }
+
+async function api(path, body) {
+  const opt = { method: body === undefined ? "GET" : "POST", headers: {} };
+  if (body !== undefined) { opt.headers["Content-Type"] = "application/json"; opt.body = JSON.stringify(body); }
+  if (token) opt.headers["Authorization"] = "Bearer " + token;
+  const r = await fetch(path, opt);
+  let data = null;
+  try { data = await r.json(); } catch (e) { data = { error: { code: "E_HTTP", message: r.statusText, violations: [] } }; }
+  return { ok: r.ok, status: r.status, data };
+}
+
+function fmtTime(us) {
+  if (typeof us !== "number") return String(us);
+  if (us >= OPEN_END - 1e6) return "open";
+  const d = new Date(Math.floor(us / 1000));
+  const frac = String(us % 1000000).padStart(6, "0");
+  return d.toISOString().replace(/\.\d{3}Z$/, "." + frac + "Z") + " (" + us + ")";
+}
+function short(d) { return d ? d.slice(0, 12) : ""; }
+function show(v) { return v === null || v === undefined ? "null (withheld)" : (typeof v === "object" ? JSON.stringify(v) : String(v)); }
+function status(msg) { $("status").textContent = msg; }
+function showError(where, data) {
+  const e = (data && data.error) || { code: "E_HTTP", message: "request failed", violations: [] };
+  const box = el("div", { class: "error" }, el("p", { class: "unsupported" }, e.code + ": " + e.message));
+  const t = el("table", {}, el("tr", {}, ...["code", "rule", "path", "hint", "allowed"].map((h) => el("th", {}, h))));
+  for (const v of e.violations || []) t.append(el("tr", {}, el("td", {}, v.code), el("td", {}, v.rule), el("td", {}, v.path), el("td", {}, v.hint || ""), el("td", {}, (v.allowed || []).join(", "))));
+  box.append(t);
+  clear(where).append(box);
+}
+
+function parseBelief(text) {
+  text = text.trim();
+  if (!text) return undefined;
+  if (/^\d+$/.test(text)) return Number(text);
+  return text; // RFC 3339: the server parses it
+}
+
+// --- asking -------------------------------------------------------------------
+
+function askBody(asOf) {
+  const body = { question: $("question").value };
+  const uids = $("uids").value.split(",").map((s) => s.trim()).filter(Boolean);
+  if (uids.length) body.uids = uids;
+  if (asOf !== undefined) body.as_of_tt = asOf;
+  return body;
+}
+
+async function ask(ev) {
+  if (ev) ev.preventDefault();
+  status("asking…");
+  $("compare").classList.add("hidden");
+  const r = await api("/v1/ask", askBody(parseBelief($("as-of").value)));
+  status("");
+  $("answer").classList.remove("hidden");
+  if (!r.ok) { showError($("answer-text"), r.data); return; }
+  renderAnswer(r.data);
+  beliefTimes(r.data.uids);
+}
+
+function renderAnswer(a) {
+  last = a;
+  $("answer-value").textContent = a.refusal ? "refused" : show(a.value);
+  $("answer-text").textContent = a.refusal ? a.refusal : (a.text || "(no claim survived the evidence gate)");
+  $("answer-tt").textContent = a.as_of_tt ? fmtTime(a.as_of_tt) : "—";
+  $("answer-digest").textContent = a.trace_digest || "—";
+  $("verify-button").disabled = !a.trace_digest;
+  clear($("verify-result"));
+  const dl = clear($("reading"));
+  for (const [k, v] of Object.entries(a.reading || {})) dl.append(el("dt", {}, k), el("dd", {}, k === "as_of_tt" ? fmtTime(v) : show(v)));
+  const tb = clear($("claims").querySelector("tbody"));
+  for (const c of a.claims || []) tb.append(el("tr", {}, el("td", {}, c.id), el("td", {}, c.kind), el("td", { class: c.verdict }, c.verdict), el("td", {}, c.reason)));
+  const w = clear($("withheld"));
+  if ((a.withheld || []).length) {
+    w.append(el("h3", {}, "Withheld"));
+    const ul = el("ul", {});
+    for (const c of a.withheld) ul.append(el("li", {}, el("span", { class: c.verdict }, c.id + " " + c.verdict), ": " + c.reason));
+    w.append(ul);
+  }
+  renderDAG($("dag"), a.steps || []);
+}
+
+// renderDAG lays the steps out in columns by dependency depth.
+function renderDAG(box, steps) {
+  clear(box);
+  const depth = {};
+  for (const s of steps) depth[s.step_id] = 1 + Math.max(0, ...(s.depends_on || []).map((d) => depth[d] || 0));
+  const levels = [];
+  for (const s of steps) (levels[depth[s.step_id] - 1] ||= []).push(s);
+  for (const lv of levels) {
+    const col = el("div", { class: "level" });
+    for (const s of lv || []) col.append(stepCard(s));
+    box.append(col);
+  }
+}
+
+function stepCard(s) {
+  const card = el("div", { class: "step", id: "step-" + s.step_id });
+  card.append(el("h4", {}, s.step_id + " ", el("code", {}, s.op), " ", el("span", { class: s.status }, s.status)));
+  if ((s.depends_on || []).length) card.append(el("div", { class: "arrow" }, "← " + s.depends_on.join(", ")));
+  card.append(el("pre", { class: "args" }, JSON.stringify(s.args || {}, null, 1)));
+  const dl = el("dl", {});
+  const add = (k, v) => dl.append(el("dt", {}, k), el("dd", {}, v));
+  add("completeness", s.complete ? "complete" : "incomplete" + (s.incomplete_reason ? ": " + s.incomplete_reason : ""));
+  add("rows", s.rows_returned + " of " + s.rows_total + (s.truncated ? " (truncated)" : ""));
+  add("call", el("code", { title: s.call_digest || "" }, short(s.call_digest)));
+  add("result", el("code", { title: s.result_digest || "" }, short(s.result_digest)));
+  if (s.error) add("error", s.error.code + ": " + s.error.message);
+  card.append(dl);
+  if (s.result) card.append(resultView(s.result));
+  return card;
+}
+
+// resultView shows a payload: scalar fields, then each row list as a paged table.
+function resultView(result) {
+  const box = el("div", {});
+  const scalars = el("dl", {});
+  for (const [k, v] of Object.entries(result)) {
+    if (Array.isArray(v) && v.length && typeof v[0] === "object") box.append(el("div", {}, el("strong", {}, k), pagedTable(v)));
+    else scalars.append(el("dt", {}, k), el("dd", {}, show(v)));
+  }
+  box.prepend(scalars);
+  return box;
+}
+
+function pagedTable(rows) {
+  const wrap = el("div", {});
+  const cols = [...new Set(rows.flatMap((r) => Object.keys(r)))];
+  let page = 0;
+  const draw = () => {
+    clear(wrap);
+    const t = el("table", {}, el("tr", {}, ...cols.map((c) => el("th", {}, c))));
+    for (const r of rows.slice(page * PAGE, (page + 1) * PAGE)) {
+      t.append(el("tr", {}, ...cols.map((c) => el("td", {}, /^(tt_|vt_|t$|t_)/.test(c) && typeof r[c] === "number" ? fmtTime(r[c]) : show(r[c])))));
+    }
+    wrap.append(t);
+    const pages = Math.ceil(rows.length / PAGE);
+    if (pages > 1) {
+      wrap.append(el("div", { class: "pager" },
+        el("button", { type: "button", onclick: () => { page = Math.max(0, page - 1); draw(); } }, "‹"),
+        "page " + (page + 1) + " of " + pages,
+        el("button", { type: "button", onclick: () => { page = Math.min(pages - 1, page + 1); draw(); } }, "›")));
+    }
+  };
+  draw();
+  return wrap;
+}
+
+// --- belief time ----------------------------------------------------------------
+
+// beliefTimes offers the transaction times at which the versions of the
+// answer's uids were written: "just before" each re-asks as the store then believed.
+async function beliefTimes(uids) {
+  const box = clear($("belief-times"));
+  const tts = new Set();
+  for (const uid of uids || []) {
+    const r = await api("/v1/entity_history", { uid, limit: 10000 });
+    if (r.ok) for (const row of r.data.result.rows) tts.add(row.tt_s);
+  }
+  const sorted = [...tts].sort((a, b) => a - b);
+  if (!sorted.length) return;
+  box.append(el("span", { class: "muted" }, "belief changed at:"));
+  for (const tt of sorted) {
+    box.append(el("button", { type: "button", class: "belief-chip", "data-tt": String(tt - 1), title: "ask as the store believed just before " + fmtTime(tt),
+      onclick: () => { $("as-of").value = String(tt - 1); compare(); } }, "just before " + fmtTime(tt)));
+  }
+}
+
+async function versions(uids, asOf) {
+  const out = [];
+  for (const uid of uids || []) {
+    const r = await api("/v1/entity_history", { uid, as_of_tt: asOf, limit: 10000 });
+    if (r.ok) out.push(...r.data.result.rows);
+  }
+  return out;
+}
+
+async function compare() {
+  const asOf = parseBelief($("as-of").value);
+  if (asOf === undefined) { status("set a belief time to compare with now"); return; }
+  status("comparing…");
+  const [before, after] = await Promise.all([api("/v1/ask", askBody(asOf)), api("/v1/ask", askBody(undefined))]);
+  status("");
+  $("compare").classList.remove("hidden");
+  for (const [box, r] of [[$("compare-before"), before], [$("compare-after"), after]]) {
+    if (!r.ok) { showError(box, r.data); continue; }
+    const a = r.data;
+    const changed = before.ok && after.ok && show(before.data.value) !== show(after.data.value);
+    clear(box).classList.toggle("changed", changed);
+    box.append(el("h4", {}, box.id === "compare-before" ? "believed at " + fmtTime(a.as_of_tt) : "believed now, " + fmtTime(a.as_of_tt)),
+      el("p", { class: "value" }, a.refusal ? "refused" : show(a.value)), el("pre", {}, a.text || a.refusal || ""),
+      el("p", { class: "muted" }, "trace ", el("code", {}, short(a.trace_digest))));
+    const rows = await versions(a.uids, a.as_of_tt);
+    if (rows.length) box.append(el("strong", {}, "versions behind it"), pagedTable(rows.map((v) => ({ uid: v.uid, vt_s: v.vt_s, vt_e: v.vt_e, props: v.props, created_by: v.created_by, tt_s: v.tt_s }))));
+  }
+  if (after.ok) renderAnswer(after.data);
+  $("answer").classList.remove("hidden");
+}
+
+async function verifyTrace() {
+  if (!last || !last.trace_digest) return;
+  const box = clear($("verify-result"));
+  box.append("verifying…");
+  const r = await api("/v1/trace_verify", { trace_digest: last.trace_digest });
+  if (!r.ok) { showError(box, r.data); return; }
+  clear(box).append(el("p", { class: r.data.reproduced ? "reproduced" : "differs", id: "verify-verdict" },
+    r.data.reproduced ? "every digest reproduces at " + fmtTime(r.data.as_of_tt) : "the trace does NOT reproduce"));
+  const t = el("table", {}, el("tr", {}, el("th", {}, "step"), el("th", {}, "op"), el("th", {}, "call"), el("th", {}, "result"), el("th", {}, "")));
+  for (const s of r.data.steps) t.append(el("tr", {}, el("td", {}, s.step_id), el("td", {}, s.op), el("td", {}, el("code", {}, short(s.call_digest_again))),
+    el("td", {}, el("code", {}, short(s.result_digest_again))), el("td", { class: s.reproduced ? "reproduced" : "differs" }, s.reproduced ? "reproduced" : "DIFFERS")));
+  box.append(t);
+}
+
+// --- operator explorer -------------------------------------------------------------
+
+let operators = [];
+
+function fieldFor(name, s, required) {
+  const type = Array.isArray(s.type) ? s.type[0] : s.type;
+  let input;
+  if (s.enum) {
+    input = el("select", { name });
+    if (!required) input.append(el("option", { value: "" }, "(default)"));
+    for (const v of s.enum) input.append(el("option", { value: v }, v));
+  } else if (type === "boolean") {
+    input = el("select", { name }, el("option", { value: "" }, "(default)"), el("option", { value: "true" }, "true"), el("option", { value: "false" }, "false"));
+  } else if (type === "object" || type === "array" || !type) {
+    input = el("textarea", { name, rows: "2", placeholder: "JSON" });
+    if (s.properties && s.properties.t_a && s.properties.t_b && lastStats) input.value = JSON.stringify({ t_a: lastStats.vt_min, t_b: lastStats.vt_max + 1 });
+  } else {
+    input = el("input", { name, placeholder: s.default !== undefined ? "default " + JSON.stringify(s.default) : type });
+  }
+  input.dataset.type = type || "json";
+  return el("label", { class: "row" }, el("code", {}, name + (required ? "*" : "")), input, el("span", { class: "muted" }, s.description || ""));
+}
+
+function showOperator() {
+  const t = operators.find((o) => o.name === $("op-select").value);
+  const form = clear($("op-form"));
+  clear($("op-result"));
+  if (!t) return;
+  $("op-summary").textContent = t.description;
+  const req = t.input_schema.required || [];
+  for (const [name, s] of Object.entries(t.input_schema.properties || {}).sort()) form.append(fieldFor(name, s, req.includes(name)));
+  form.append(el("button", { type: "submit" }, "Run " + t.name));
+}
+
+async function runOperator(ev) {
+  ev.preventDefault();
+  const args = {};
+  for (const f of $("op-form").querySelectorAll("[name]")) {
+    const v = f.value.trim();
+    if (v === "") continue;
+    const type = f.dataset.type;
+    try {
+      args[f.name] = type === "string" ? v : type === "integer" || type === "number" ? Number(v) : JSON.parse(v);
+    } catch (e) { clear($("op-result")).append(el("p", { class: "unsupported" }, f.name + ": not JSON (" + e.message + ")")); return; }
+  }
+  const r = await api("/v1/" + $("op-select").value, args);
+  const box = clear($("op-result"));
+  if (!r.ok) { showError(box, r.data); return; }
+  box.append(el("p", { class: "muted" }, "as of " + fmtTime(r.data.as_of_tt) + " · result ", el("code", { title: r.data.result_digest }, short(r.data.result_digest))), resultView(r.data.result));
+}
+
+// --- start ---------------------------------------------------------------------------
+
+let lastStats = null;
+
+async function start() {
+  const m = location.hash.match(/token=([^&]+)/);
+  if (m) { token = decodeURIComponent(m[1]); sessionStorage.setItem("tgms-token", token); history.replaceState(null, "", location.pathname); }
+  $("ask-form").addEventListener("submit", ask);
+  $("compare-button").addEventListener("click", compare);
+  $("verify-button").addEventListener("click", verifyTrace);
+  $("op-select").addEventListener("change", showOperator);
+  $("op-form").addEventListener("submit", runOperator);
+  const st = await api("/v1/stats");
+  if (!st.ok) { showError($("store-stats"), st.data); return; }
+  lastStats = st.data;
+  $("store-stats").textContent = `${st.data.nodes} nodes · ${st.data.edge_versions} edge versions · ${st.data.batches} batches · belief ${fmtTime(st.data.last_tt)}`;
+  const tl = await api("/v1/tools");
+  operators = (tl.data.tools || []).filter((t) => t.operator);
+  for (const t of operators) $("op-select").append(el("option", { value: t.name }, t.name));
+  showOperator();
+  document.body.dataset.ready = "true";
+}
+
+start();
