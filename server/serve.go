@@ -56,25 +56,35 @@ func CheckBind(addr, token string) (loopback bool, err error) {
 	return loopback, nil
 }
 
-// Handlers builds the HTTP handlers: the API and console, and MCP over
-// streamable HTTP. Guards (token, loopback Host, cross-origin) are applied
-// by guard.
-func Handlers(svc *tools.Service, cfg Config) (api, mcpHTTP http.Handler, err error) {
+// Handler is everything on one address: the console at /, the JSON API
+// under /v1/ and MCP over streamable HTTP at /mcp, behind the security
+// defaults for a loopback or a non-loopback address.
+func Handler(svc *tools.Service, cfg Config, loopback bool) (http.Handler, error) {
 	doc, err := openapi.JSON(svc.Tools(), mcpserver.Version)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	mux := http.NewServeMux()
 	mux.Handle("/v1/", httpapi.New(svc, httpapi.Options{MaxBody: cfg.MaxBody, OpenAPI: doc}))
+	mux.Handle("/mcp", streamable(svc, cfg))
 	mux.Handle("/", console.Handler())
+	return guard(mux, loopback, cfg.Token), nil
+}
+
+// MCPHandler is MCP over streamable HTTP alone, at /mcp.
+func MCPHandler(svc *tools.Service, cfg Config, loopback bool) http.Handler {
+	mux := http.NewServeMux()
+	mux.Handle("/mcp", streamable(svc, cfg))
+	return guard(mux, loopback, cfg.Token)
+}
+
+func streamable(svc *tools.Service, cfg Config) http.Handler {
 	srv := mcpserver.New(svc)
 	maxBody := cfg.MaxBody
 	if maxBody <= 0 {
 		maxBody = httpapi.DefaultMaxBody
 	}
-	m := http.NewServeMux()
-	m.Handle("/mcp", mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, &mcp.StreamableHTTPOptions{MaxRequestBodyBytes: maxBody}))
-	return mux, m, nil
+	return mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, &mcp.StreamableHTTPOptions{MaxRequestBodyBytes: maxBody})
 }
 
 // guard wraps a handler in the security defaults for its address. Console
@@ -108,45 +118,46 @@ func Run(ctx context.Context, svc *tools.Service, cfg Config) error {
 	if !cfg.MCPStdio && cfg.MCPHTTP == "" && cfg.HTTP == "" {
 		return errors.New("nothing to serve: give --mcp stdio, --mcp-http ADDR and/or --http ADDR")
 	}
-	api, mcpHTTP, err := Handlers(svc, cfg)
-	if err != nil {
-		return err
-	}
-	byAddr := map[string]*http.ServeMux{}
-	mount := func(addr, pattern string, h http.Handler) {
-		if byAddr[addr] == nil {
-			byAddr[addr] = http.NewServeMux()
-		}
-		byAddr[addr].Handle(pattern, h)
-	}
+	addrs := []string{}
 	if cfg.HTTP != "" {
-		mount(cfg.HTTP, "/", api)
+		addrs = append(addrs, cfg.HTTP)
 	}
-	if cfg.MCPHTTP != "" {
-		mount(cfg.MCPHTTP, "/mcp", mcpHTTP)
+	if cfg.MCPHTTP != "" && cfg.MCPHTTP != cfg.HTTP {
+		addrs = append(addrs, cfg.MCPHTTP)
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	errc := make(chan error, len(byAddr)+1)
+	errc := make(chan error, len(addrs)+1)
 	var servers []*http.Server
-	for addr, mux := range byAddr {
+	defer func() {
+		shut, done := context.WithTimeout(context.Background(), 5*time.Second)
+		defer done()
+		for _, hs := range servers {
+			hs.Shutdown(shut)
+		}
+	}()
+	for _, addr := range addrs {
 		loopback, err := CheckBind(addr, cfg.Token)
 		if err != nil {
 			return err
+		}
+		h := MCPHandler(svc, cfg, loopback)
+		if addr == cfg.HTTP {
+			if h, err = Handler(svc, cfg, loopback); err != nil {
+				return err
+			}
 		}
 		ln, err := net.Listen("tcp", addr)
 		if err != nil {
 			return fmt.Errorf("listen on %s: %w", addr, err)
 		}
-		hs := &http.Server{Handler: guard(mux, loopback, cfg.Token), ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 2 * time.Minute, MaxHeaderBytes: 64 << 10}
+		hs := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 2 * time.Minute, MaxHeaderBytes: 64 << 10}
 		servers = append(servers, hs)
 		what := []string{}
 		if addr == cfg.HTTP {
-			what = append(what, fmt.Sprintf("console http://%s/ and API http://%s/v1/", ln.Addr(), ln.Addr()))
+			what = append(what, fmt.Sprintf("console http://%s/, API http://%s/v1/", ln.Addr(), ln.Addr()))
 		}
-		if addr == cfg.MCPHTTP {
-			what = append(what, fmt.Sprintf("MCP http://%s/mcp", ln.Addr()))
-		}
+		what = append(what, fmt.Sprintf("MCP http://%s/mcp", ln.Addr()))
 		cfg.Logf("serving %s", strings.Join(what, "; "))
 		go func() {
 			if err := hs.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
@@ -165,17 +176,12 @@ func Run(ctx context.Context, svc *tools.Service, cfg Config) error {
 			}
 		}()
 	}
+	var err error
 	select {
 	case <-ctx.Done():
-		err = nil
 	case err = <-errc:
 	}
 	cancel()
-	shut, done := context.WithTimeout(context.Background(), 5*time.Second)
-	defer done()
-	for _, hs := range servers {
-		hs.Shutdown(shut)
-	}
 	wg.Wait()
 	return err
 }

@@ -35,7 +35,8 @@ function fmtTime(us) {
   return d.toISOString().replace(/\.\d{3}Z$/, "." + frac + "Z") + " (" + us + ")";
 }
 function short(d) { return d ? d.slice(0, 12) : ""; }
-function show(v) { return v === null || v === undefined ? "null (withheld)" : (typeof v === "object" ? JSON.stringify(v) : String(v)); }
+function answerText(v) { return v === null || v === undefined ? "null (withheld)" : show(v); }
+function show(v) { return v === null || v === undefined ? "null" : (typeof v === "object" ? JSON.stringify(v) : String(v)); }
 function status(msg) { $("status").textContent = msg; }
 function showError(where, data) {
   const e = (data && data.error) || { code: "E_HTTP", message: "request failed", violations: [] };
@@ -77,7 +78,7 @@ async function ask(ev) {
 
 function renderAnswer(a) {
   last = a;
-  $("answer-value").textContent = a.refusal ? "refused" : show(a.value);
+  $("answer-value").textContent = a.refusal ? "refused" : answerText(a.value);
   $("answer-text").textContent = a.refusal ? a.refusal : (a.text || "(no claim survived the evidence gate)");
   $("answer-tt").textContent = a.as_of_tt ? fmtTime(a.as_of_tt) : "—";
   $("answer-digest").textContent = a.trace_digest || "—";
@@ -170,8 +171,8 @@ function pagedTable(rows) {
 async function beliefTimes(uids) {
   const box = clear($("belief-times"));
   const tts = new Set();
-  for (const uid of uids || []) {
-    const r = await api("/v1/entity_history", { uid, limit: 10000 });
+  if ((uids || []).length) {
+    const r = await api("/v1/version_history", { kind: "node", uids, belief: "all", window: { t_a: 0, t_b: Number.MAX_SAFE_INTEGER }, limit: 10000 });
     if (r.ok) for (const row of r.data.result.rows) tts.add(row.tt_s);
   }
   const sorted = [...tts].sort((a, b) => a - b);
@@ -202,10 +203,10 @@ async function compare() {
   for (const [box, r] of [[$("compare-before"), before], [$("compare-after"), after]]) {
     if (!r.ok) { showError(box, r.data); continue; }
     const a = r.data;
-    const changed = before.ok && after.ok && show(before.data.value) !== show(after.data.value);
+    const changed = before.ok && after.ok && answerText(before.data.value) !== answerText(after.data.value);
     clear(box).classList.toggle("changed", changed);
     box.append(el("h4", {}, box.id === "compare-before" ? "believed at " + fmtTime(a.as_of_tt) : "believed now, " + fmtTime(a.as_of_tt)),
-      el("p", { class: "value" }, a.refusal ? "refused" : show(a.value)), el("pre", {}, a.text || a.refusal || ""),
+      el("p", { class: "value" }, a.refusal ? "refused" : answerText(a.value)), el("pre", {}, a.text || a.refusal || ""),
       el("p", { class: "muted" }, "trace ", el("code", {}, short(a.trace_digest))));
     const rows = await versions(a.uids, a.as_of_tt);
     if (rows.length) box.append(el("strong", {}, "versions behind it"), pagedTable(rows.map((v) => ({ uid: v.uid, vt_s: v.vt_s, vt_e: v.vt_e, props: v.props, created_by: v.created_by, tt_s: v.tt_s }))));
