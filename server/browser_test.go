@@ -13,7 +13,7 @@ import (
 
 	"github.com/chromedp/chromedp"
 	"github.com/tgms-go/tgms/server"
-	"github.com/tgms-go/tgms/server/internal/testdb"
+	"github.com/tgms-go/tgms/internal/servertest/testdb"
 	"github.com/tgms-go/tgms/server/tools"
 )
 

@@ -11,7 +11,7 @@ import (
 
 	"github.com/tgms-go/tgms/ops"
 	"github.com/tgms-go/tgms/server/httpapi"
-	"github.com/tgms-go/tgms/server/internal/testdb"
+	"github.com/tgms-go/tgms/internal/servertest/testdb"
 	"github.com/tgms-go/tgms/server/openapi"
 	"github.com/tgms-go/tgms/server/tools"
 )

@@ -6,8 +6,8 @@ import (
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-	"github.com/tgms-go/tgms/server/internal/mcpcheck"
-	"github.com/tgms-go/tgms/server/internal/testdb"
+	"github.com/tgms-go/tgms/internal/servertest/mcpcheck"
+	"github.com/tgms-go/tgms/internal/servertest/testdb"
 	"github.com/tgms-go/tgms/server/mcpserver"
 	"github.com/tgms-go/tgms/server/tools"
 )

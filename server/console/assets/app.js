@@ -116,7 +116,9 @@ function stepCard(s) {
   const card = el("div", { class: "step", id: "step-" + s.step_id });
   card.append(el("h4", {}, s.step_id + " ", el("code", {}, s.op), " ", el("span", { class: s.status }, s.status)));
   if ((s.depends_on || []).length) card.append(el("div", { class: "arrow" }, "← " + s.depends_on.join(", ")));
-  card.append(el("pre", { class: "args" }, JSON.stringify(s.args || {}, null, 1)));
+  const args = JSON.stringify(s.args || {}, null, 1);
+  if (args.length <= 600) card.append(el("pre", { class: "args" }, args));
+  else card.append(el("details", {}, el("summary", {}, "arguments (" + args.length + " characters, references resolved)"), el("pre", { class: "args" }, args)));
   const dl = el("dl", {});
   const add = (k, v) => dl.append(el("dt", {}, k), el("dd", {}, v));
   add("completeness", s.complete ? "complete" : "incomplete" + (s.incomplete_reason ? ": " + s.incomplete_reason : ""));

@@ -13,7 +13,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/tgms-go/tgms/ops"
-	"github.com/tgms-go/tgms/server/internal/testdb"
+	"github.com/tgms-go/tgms/internal/servertest/testdb"
 )
 
 // Call calls a tool and decodes its structured content.

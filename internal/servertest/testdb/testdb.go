@@ -3,6 +3,8 @@ package testdb
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/tgms-go/tgms"
@@ -18,6 +20,7 @@ type Store struct {
 	Corrected bt.Time // the correction's transaction time
 	Start     bt.Time // valid-time start of the edges
 	End       bt.Time // just after the last edge
+	closed    bool    // handed over: the test no longer holds DB
 }
 
 // Hour is one hour in µs.
@@ -35,8 +38,12 @@ func New(t testing.TB) *Store {
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { db.Close() })
 	s := &Store{DB: db, Dir: dir, Start: T0, End: T0 + 10*Hour}
+	t.Cleanup(func() {
+		if !s.closed {
+			db.Close()
+		}
+	})
 	person := func(uid, name string) bt.Op {
 		return bt.AssertNode(uid, "Person", bt.Props(`{"name":"`+name+`"}`), bt.Interval{Start: T0, End: bt.OpenEnd})
 	}
@@ -99,4 +106,33 @@ func ReachAnswer() map[string]any {
 // ReachArgs are temporal_reachability's arguments for a over the extent.
 func (s *Store) ReachArgs() map[string]any {
 	return map[string]any{"src": "a", "window": map[string]any{"t_a": s.Start, "t_b": s.End}}
+}
+
+// Handover closes the store, so that another process can own its
+// directory, and returns an open copy of it (same log, same answers) for
+// the test to compare against.
+func (s *Store) Handover(t testing.TB) *Store {
+	t.Helper()
+	if err := s.DB.Close(); err != nil {
+		t.Fatal(err)
+	}
+	s.closed = true
+	dir := t.TempDir()
+	for _, name := range []string{tgms.LogFile, tgms.CheckpointFile} {
+		b, err := os.ReadFile(filepath.Join(s.Dir, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, name), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	db, err := tgms.Open(dir, &tgms.Options{NoSync: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	c := *s
+	c.DB, c.Dir = db, dir
+	return &c
 }
