@@ -12,8 +12,8 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
-	"github.com/tgms-go/tgms/server"
 	"github.com/tgms-go/tgms/internal/servertest/testdb"
+	"github.com/tgms-go/tgms/server"
 	"github.com/tgms-go/tgms/server/tools"
 )
 

@@ -9,9 +9,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tgms-go/tgms/internal/servertest/testdb"
 	"github.com/tgms-go/tgms/ops"
 	"github.com/tgms-go/tgms/server/httpapi"
-	"github.com/tgms-go/tgms/internal/servertest/testdb"
 	"github.com/tgms-go/tgms/server/openapi"
 	"github.com/tgms-go/tgms/server/tools"
 )

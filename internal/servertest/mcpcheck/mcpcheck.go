@@ -12,8 +12,8 @@ import (
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-	"github.com/tgms-go/tgms/ops"
 	"github.com/tgms-go/tgms/internal/servertest/testdb"
+	"github.com/tgms-go/tgms/ops"
 )
 
 // Call calls a tool and decodes its structured content.
