@@ -305,7 +305,14 @@ func (s *Schema) MarshalJSON() ([]byte, error) {
 		m["minLength"] = s.MinLength
 	}
 	if len(s.Enum) > 0 {
-		m["enum"] = s.Enum
+		enum := make([]any, 0, len(s.Enum)+1)
+		for _, e := range s.Enum {
+			enum = append(enum, e)
+		}
+		if s.Nullable {
+			enum = append(enum, nil) // null must pass the enum too
+		}
+		m["enum"] = enum
 	}
 	if s.Minimum != nil {
 		m["minimum"] = *s.Minimum
