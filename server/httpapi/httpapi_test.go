@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -22,7 +23,7 @@ type fixture struct {
 	h   http.Handler
 }
 
-func newFixture(t *testing.T, opt tools.Options) *fixture {
+func newFixture(t testing.TB, opt tools.Options) *fixture {
 	s := testdb.New(t)
 	svc := tools.New(s.DB, opt)
 	doc, err := openapi.JSON(svc.Tools(), "test")
@@ -286,4 +287,40 @@ func TestLoopbackHosts(t *testing.T) {
 			t.Errorf("Host %s: status %d, want %d", host, rec.Code, want)
 		}
 	}
+}
+
+var toolName = regexp.MustCompile(`^[A-Za-z0-9_]+$`)
+
+// FuzzBody: any request body to any tool route answers JSON: the output
+// with 200, or {"error": {code, message, violations}} with a 4xx/5xx.
+func FuzzBody(f *testing.F) {
+	fx := newFixture(f, tools.Options{})
+	f.Add("validate_plan", []byte(`{"plan":{}}`))
+	f.Add("run_plan", []byte(`{"plan":{"plan_id":"p","steps":[{"id":"s1","op":"compute","args":{}}],"answer_spec":{"kind":"count","from":"s1.value"}}}`))
+	f.Add("ask", []byte(`{"question":""}`))
+	f.Add("temporal_reachability", []byte(`{"src":"a","window":{"t_a":0,"t_b":1e300}}`))
+	f.Add("stats", []byte("\xff"))
+	f.Fuzz(func(t *testing.T, tool string, body []byte) {
+		if !toolName.MatchString(tool) {
+			return // other paths are the mux's (redirects of unclean paths)
+		}
+		req := httptest.NewRequest("POST", "/v1/"+tool, strings.NewReader(string(body)))
+		req.Header.Set("Content-Type", "application/json")
+		rec := httptest.NewRecorder()
+		fx.h.ServeHTTP(rec, req)
+		var m map[string]any
+		if err := json.Unmarshal(rec.Body.Bytes(), &m); err != nil {
+			t.Fatalf("status %d, not JSON: %q", rec.Code, rec.Body)
+		}
+		if rec.Code != 200 {
+			e, _ := m["error"].(map[string]any)
+			vs, _ := e["violations"].([]any)
+			if e == nil || len(vs) == 0 || rec.Code < 400 {
+				t.Fatalf("status %d without a structured refusal: %v", rec.Code, m)
+			}
+			if e["code"] == "E_INTERNAL" {
+				t.Fatalf("internal error on %q: %v", body, m)
+			}
+		}
+	})
 }

@@ -100,13 +100,13 @@ func TestOutputsFitTheirSchemas(t *testing.T) {
 	}
 	digest := run.(*tools.RunResult).TraceDigest
 	args := map[string]map[string]any{
-		"validate_plan": {"plan": s.ReachPlan(), "uids": []any{"a"}},
-		"run_plan":      {"plan": s.ReachPlan(), "uids": []any{"a"}},
-		"verify_answer": {"trace_digest": digest, "answer": testdb.ReachAnswer()},
-		"ask":           {"question": testdb.VersionsQuestion()},
-		"stats":         {},
-		"trace_verify":  {"trace_digest": digest},
-		"write_batch":   {"ops": `{"op":"assert_node","uid":"z","label":"Person","props":{"name":"Zed"}}`},
+		"validate_plan":         {"plan": s.ReachPlan(), "uids": []any{"a"}},
+		"run_plan":              {"plan": s.ReachPlan(), "uids": []any{"a"}},
+		"verify_answer":         {"trace_digest": digest, "answer": testdb.ReachAnswer()},
+		"ask":                   {"question": testdb.VersionsQuestion()},
+		"stats":                 {},
+		"trace_verify":          {"trace_digest": digest},
+		"write_batch":           {"ops": `{"op":"assert_node","uid":"z","label":"Person","props":{"name":"Zed"}}`},
 		"temporal_reachability": s.ReachArgs(),
 		"entity_history":        {"uid": "a"},
 		"version_history":       {"kind": "node", "uids": []any{"a"}, "belief": "all", "window": map[string]any{"t_a": int64(0), "t_b": int64(1) << 60}},
