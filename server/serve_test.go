@@ -2,6 +2,9 @@ package server_test
 
 import (
 	"context"
+	"encoding/json"
+	"fmt"
+	"regexp"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -132,5 +135,37 @@ func TestGuards(t *testing.T) {
 		if rec.Code != c.status {
 			t.Errorf("%s: status %d, want %d (%s)", c.name, rec.Code, c.status, rec.Body)
 		}
+	}
+}
+
+// TestRun starts real listeners on loopback, reads the API through one of
+// them and stops on cancel.
+func TestRun(t *testing.T) {
+	s := testdb.New(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	lines := make(chan string, 4)
+	done := make(chan error, 1)
+	go func() {
+		done <- server.Run(ctx, tools.New(s.DB, tools.Options{}), server.Config{HTTP: "127.0.0.1:0",
+			Logf: func(format string, args ...any) { lines <- fmt.Sprintf(format, args...) }})
+	}()
+	line := <-lines
+	m := regexp.MustCompile(`API (http://127\.0\.0\.1:\d+)/v1/`).FindStringSubmatch(line)
+	if m == nil {
+		t.Fatalf("log line %q names no API address", line)
+	}
+	resp, err := http.Get(m[1] + "/v1/stats")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var st map[string]any
+	json.NewDecoder(resp.Body).Decode(&st)
+	resp.Body.Close()
+	if resp.StatusCode != 200 || st["nodes"] != float64(5) {
+		t.Fatalf("stats through the listener: %d %v", resp.StatusCode, st)
+	}
+	cancel()
+	if err := <-done; err != nil {
+		t.Fatalf("Run after cancel: %v", err)
 	}
 }
