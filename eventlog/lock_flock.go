@@ -11,6 +11,10 @@ import (
 // noFollow makes OpenFile refuse a symbolic link as the last path element.
 const noFollow = syscall.O_NOFOLLOW
 
+// NoFollow is O_NOFOLLOW where the system has it (0 elsewhere): OpenFile
+// with it refuses a symbolic link as the last path element.
+const NoFollow = noFollow
+
 // isSymlinkErr reports whether err from opening path with noFollow means
 // path is a symbolic link.
 func isSymlinkErr(path string, err error) bool {

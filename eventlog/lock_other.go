@@ -8,6 +8,9 @@ import "os"
 // by the store instead.
 const noFollow = 0
 
+// NoFollow is O_NOFOLLOW where the system has it (0 here).
+const NoFollow = noFollow
+
 func isSymlinkErr(path string, err error) bool {
 	st, lerr := os.Lstat(path)
 	return lerr == nil && st.Mode()&os.ModeSymlink != 0
