@@ -34,7 +34,12 @@ func Open(dir string, opt *Options) (*DB, error) {
 		db.opt.GroupEvents = 200_000
 	}
 	if db.opt.ReadOnly {
-		if _, err := os.Stat(filepath.Join(dir, LogFile)); err != nil {
+		if _, err := os.Lstat(filepath.Join(dir, LogFile)); err != nil {
+			for _, w := range []string{CheckpointFile, SealFile} {
+				if _, serr := os.Lstat(filepath.Join(dir, w)); serr == nil {
+					return nil, db.damage(filepath.Join(dir, LogFile), -1, fmt.Sprintf("the event log is missing, but %s is there: the store had acknowledged batches", w), err)
+				}
+			}
 			return nil, fmt.Errorf("open store %s read-only: %w (a read-only open never creates a store)", dir, err)
 		}
 	} else if err := os.MkdirAll(dir, 0o755); err != nil {
@@ -159,6 +164,8 @@ func (db *DB) recover() error {
 		}
 	case errors.As(err, &le):
 		return db.damage(logPath, le.Offset, le.Reason, err)
+	case errors.Is(err, eventlog.ErrNotLog):
+		return db.damage(logPath, 0, "the file is not a TGMS event log (its header is not one)", err)
 	case err != nil:
 		return fmt.Errorf("open store %s: %w", db.dir, err)
 	}
