@@ -33,6 +33,7 @@ type CrashReport struct {
 	CrashPoints int64    `json:"crash_points"` // points one uninterrupted run passes
 	ByPoint     int      `json:"fault_point_trials"`
 	BySignal    int      `json:"sigkill_trials"`
+	Interrupted int      `json:"interrupted"` // trials whose writer died before acknowledging every batch
 	Outcomes    Tally    `json:"outcomes"`
 	Failures    []string `json:"failures,omitempty"` // the first few, with details
 }
@@ -82,6 +83,9 @@ func Crash(ctx context.Context, c CrashConfig) (*CrashReport, error) {
 				k = rng.Int64N(rep.CrashPoints) + 1
 			}
 			acked, _, childErr = c.child(ctx, dir, "TGMS_FAULT_CRASH_AT="+strconv.FormatInt(k, 10), 0)
+		}
+		if acked < len(w.Batches) {
+			rep.Interrupted++
 		}
 		var out Outcome
 		var detail string
