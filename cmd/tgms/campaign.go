@@ -185,4 +185,3 @@ func printFailures(w io.Writer, fs []string) {
 		fmt.Fprintln(w, "  !", f)
 	}
 }
-
