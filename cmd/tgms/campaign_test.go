@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tgms-go/tgms"
 	"github.com/tgms-go/tgms/campaign"
 )
 
@@ -69,5 +70,35 @@ func flipLastByte(t *testing.T, path string) {
 	b[len(b)-2] ^= 0x20
 	if err := os.WriteFile(path, b, 0o644); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// Read-only commands share a store with other readers and never write it;
+// they refuse, naming the holder, while a writer has it.
+func TestReadOnlyCommandsShare(t *testing.T) {
+	store := t.TempDir() + "/s"
+	if _, errOut, code := runCLI(t, "write", "--store", store, "--ops", writeOps(t)); code != 0 {
+		t.Fatal(errOut)
+	}
+	reader, err := tgms.OpenReadOnly(store, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{{"stats", "--store", store}, {"digest", "--store", store}, {"check", "--store", store}} {
+		if _, errOut, code := runCLI(t, args...); code != 0 {
+			t.Fatalf("%v beside a reader: %d %s", args, code, errOut)
+		}
+	}
+	if _, errOut, code := runCLI(t, "write", "--store", store, "--ops", writeOps(t)); code == 0 || !strings.Contains(errOut, "in use") {
+		t.Fatalf("write beside a reader: %d %s", code, errOut)
+	}
+	reader.Close()
+	writer, err := tgms.Open(store, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer writer.Close()
+	if _, errOut, code := runCLI(t, "stats", "--store", store); code == 0 || !strings.Contains(errOut, "writing since") {
+		t.Fatalf("stats beside a writer: %d %s", code, errOut)
 	}
 }
