@@ -8,8 +8,38 @@
 //
 // A store directory holds the event log (the source of truth, see package
 // eventlog), a checkpoint of the in-memory engine (see package engine) so
-// that reopening does not replay the whole log, and a LOCK file: one process
-// at a time may open a store.
+// that reopening does not replay the whole log, the log's seal (a small
+// file saying how far the log reached when it was last closed or
+// checkpointed) and a LOCK file.
+//
+// # Readers and writers
+//
+// One process at a time may open a store for writing: Open takes an
+// exclusive lock. Any number of processes may open it read-only at once
+// (Options.ReadOnly, or OpenReadOnly): they take a shared lock, never write
+// a byte (no checkpoint, no repair of a torn tail: they read up to the last
+// complete record), and see the store as of its last durable batch when
+// they opened it. Readers and a writer exclude each other: an open that
+// finds the store held fails with an error matching ErrStoreInUse that
+// names the holding processes, or waits up to Options.Wait for them.
+//
+//	db, err := tgms.OpenReadOnly("data/store", nil) // shared lock
+//	defer db.Close()
+//	env, err := db.Call(ctx, "entity_history", args)
+//
+// # Integrity
+//
+// Open checks that the files belong together before it serves anything:
+// the log header's store id against the checkpoint's and the seal's, and
+// the last log record each of them covers (offset, batch, transaction time
+// and checksum) against the log. A checkpoint that does not match is
+// ignored with a warning (the store is rebuilt from its log); a log that
+// is shorter than what was acknowledged, damaged below its last complete
+// record, or another store's, is refused with a *DamageError
+// (errors.Is(err, ErrStoreDamaged)) naming the file and offset, and
+// nothing is changed. Only an incomplete final record counts as a torn
+// write; its bytes are copied to events.wal.broken-<offset> before the
+// writer truncates it.
 package tgms
 
 import (
@@ -17,10 +47,8 @@ import (
 	"errors"
 	"fmt"
 	"github.com/tgms-go/tgms/ops"
-	"os"
 	"path/filepath"
 	"sync"
-	"syscall"
 	"time"
 
 	bt "github.com/tgms-go/tgms/bitemporal"
@@ -56,6 +84,16 @@ type Options struct {
 	// GroupEvents bounds how many events a bulk ingest applies before one
 	// group commit (one fsync). 0 means 200,000.
 	GroupEvents int
+	// ReadOnly opens an existing store for reading only: a shared lock,
+	// no writes of any kind (see the package documentation).
+	ReadOnly bool
+	// Wait is how long Open waits for other processes to release the store
+	// before it fails with ErrStoreInUse. 0 means not at all.
+	Wait time.Duration
+	// AllowSymlinks lets the store's files (events.wal, checkpoint.tgc,
+	// the seal, LOCK) be symbolic links. By default a store whose files
+	// are links is refused, and links are never followed.
+	AllowSymlinks bool
 }
 
 // DB is an open store. Writes are serialized; any number of readers may
@@ -64,7 +102,7 @@ type Options struct {
 type DB struct {
 	dir  string
 	opt  Options
-	lock *os.File
+	lock *storeLock
 
 	wmu sync.Mutex // serializes writers
 	mu  sync.RWMutex
@@ -74,94 +112,13 @@ type DB struct {
 	published bt.Time // last durable transaction time; reads are pinned at or before it
 	clockLast bt.Time
 	ckptEnd   int64
+	sealEnd   int64 // log offset the seal on disk covers
 	failed    error
 }
 
 // ErrFailed wraps the error that made a DB refuse further writes: a failed
 // log write leaves the on-disk state uncertain until the store is reopened.
 var ErrFailed = errors.New("store refuses writes after a log failure; reopen it")
-
-// Open opens the store in dir, creating it if needed, and recovers: it
-// loads the checkpoint, trims a torn log tail (with a warning), and replays
-// the log after the checkpoint.
-func Open(dir string, opt *Options) (*DB, error) {
-	db := &DB{dir: dir}
-	if opt != nil {
-		db.opt = *opt
-	}
-	if db.opt.Logf == nil {
-		db.opt.Logf = func(format string, args ...any) { fmt.Fprintf(os.Stderr, "tgms: "+format+"\n", args...) }
-	}
-	if db.opt.CheckpointBytes == 0 {
-		db.opt.CheckpointBytes = 64 << 20
-	}
-	if db.opt.GroupEvents <= 0 {
-		db.opt.GroupEvents = 200_000
-	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return nil, fmt.Errorf("open store %s: %w", dir, err)
-	}
-	lock, err := os.OpenFile(filepath.Join(dir, lockFile), os.O_CREATE|os.O_RDWR, 0o644)
-	if err != nil {
-		return nil, fmt.Errorf("open store %s: %w", dir, err)
-	}
-	if err := syscall.Flock(int(lock.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
-		lock.Close()
-		return nil, fmt.Errorf("open store %s: it is in use by another process (%v)", dir, err)
-	}
-	db.lock = lock
-	if err := db.recover(); err != nil {
-		db.closeFiles()
-		return nil, err
-	}
-	return db, nil
-}
-
-func (db *DB) recover() error {
-	ckptPath := filepath.Join(db.dir, CheckpointFile)
-	store, ckptEnd, err := engine.ReadCheckpoint(ckptPath)
-	var ce *engine.CheckpointError
-	switch {
-	case err == nil:
-	case errors.Is(err, os.ErrNotExist):
-		store, ckptEnd = engine.New(), 0
-	case errors.As(err, &ce):
-		db.opt.Logf("%v; rebuilding from the event log", err)
-		store, ckptEnd = engine.New(), 0
-	default:
-		return fmt.Errorf("open store %s: %w", db.dir, err)
-	}
-	log, err := eventlog.Open(filepath.Join(db.dir, LogFile), eventlog.Options{NoSync: db.opt.NoSync, Logf: db.opt.Logf})
-	if err != nil {
-		return fmt.Errorf("open store %s: %w", db.dir, err)
-	}
-	db.log = log
-	if ckptEnd == 0 {
-		ckptEnd = eventlog.HeaderSize
-	}
-	if ckptEnd > log.End() {
-		return fmt.Errorf("open store %s: the checkpoint covers the event log up to byte %d but the log ends at %d: acknowledged batches are missing from %s; restore the log from a backup", db.dir, ckptEnd, log.End(), log.Path())
-	}
-	err = log.Replay(ckptEnd, func(r *eventlog.Record, end int64) error {
-		if r.Seq != store.Batches()+1 {
-			return fmt.Errorf("record at offset %d has batch seq %d, the store expects %d", end, r.Seq, store.Batches()+1)
-		}
-		eff, err := bt.Plan(store, r.TT, r.Seq, r.Ops)
-		if err != nil {
-			return fmt.Errorf("batch %d (tt %d, ending at offset %d) no longer applies: %w", r.Seq, r.TT, end, err)
-		}
-		return store.Apply(eff)
-	})
-	if err != nil {
-		return fmt.Errorf("open store %s: replaying %s: %w", db.dir, log.Path(), err)
-	}
-	store.Compact()
-	db.store = store
-	db.ckptEnd = ckptEnd
-	db.published = store.LastTT()
-	db.clockLast = store.LastTT()
-	return nil
-}
 
 // Dir is the store directory.
 func (db *DB) Dir() string { return db.dir }
@@ -209,6 +166,9 @@ func (db *DB) WriteAt(tt bt.Time, ops []bt.Op) error {
 
 // commit plans, logs durably, applies and publishes one batch.
 func (db *DB) commit(tt bt.Time, ops []bt.Op) (bt.Time, error) {
+	if db.opt.ReadOnly {
+		return 0, ErrReadOnly
+	}
 	if db.failed != nil {
 		return 0, db.failed
 	}
@@ -258,6 +218,12 @@ type IngestResult struct {
 // leaves the store unchanged. If writing fails midway (a full disk, say),
 // the batches acknowledged so far stay, and the error says how many.
 func (db *DB) Ingest(events []bt.Event, nodeLabel string, ack func(done int, tt bt.Time)) (IngestResult, error) {
+	return db.ingest(events, nodeLabel, nil, ack)
+}
+
+// ingest is Ingest; src, when not nil, gives each batch's source text
+// from its index and the number of batches.
+func (db *DB) ingest(events []bt.Event, nodeLabel string, src func(k, n int) string, ack func(done int, tt bt.Time)) (IngestResult, error) {
 	var res IngestResult
 	var chunks [][]bt.Op
 	for start := 0; start < len(events); start += ChunkEvents {
@@ -273,6 +239,12 @@ func (db *DB) Ingest(events []bt.Event, nodeLabel string, ack func(done int, tt 
 	if err := db.checkNewIdentities(events); err != nil {
 		return res, err
 	}
+	var sources []string
+	if src != nil {
+		for k := range chunks {
+			sources = append(sources, src(k, len(chunks)))
+		}
+	}
 	db.wmu.Lock()
 	defer db.wmu.Unlock()
 	res.FirstSeq = db.store.Batches() + 1
@@ -281,7 +253,11 @@ func (db *DB) Ingest(events []bt.Event, nodeLabel string, ack func(done int, tt 
 		n := max(1, db.opt.GroupEvents/ChunkEvents)
 		group := chunks[:min(n, len(chunks))]
 		chunks = chunks[len(group):]
-		first, last, err := db.commitGroup(group)
+		var gsrc []string
+		if sources != nil {
+			gsrc, sources = sources[:len(group)], sources[len(group):]
+		}
+		first, last, err := db.commitSourced(group, gsrc)
 		if err != nil {
 			return res, fmt.Errorf("ingest stopped after %d durable events: %w", done, err)
 		}
@@ -358,6 +334,14 @@ func (e *groupError) Unwrap() error { return e.err }
 // publishes them. A refused batch stops the group: the batches before it
 // are committed, and a *groupError names it.
 func (db *DB) commitGroup(batches [][]bt.Op) (first, last bt.Time, err error) {
+	return db.commitSourced(batches, nil)
+}
+
+// commitSourced is commitGroup with a source text per batch (nil: none).
+func (db *DB) commitSourced(batches [][]bt.Op, sources []string) (first, last bt.Time, err error) {
+	if db.opt.ReadOnly {
+		return 0, 0, ErrReadOnly
+	}
 	if db.failed != nil {
 		return 0, 0, db.failed
 	}
@@ -378,7 +362,11 @@ func (db *DB) commitGroup(batches [][]bt.Op) (first, last bt.Time, err error) {
 			db.failed = fmt.Errorf("%w: %v", ErrFailed, err)
 			return 0, 0, db.failed
 		}
-		recs = append(recs, &eventlog.Record{TT: tt, Seq: seq, Ops: ops})
+		rec := &eventlog.Record{TT: tt, Seq: seq, Ops: ops}
+		if sources != nil {
+			rec.Source = sources[i]
+		}
+		recs = append(recs, rec)
 	}
 	if len(recs) > 0 {
 		if _, err := db.log.Append(recs...); err != nil {
@@ -410,20 +398,48 @@ func (db *DB) Checkpoint() error {
 }
 
 func (db *DB) checkpointLocked() error {
+	if db.opt.ReadOnly {
+		return ErrReadOnly
+	}
 	if db.failed != nil {
 		return db.failed
 	}
-	end := db.log.End()
+	// The checkpoint and seal say these records were acknowledged: with
+	// NoSync they must reach the disk first.
+	if err := db.log.Sync(); err != nil {
+		return err
+	}
+	last := db.log.Last()
+	if last.Seq == 0 {
+		last = eventlog.Frame{End: db.log.Start()}
+	}
 	db.mu.Lock()
 	db.store.Compact()
 	db.mu.Unlock()
 	db.mu.RLock()
-	_, err := db.store.WriteCheckpoint(filepath.Join(db.dir, CheckpointFile), end)
+	_, err := db.store.WriteCheckpoint(filepath.Join(db.dir, CheckpointFile), engine.CheckpointInfo{StoreID: db.log.ID(), Last: last})
 	db.mu.RUnlock()
-	if err == nil {
-		db.ckptEnd = end
+	if err != nil {
+		return err
 	}
-	return err
+	db.ckptEnd = last.End
+	return db.sealLocked()
+}
+
+// sealLocked writes the log's seal if the log has grown past it.
+func (db *DB) sealLocked() error {
+	last := db.log.Last()
+	if last.Seq == 0 || last.End <= db.sealEnd {
+		return nil
+	}
+	if err := db.log.Sync(); err != nil {
+		return err
+	}
+	if err := eventlog.WriteSeal(db.log.Path(), eventlog.Seal{StoreID: db.log.ID(), Last: last}); err != nil {
+		return err
+	}
+	db.sealEnd = last.End
+	return nil
 }
 
 // Read runs fn with a reader pinned at asOf (bitemporal.OpenEnd: the latest
@@ -458,9 +474,16 @@ func (db *DB) Digest() string {
 func (db *DB) Close() error {
 	db.wmu.Lock()
 	defer db.wmu.Unlock()
+	if db.log == nil {
+		return nil
+	}
 	var err error
-	if db.failed == nil && db.log.End() > db.ckptEnd {
+	switch {
+	case db.opt.ReadOnly || db.failed != nil:
+	case db.log.End() > db.ckptEnd:
 		err = db.checkpointLocked()
+	default:
+		err = db.sealLocked()
 	}
 	if cerr := db.closeFiles(); err == nil {
 		err = cerr
@@ -474,10 +497,8 @@ func (db *DB) closeFiles() error {
 		err = db.log.Close()
 		db.log = nil
 	}
-	if db.lock != nil {
-		db.lock.Close()
-		db.lock = nil
-	}
+	db.lock.release()
+	db.lock = nil
 	return err
 }
 

@@ -155,7 +155,7 @@ func TestCheckpointAheadOfLogRefusesToOpen(t *testing.T) {
 	fi, _ := os.Stat(logPath)
 	os.Truncate(logPath, fi.Size()-10)
 	_, err := Open(dir, &Options{NoSync: true, Logf: func(string, ...any) {}})
-	if err == nil || !strings.Contains(err.Error(), "acknowledged batches are missing") {
+	if !errors.Is(err, ErrStoreDamaged) || !strings.Contains(err.Error(), "acknowledged") {
 		t.Fatalf("err = %v", err)
 	}
 }

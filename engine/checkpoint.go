@@ -5,18 +5,39 @@ import (
 	"encoding/binary"
 	"fmt"
 	"hash/crc32"
+	"io"
 	"os"
 	"path/filepath"
 	"slices"
 
 	bt "github.com/tgms-go/tgms/bitemporal"
+	"github.com/tgms-go/tgms/eventlog"
+	"github.com/tgms-go/tgms/internal/fault"
 )
 
 // The checkpoint file format is described in doc.go.
 
 var ckptMagic = [8]byte{'T', 'G', 'M', 'S', 'C', 'K', 'P', 0}
 
-const ckptVersion = 1
+const ckptVersion = 2
+
+// CheckpointTempPattern is the os.CreateTemp pattern of the temporary file
+// a checkpoint is written to before it is renamed into place; a store
+// removes leftovers of it (from a crash) when it opens.
+const CheckpointTempPattern = ".checkpoint-*"
+
+// CheckpointInfo ties a checkpoint to the event log it was taken from:
+// the log's store id, and the last log record the checkpoint covers (its
+// offsets, batch number, transaction time and checksum). Last is the zero
+// Frame except for End (the log's first record offset) when it covers no
+// records.
+type CheckpointInfo struct {
+	StoreID eventlog.StoreID
+	Last    eventlog.Frame
+}
+
+// LogEnd is the log offset after which replay resumes.
+func (ci CheckpointInfo) LogEnd() int64 { return ci.Last.End }
 
 var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 
@@ -59,12 +80,17 @@ func (c *ckptWriter) strings(ss []string) {
 	}
 }
 
-// WriteCheckpoint writes the whole store to path atomically (a temporary
-// file, fsync, rename, fsync of the directory). logEnd is the byte offset of
-// the event log up to which the checkpoint covers; it is returned by
-// ReadCheckpoint so that opening replays only the log after it.
-func (s *Store) WriteCheckpoint(path string, logEnd int64) (size int64, err error) {
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".checkpoint-*")
+// WriteCheckpoint writes the whole store to path atomically (a new
+// temporary file, fsync, rename, fsync of the directory). info names the
+// log and its last record the checkpoint covers; ReadCheckpoint returns
+// it so that opening checks it against the log and replays only the log
+// after it.
+func (s *Store) WriteCheckpoint(path string, info CheckpointInfo) (size int64, err error) {
+	if got := uint64(s.Batches()); got != info.Last.Seq {
+		return 0, fmt.Errorf("checkpoint %s: the store has %d batches but the checkpoint would cover %d", path, got, info.Last.Seq)
+	}
+	fault.Point("ckpt.create")
+	tmp, err := os.CreateTemp(filepath.Dir(path), CheckpointTempPattern)
 	if err != nil {
 		return 0, err
 	}
@@ -74,14 +100,14 @@ func (s *Store) WriteCheckpoint(path string, logEnd int64) (size int64, err erro
 			os.Remove(tmp.Name())
 		}
 	}()
-	c := &ckptWriter{w: bufio.NewWriterSize(tmp, 1<<20)}
+	c := &ckptWriter{w: bufio.NewWriterSize(fault.Writer(tmp), 1<<20)}
 	var head [16]byte
 	copy(head[:], ckptMagic[:])
 	binary.LittleEndian.PutUint32(head[8:], ckptVersion)
 	if _, err = c.w.Write(head[:]); err != nil {
 		return 0, err
 	}
-	s.encode(c, logEnd)
+	s.encode(c, info)
 	if c.err != nil {
 		return 0, c.err
 	}
@@ -94,15 +120,18 @@ func (s *Store) WriteCheckpoint(path string, logEnd int64) (size int64, err erro
 	if err = c.w.Flush(); err != nil {
 		return 0, err
 	}
+	fault.Point("ckpt.fsync")
 	if err = tmp.Sync(); err != nil {
 		return 0, err
 	}
 	if err = tmp.Close(); err != nil {
 		return 0, err
 	}
+	fault.Point("ckpt.rename")
 	if err = os.Rename(tmp.Name(), path); err != nil {
 		return 0, err
 	}
+	fault.Point("ckpt.dirsync")
 	if d, derr := os.Open(filepath.Dir(path)); derr == nil {
 		err = d.Sync()
 		d.Close()
@@ -110,8 +139,15 @@ func (s *Store) WriteCheckpoint(path string, logEnd int64) (size int64, err erro
 	return 16 + c.n + 12, err
 }
 
-func (s *Store) encode(c *ckptWriter, logEnd int64) {
-	c.uvarint(uint64(logEnd))
+func (s *Store) encode(c *ckptWriter, info CheckpointInfo) {
+	c.write(info.StoreID[:])
+	c.uvarint(uint64(info.Last.End))
+	c.uvarint(uint64(info.Last.Start))
+	c.uvarint(info.Last.Seq)
+	c.varint(info.Last.TT)
+	var crc [4]byte
+	binary.LittleEndian.PutUint32(crc[:], info.Last.CRC)
+	c.write(crc[:])
 	c.strings(s.uids.s)
 	c.strings(s.labels.s)
 	c.strings(s.rels.s)
@@ -279,45 +315,75 @@ func (r *ckptReader) index(x uint64, n int, what string) uint32 {
 	return uint32(x)
 }
 
-// ReadCheckpoint loads a store from a checkpoint file and returns the event
-// log offset it covers. A missing file returns an error satisfying
-// errors.Is(err, os.ErrNotExist); any damage returns *CheckpointError.
-func ReadCheckpoint(path string) (*Store, int64, error) {
-	data, err := os.ReadFile(path)
+// ReadCheckpoint loads a store from a checkpoint file and returns what it
+// covers of its event log. A missing file returns an error satisfying
+// errors.Is(err, os.ErrNotExist); any damage, and a checkpoint of an older
+// format, returns *CheckpointError. The file is opened with O_NOFOLLOW
+// where available: a checkpoint that is a symbolic link is refused.
+func ReadCheckpoint(path string) (*Store, CheckpointInfo, error) {
+	data, err := readNoFollow(path)
 	if err != nil {
-		return nil, 0, err
+		return nil, CheckpointInfo{}, err
 	}
+	s, info, err := decodeCheckpoint(path, data)
+	return s, info, err
+}
+
+func decodeCheckpoint(path string, data []byte) (*Store, CheckpointInfo, error) {
 	bad := func(format string, args ...any) error {
 		return &CheckpointError{Path: path, Reason: fmt.Sprintf(format, args...)}
 	}
 	if len(data) < 28 || [8]byte(data[:8]) != ckptMagic {
-		return nil, 0, bad("not a TGMS checkpoint")
+		return nil, CheckpointInfo{}, bad("not a TGMS checkpoint")
 	}
-	if v := binary.LittleEndian.Uint32(data[8:]); v != ckptVersion {
-		return nil, 0, bad("format version %d, this build reads version %d", v, ckptVersion)
+	if v := binary.LittleEndian.Uint32(data[8:]); v == 1 {
+		return nil, CheckpointInfo{}, bad("format version 1 (written by an earlier build, not tied to its log)")
+	} else if v != ckptVersion {
+		return nil, CheckpointInfo{}, bad("format version %d, this build reads version %d", v, ckptVersion)
 	}
 	body := data[16 : len(data)-12]
 	trailer := data[len(data)-12:]
 	if binary.LittleEndian.Uint64(trailer) != uint64(len(body)) {
-		return nil, 0, bad("length mismatch: trailer says %d bytes, file has %d (truncated?)", binary.LittleEndian.Uint64(trailer), len(body))
+		return nil, CheckpointInfo{}, bad("length mismatch: trailer says %d bytes, file has %d (truncated?)", binary.LittleEndian.Uint64(trailer), len(body))
 	}
 	if crc32.Checksum(body, castagnoli) != binary.LittleEndian.Uint32(trailer[8:]) {
-		return nil, 0, bad("checksum mismatch")
+		return nil, CheckpointInfo{}, bad("checksum mismatch")
 	}
 	r := &ckptReader{b: body}
-	s, logEnd := decodeStore(r)
+	s, info := decodeStore(r)
 	if r.err == nil && r.off != len(body) {
 		r.fail("%d trailing bytes", len(body)-r.off)
 	}
 	if r.err != nil {
-		return nil, 0, bad("%v", r.err)
+		return nil, CheckpointInfo{}, bad("%v", r.err)
 	}
-	return s, logEnd, nil
+	if uint64(s.Batches()) != info.Last.Seq || (info.Last.Seq > 0 && s.LastTT() != info.Last.TT) {
+		return nil, CheckpointInfo{}, bad("it holds %d batches up to tt %d, but says it covers batch %d at tt %d", s.Batches(), s.LastTT(), info.Last.Seq, info.Last.TT)
+	}
+	return s, info, nil
 }
 
-func decodeStore(r *ckptReader) (*Store, int64) {
+func decodeStore(r *ckptReader) (*Store, CheckpointInfo) {
 	s := New()
-	logEnd := int64(r.uvarint())
+	var info CheckpointInfo
+	if len(r.b) < len(info.StoreID) {
+		r.fail("truncated store id")
+		return nil, info
+	}
+	copy(info.StoreID[:], r.b)
+	r.off += len(info.StoreID)
+	info.Last.End = int64(r.uvarint())
+	info.Last.Start = int64(r.uvarint())
+	info.Last.Seq = r.uvarint()
+	info.Last.TT = r.varint()
+	if r.err == nil && r.off+4 > len(r.b) {
+		r.fail("truncated checksum of the last covered record")
+	}
+	if r.err != nil {
+		return nil, info
+	}
+	info.Last.CRC = binary.LittleEndian.Uint32(r.b[r.off:])
+	r.off += 4
 	for _, t := range []*strTable{&s.uids, &s.labels, &s.rels, &s.discs, &s.props} {
 		ss := r.strings()
 		*t = strTable{s: ss, m: make(map[string]uint32, len(ss))}
@@ -338,7 +404,7 @@ func decodeStore(r *ckptReader) (*Store, int64) {
 		d := r.uvarint()
 		if d == 0 || d > uint64(bt.OpenEnd-s.LastTT()) {
 			r.fail("batch transaction times must strictly increase")
-			return nil, 0
+			return nil, info
 		}
 		s.batchTT = append(s.batchTT, s.LastTT()+int64(d))
 		autos += r.uvarint()
@@ -346,13 +412,13 @@ func decodeStore(r *ckptReader) (*Store, int64) {
 		// at least 9 bytes further on.
 		if autos > uint64(len(r.b)-r.off)/9 {
 			r.fail("auto-identity count %d exceeds the data", autos)
-			return nil, 0
+			return nil, info
 		}
 		s.batchAuto = append(s.batchAuto, uint32(autos))
 		edges += r.uvarint()
 		if edges > uint64(len(r.b)-r.off)/9 {
 			r.fail("edge version count %d exceeds the data", edges)
-			return nil, 0
+			return nil, info
 		}
 		s.edgeEnd = append(s.edgeEnd, uint32(edges))
 	}
@@ -365,7 +431,7 @@ func decodeStore(r *ckptReader) (*Store, int64) {
 	for _, seq := range s.uidSeq {
 		if int(seq) > nb || seq == 0 {
 			r.fail("uid registered by batch %d of %d", seq, nb)
-			return nil, 0
+			return nil, info
 		}
 	}
 	s.nodeHist = make([][]uint32, nu)
@@ -385,7 +451,7 @@ func decodeStore(r *ckptReader) (*Store, int64) {
 		ops := r.byte1()
 		n.created, n.closed = bt.OpKind(ops&0xf), bt.OpKind(ops>>4)
 		if r.err != nil {
-			return nil, 0
+			return nil, info
 		}
 		s.nodes = append(s.nodes, n)
 		s.nodeHist[n.uid] = append(s.nodeHist[n.uid], uint32(i))
@@ -393,7 +459,7 @@ func decodeStore(r *ckptReader) (*Store, int64) {
 	ne := r.count(9)
 	if uint64(ne) != edges {
 		r.fail("%d edge versions, the batch table says %d", ne, edges)
-		return nil, 0
+		return nil, info
 	}
 	var prevS int64
 	var prevG uint32
@@ -430,11 +496,11 @@ func decodeStore(r *ckptReader) (*Store, int64) {
 		props := r.index(r.uvarint(), len(s.props.s), "props")
 		ops := r.byte1()
 		if r.err != nil {
-			return nil, 0
+			return nil, info
 		}
 		if vs < 0 || ve <= vs || ve > bt.OpenEnd {
 			r.fail("edge version %d has invalid interval [%d, %d)", i, vs, ve)
-			return nil, 0
+			return nil, info
 		}
 		s.eSrc.Append(src)
 		s.eDst.Append(dst)
@@ -480,7 +546,7 @@ func decodeStore(r *ckptReader) (*Store, int64) {
 		s.byStart.classes[c].main = slices.Clip(classes[c])
 	}
 	s.Compact()
-	return s, logEnd
+	return s, info
 }
 
 func decodeTTe(r *ckptReader, tts uint32, nb int) uint32 {
@@ -489,4 +555,17 @@ func decodeTTe(r *ckptReader, tts uint32, nb int) uint32 {
 		return openSeq
 	}
 	return r.index(uint64(tts)+x, nb+1, "closing batch")
+}
+
+// readNoFollow reads a whole file, refusing a symbolic link.
+func readNoFollow(path string) ([]byte, error) {
+	f, err := os.OpenFile(path, os.O_RDONLY|eventlog.NoFollow, 0)
+	if err != nil {
+		if st, lerr := os.Lstat(path); lerr == nil && st.Mode()&os.ModeSymlink != 0 {
+			return nil, &CheckpointError{Path: path, Reason: "it is a symbolic link; a store's files must be regular files"}
+		}
+		return nil, err
+	}
+	defer f.Close()
+	return io.ReadAll(f)
 }

@@ -3,13 +3,17 @@ package engine
 import (
 	"bufio"
 	"bytes"
+	"encoding/binary"
 	"errors"
+	"hash/crc32"
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	bt "github.com/tgms-go/tgms/bitemporal"
+	"github.com/tgms-go/tgms/eventlog"
 	"pgregory.net/rapid"
 )
 
@@ -27,15 +31,16 @@ func TestCheckpointRoundTrip(t *testing.T) {
 			_ = b.write(rt, ops)
 		}
 		path := filepath.Join(dir, "ckpt")
-		if _, err := b.eng.WriteCheckpoint(path, 1234); err != nil {
+		info := infoFor(b.eng, 1234)
+		if _, err := b.eng.WriteCheckpoint(path, info); err != nil {
 			rt.Fatalf("write: %v", err)
 		}
-		got, logEnd, err := ReadCheckpoint(path)
+		got, gotInfo, err := ReadCheckpoint(path)
 		if err != nil {
 			rt.Fatalf("read: %v", err)
 		}
-		if logEnd != 1234 {
-			rt.Fatalf("logEnd = %d", logEnd)
+		if gotInfo != info {
+			rt.Fatalf("info = %+v, want %+v", gotInfo, info)
 		}
 		if got.Digest() != b.eng.Digest() {
 			rt.Fatalf("digest changed through a checkpoint")
@@ -69,15 +74,18 @@ func TestCheckpointDamage(t *testing.T) {
 	b := newBoth()
 	b.write(t, []bt.Op{bt.Ingest([]bt.Event{{Src: "a", Dst: "b", RelType: "M", VtS: 5}, {Src: "b", Dst: "c", RelType: "M", VtS: 7, VtE: 90}}, "")})
 	path := filepath.Join(dir, "ckpt")
-	if _, err := b.eng.WriteCheckpoint(path, 0); err != nil {
+	if _, err := b.eng.WriteCheckpoint(path, infoFor(b.eng, 100)); err != nil {
 		t.Fatal(err)
 	}
 	good, _ := os.ReadFile(path)
+	v1 := bytes.Clone(good)
+	v1[8] = 1
 	cases := map[string][]byte{
 		"truncated":    good[:len(good)-5],
 		"flipped byte": append(append([]byte{}, good[:20]...), append([]byte{good[20] ^ 0x40}, good[21:]...)...),
 		"wrong magic":  append([]byte("NOTACKPT"), good[8:]...),
 		"empty":        {},
+		"version 1":    v1,
 	}
 	for name, data := range cases {
 		t.Run(name, func(t *testing.T) {
@@ -113,7 +121,44 @@ func FuzzCheckpointDecode(f *testing.F) {
 func encodeBody(s *Store) []byte {
 	var buf bytes.Buffer
 	c := &ckptWriter{w: bufio.NewWriter(&buf)}
-	s.encode(c, 0)
+	s.encode(c, CheckpointInfo{})
 	c.w.Flush()
 	return buf.Bytes()
+}
+
+// infoFor is a CheckpointInfo that matches s, as if its log ended at end.
+func infoFor(s *Store, end int64) CheckpointInfo {
+	return CheckpointInfo{
+		StoreID: eventlog.StoreID{9, 8, 7, 6, 5, 4, 3, 2, 1},
+		Last:    eventlog.Frame{Start: end - 20, End: end, Seq: uint64(s.Batches()), TT: s.LastTT(), CRC: 0xfeedf00d},
+	}
+}
+
+// A checkpoint that claims to cover other batches than it holds is refused,
+// both when written and when read.
+func TestCheckpointInfoMismatch(t *testing.T) {
+	dir := t.TempDir()
+	b := newBoth()
+	b.write(t, []bt.Op{bt.Ingest([]bt.Event{{Src: "a", Dst: "b", RelType: "M", VtS: 5}}, "")})
+	path := filepath.Join(dir, "ckpt")
+	info := infoFor(b.eng, 100)
+	info.Last.Seq++
+	if _, err := b.eng.WriteCheckpoint(path, info); err == nil {
+		t.Fatal("WriteCheckpoint accepted info for another batch count")
+	}
+	info.Last.Seq--
+	info.Last.TT++
+	var buf bytes.Buffer
+	c := &ckptWriter{w: bufio.NewWriter(&buf)}
+	b.eng.encode(c, info)
+	c.w.Flush()
+	data := append([]byte("TGMSCKP\x00\x02\x00\x00\x00\x00\x00\x00\x00"), buf.Bytes()...)
+	data = binary.LittleEndian.AppendUint64(data, uint64(buf.Len()))
+	data = binary.LittleEndian.AppendUint32(data, crc32.Checksum(buf.Bytes(), castagnoli))
+	os.WriteFile(path, data, 0o644)
+	_, _, err := ReadCheckpoint(path)
+	var ce *CheckpointError
+	if !errors.As(err, &ce) || !strings.Contains(ce.Reason, "says it covers batch 1") {
+		t.Fatalf("ReadCheckpoint: %v", err)
+	}
 }

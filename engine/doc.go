@@ -24,13 +24,13 @@
 //     (durations in [4^c, 4^(c+1))) and sorted by vt_s within a class, so
 //     "valid at t" and "overlapping [a, b)" are bounded range scans.
 //
-// # Checkpoint file format (version 1)
+// # Checkpoint file format (version 2)
 //
 // All integers are little-endian; varint and uvarint are the encodings of
 // encoding/binary; zigzag(x) = (x << 1) ^ (x >> 63).
 //
 //	header   8 bytes  magic "TGMSCKP\x00"
-//	         4 bytes  format version (1)
+//	         4 bytes  format version (2)
 //	         4 bytes  reserved, zero
 //	body     see below
 //	trailer  8 bytes  body length in bytes
@@ -38,7 +38,15 @@
 //
 // Body, in order:
 //
+//	16 bytes storeID: the store id of the event log this checkpoint was
+//	         taken from (eventlog.StoreID)
 //	uvarint  logEnd: byte offset of the event log covered by this checkpoint
+//	         (the end of the last covered record, or the offset of the
+//	         log's first record when it covers none)
+//	uvarint  lastStart: offset of the last covered record's frame (0 if none)
+//	uvarint  lastSeq: batch number of the last covered record (0 if none)
+//	varint   lastTT: its transaction time (0 if none)
+//	4 bytes  lastCRC: the CRC-32C its frame stores (0 if none)
 //	5 string tables, each uvarint count then (uvarint length, bytes) per
 //	string: uids (dense node ids in order), labels, rel_types, explicit
 //	discs, props (canonical JSON; entry 0 is "" = no properties)
@@ -64,7 +72,15 @@
 //	         byte    created op | 0x08 if the identity has other versions | closed op << 4
 //
 // Everything else (indexes, identity maps) is rebuilt on load. A checkpoint
-// with a bad magic, version, length or checksum, or whose body does not
-// decode exactly, is refused with a *CheckpointError; deleting it makes the
-// store rebuild from its event log.
+// with a bad magic, version, length or checksum, whose body does not decode
+// exactly, or whose batch table disagrees with lastSeq and lastTT, is
+// refused with a *CheckpointError; the store then rebuilds from its event
+// log with a warning. The store also refuses (and rebuilds without) a
+// checkpoint whose storeID, lastStart, lastSeq, lastTT or lastCRC do not
+// match its log, so a checkpoint of another store or a stale copy never
+// serves data the log does not hold.
+//
+// Version 1 (no storeID and no last-record fields) is refused like a
+// damaged checkpoint: the store rebuilds from its log and writes a
+// version 2 checkpoint at its next checkpoint.
 package engine

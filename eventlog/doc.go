@@ -34,16 +34,18 @@ All integers in fixed-size fields are little-endian. CRC means CRC-32C
 (Castagnoli polynomial), as computed by hash/crc32 with crc32.Castagnoli.
 
 	file   := header record*
-	header := magic[8] version[4] crc[4]                      (16 bytes)
+	header := magic[8] version[4] store_id[16] crc[4]         (32 bytes)
 	record := length[4] crc[4] payload[length]
 
-	magic   "TGMSWAL\x00"
-	version uint32, 1
-	crc     CRC of the 12 bytes before it
+	magic    "TGMSWAL\x00"
+	version  uint32, 2
+	store_id 16 random bytes chosen when the log is created, never changed
+	         (StoreID); the store's checkpoint and seal repeat it
+	crc      CRC of the 28 bytes before it
 	length  uint32, 1 ≤ length ≤ 2^30 (1 GiB)
 	crc     CRC of the payload bytes
 
-A record starts at offset 16 or right after the previous record; there is
+A record starts at offset 32 or right after the previous record; there is
 no padding, no alignment and no trailer. Offsets handed out by the API are
 offsets of record ends, which are the starts of the following records.
 
@@ -58,10 +60,15 @@ stores any bytes; it does not check UTF-8). A time is a varint number of
 microseconds (bitemporal.Time); the open end 2^62 is an ordinary value and
 takes 9 bytes.
 
-	payload := type:u8 tt:varint seq:uvarint nops:uvarint op{nops}
+	payload := type:u8 tt:varint seq:uvarint [source:string] nops:uvarint op{nops}
 
-	type  1 = batch (the only type; others are refused)
-	tt    the batch's transaction time
+	type    1 = batch, 2 = batch with a source (others are refused)
+	source  only in type 2: a non-empty text naming what a bulk ingest
+	        loaded; the store writes "sha256=<64 hex digits of the content>
+	        part=<k>/<n> name=<dataset or file name>" into each of the n
+	        batches of one ingest, and refuses a later ingest of the same
+	        SHA-256 unless told to load it again
+	tt      the batch's transaction time
 	seq   the batch's sequence number: 1 for the first record of the
 	      file, then exactly one more per record
 	nops  the number of ops
@@ -131,13 +138,25 @@ as corruption before anything is allocated.
 
 # Torn tails and corruption
 
-A crash during an append can leave a partial record at the end of the file:
-a short length/CRC header, a payload cut short, bytes that the file system
-allocated but never wrote (zeros or garbage, which show up as a zero length,
-an impossible length, or a CRC mismatch). Such a record was never fsynced,
-hence never acknowledged, so Open truncates the file at its start, fsyncs,
-and reports the byte offset and the number of bytes dropped through
-Options.Logf.
+A crash during an append can leave an incomplete record at the end of the
+file: a short length/CRC header, a payload cut short (the length runs past
+the end of the file), or bytes that the file system allocated but never
+wrote, which read as zeros: a zero length, or a complete-length record
+whose CRC fails and whose payload ends in zeros that continue past it to
+the end of the file (16 bytes or more), or ends in zeros from a
+512-byte-aligned offset, or holds a whole aligned 512-byte block of zeros.
+Such a record was never fsynced, hence never acknowledged, so Open copies
+its bytes to a new file <log>.broken-<offset> (O_EXCL, fsynced; a numeric
+suffix is added if the name is taken), truncates the log at its start,
+fsyncs, and reports the byte offset, the number of bytes dropped and the
+copy's name through Options.Logf.
+
+A complete record whose CRC fails without any of those zero patterns (a
+bit flip, a changed byte) is corruption, also when it is the last record:
+a crash cannot produce it, and it may be an acknowledged batch. Open also
+never truncates below Options.Acked (what the store's checkpoint or seal
+says was acknowledged), and a log that ends before it, even exactly at a
+record boundary, is a *CorruptionError.
 
 A record that does not frame is taken for a torn tail only if nothing after
 it frames: no later offset holds a length in range and a payload that
@@ -162,7 +181,9 @@ an earlier one does not, Open reports corruption although no acknowledged
 batch was lost. This is rare, and it errs on the safe side.
 
 ReadFile verifies the same way but never writes: it reports a torn tail as a
-*TornTailError after its callback has seen every record before it.
+*TornTailError after its callback has seen every record before it. Open
+with Options.ReadOnly never writes either: it reads up to the torn record
+and leaves it for the next writer.
 
 Replay reads from a given offset to the end of the log as it was when Replay
 was called, through a buffered reader. It checks frames, payloads and
@@ -172,17 +193,46 @@ there: an offset inside a record fails the CRC check (a false pass has odds
 of 2^-32 per frame), and the sequence numbers read from it must also run up
 to the log's last one.
 
+# The seal
+
+The seal is a small file beside the log, <log>.sealed (events.wal.sealed),
+that the store rewrites atomically (temporary file, fsync, rename, fsync of
+the directory) at every checkpoint and when it closes, after the log is
+fsynced:
+
+	seal := magic[8] version[4] store_id[16] last_start[8] last_end[8]
+	        last_seq[8] last_tt[8] last_crc[4] crc[4]          (68 bytes)
+
+	magic     "TGMSSEAL"
+	version   uint32, 1
+	last_*    the Frame of the log's last record at that moment: its
+	          offset, end, batch number, transaction time and stored CRC
+	crc       CRC of the 64 bytes before it
+
+A log only grows past its seal, so on open a log shorter than last_end,
+or one that holds another record at last_start, lost acknowledged batches
+(for example a truncation at a record boundary), and a log whose store id
+differs from the seal's and the checkpoint's is another store's log. The
+seal costs one small write per checkpoint and close; batches acknowledged
+after the last of those are covered only by the log itself.
+
 # Limits
 
 Open takes an exclusive flock on the file (on Linux, macOS and the BSDs;
-elsewhere nothing stops two writers). ReadFile takes no lock. Replay must
-not run concurrently with Close.
+elsewhere nothing stops two writers); a read-only Open takes none (the
+store's LOCK file orders readers and writers). ReadFile takes no lock.
+Replay must not run concurrently with Close. Open refuses a log that is a
+symbolic link unless Options.AllowSymlink, and creates a new log through
+a temporary file made with O_EXCL, so a planted link is never followed.
 
 # Compatibility
 
-The format version is 1. A reader that meets another version refuses the
-file, naming both versions; the layout above may only change together with
-the version. A golden file in testdata pins the encoding of one record.
+The format version is 2. Version 1 (a 16-byte header without a store id:
+magic, version, crc) is read by ReadFile, so that 'tgms replay' converts
+it into a new store, and refused by Open with that advice. A reader that
+meets any other version refuses the file, naming both versions; the
+layout above may only change together with the version. A golden file in
+testdata pins the encoding of one record.
 
 ImportTGMSPy reads the reference system's JSONL event log (see its
 documentation); it does not write this format itself.

@@ -1,30 +1,30 @@
 package eventlog
 
 import (
-	"bufio"
 	"encoding/binary"
 	"errors"
 	"fmt"
 	"hash/crc32"
-	"io"
 	"log"
 	"os"
-	"path/filepath"
-	"runtime"
+	"slices"
 	"sync"
 
 	"github.com/tgms-go/tgms/bitemporal"
+	"github.com/tgms-go/tgms/internal/fault"
 )
 
 // Format constants.
 const (
 	// Magic opens every event log file.
 	Magic = "TGMSWAL\x00"
-	// Version is the format version this build reads and writes.
-	Version = 1
+	// Version is the format version this build writes. Version 1 logs
+	// (no store id) are read by ReadFile only, for conversion.
+	Version = 2
 	// HeaderSize is the size of the file header; the first record starts
 	// here, so it is the offset to replay a whole log from.
-	HeaderSize = 16
+	HeaderSize   = 32
+	headerSizeV1 = 16
 	// FrameHeaderSize is the size of a record's length and checksum.
 	FrameHeaderSize = 8
 	// MaxPayload is the largest record payload, 1 GiB.
@@ -88,6 +88,19 @@ type Options struct {
 	// Logf receives warnings: a torn final record dropped by Open. Nil
 	// means the standard library's log.Printf.
 	Logf func(format string, args ...any)
+	// ReadOnly opens an existing log without ever writing to it: no lock
+	// on the file, no creation, and a torn final record is left in place
+	// (the log reads up to the last complete record before it). Append
+	// and Sync fail.
+	ReadOnly bool
+	// Acked is a byte offset up to which records are known to have been
+	// acknowledged (from the store's checkpoint or seal). Open never trims
+	// below it, and a log that ends before it is a *CorruptionError.
+	Acked int64
+	// AllowSymlink lets the log file be a symbolic link. By default Open
+	// refuses one (O_NOFOLLOW), so a link planted in a store directory
+	// cannot redirect writes.
+	AllowSymlink bool
 }
 
 // Log is an open event log. Its methods are safe for concurrent use;
@@ -98,42 +111,59 @@ type Log struct {
 
 	mu      sync.Mutex
 	f       *os.File
+	hdr     header
 	end     int64
 	lastSeq uint64
 	lastTT  bitemporal.Time
-	dirty   bool  // written since the last fsync
-	err     error // sticky: a failed write or sync
+	last    Frame    // the last record (zero when empty)
+	sources []Source // records that name their source, in order
+	dirty   bool     // written since the last fsync
+	err     error    // sticky: a failed write or sync
 	closed  bool
 	buf     []byte
 }
 
-// Open opens the event log at path, creating it if it does not exist, and
-// verifies every record: framing, checksums, payload structure, sequence
-// numbers (1, 2, 3, ...) and strictly increasing transaction times. A torn
-// final record is truncated away with a warning through opt.Logf; any
-// other damage is a *CorruptionError and nothing is changed. The file is
-// locked (flock, where available) until Close, so a second Open of the same
-// log fails.
+// Open opens the event log at path, creating it (with a new store id) if
+// it does not exist, and verifies every record: framing, checksums,
+// payload structure, sequence numbers (1, 2, 3, ...) and strictly
+// increasing transaction times. A torn final record is copied to
+// path.broken-<offset> and truncated away with a warning through
+// opt.Logf; any other damage is a *CorruptionError and nothing is
+// changed. The file is locked (flock, where available) until Close, so a
+// second Open of the same log fails. With opt.ReadOnly nothing is created,
+// locked or changed.
 func Open(path string, opt Options) (*Log, error) {
 	if opt.Logf == nil {
 		opt.Logf = log.Printf
 	}
-	f, err := os.OpenFile(path, os.O_RDWR, 0)
-	if errors.Is(err, os.ErrNotExist) {
+	flags := os.O_RDWR
+	if opt.ReadOnly {
+		flags = os.O_RDONLY
+	}
+	if !opt.AllowSymlink {
+		flags |= noFollow
+	}
+	f, err := os.OpenFile(path, flags, 0)
+	if errors.Is(err, os.ErrNotExist) && !opt.ReadOnly {
 		if err := create(path); err != nil {
 			return nil, err
 		}
-		f, err = os.OpenFile(path, os.O_RDWR, 0)
+		f, err = os.OpenFile(path, flags, 0)
 	}
 	if err != nil {
+		if isSymlinkErr(path, err) {
+			return nil, fmt.Errorf("eventlog: %s is a symbolic link; a store's files must be regular files (allow links explicitly to use it)", path)
+		}
 		return nil, fmt.Errorf("eventlog: %w", err)
 	}
-	if err := lockFile(f); err != nil {
-		f.Close()
-		if errors.Is(err, errLocked) {
-			return nil, fmt.Errorf("eventlog: %s is in use: another Log (in this or another process) has it open", path)
+	if !opt.ReadOnly {
+		if err := lockFile(f); err != nil {
+			f.Close()
+			if errors.Is(err, errLocked) {
+				return nil, fmt.Errorf("eventlog: %s is in use: another Log (in this or another process) has it open", path)
+			}
+			return nil, fmt.Errorf("eventlog: lock %s: %w", path, err)
 		}
-		return nil, fmt.Errorf("eventlog: lock %s: %w", path, err)
 	}
 	l := &Log{path: path, opt: opt, f: f}
 	if err := l.load(); err != nil {
@@ -143,85 +173,10 @@ func Open(path string, opt Options) (*Log, error) {
 	return l, nil
 }
 
-// create writes a new, empty log atomically: header into a temporary file,
-// fsync, rename, fsync the directory. A crash leaves either no log or a
-// complete header.
-func create(path string) error {
-	tmp := path + ".tmp"
-	f, err := os.OpenFile(tmp, os.O_RDWR|os.O_CREATE|os.O_TRUNC, 0o600)
-	if err != nil {
-		return fmt.Errorf("eventlog: create %s: %w", path, err)
-	}
-	h := fileHeader()
-	_, err = f.Write(h[:])
-	if err == nil {
-		err = f.Sync()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(tmp, path)
-	}
-	if err == nil {
-		err = syncDir(filepath.Dir(path))
-	}
-	if err != nil {
-		os.Remove(tmp)
-		return fmt.Errorf("eventlog: create %s: %w", path, err)
-	}
-	return nil
-}
-
-func syncDir(dir string) error {
-	if runtime.GOOS == "windows" {
-		return nil // directories cannot be opened for fsync there
-	}
-	d, err := os.Open(dir)
-	if err != nil {
-		return err
-	}
-	err = d.Sync()
-	if cerr := d.Close(); err == nil {
-		err = cerr
-	}
-	return err
-}
-
-func fileHeader() [HeaderSize]byte {
-	var h [HeaderSize]byte
-	copy(h[:], Magic)
-	binary.LittleEndian.PutUint32(h[8:], Version)
-	binary.LittleEndian.PutUint32(h[12:], crc32.Checksum(h[:12], castagnoli))
-	return h
-}
-
 // putFrameHeader writes the length and checksum of payload into h.
 func putFrameHeader(h, payload []byte) {
 	binary.LittleEndian.PutUint32(h, uint32(len(payload)))
 	binary.LittleEndian.PutUint32(h[4:], crc32.Checksum(payload, castagnoli))
-}
-
-// checkHeader verifies the file header of f.
-func checkHeader(path string, f io.ReaderAt, size int64) error {
-	var h [HeaderSize]byte
-	n, err := f.ReadAt(h[:], 0)
-	if err != nil && !errors.Is(err, io.EOF) {
-		return fmt.Errorf("eventlog: read %s: %w", path, err)
-	}
-	if n < len(Magic) || string(h[:len(Magic)]) != Magic {
-		return fmt.Errorf("eventlog: %s: %w (the file does not start with %q)", path, ErrNotLog, Magic)
-	}
-	if n < HeaderSize {
-		return &CorruptionError{Path: path, Offset: int64(n), Reason: fmt.Sprintf("file header cut short (%d of %d bytes)", n, HeaderSize)}
-	}
-	if got, want := binary.LittleEndian.Uint32(h[12:]), crc32.Checksum(h[:12], castagnoli); got != want {
-		return &CorruptionError{Path: path, Offset: 12, Reason: fmt.Sprintf("file header checksum mismatch (stored %08x, computed %08x)", got, want)}
-	}
-	if v := binary.LittleEndian.Uint32(h[8:]); v != Version {
-		return fmt.Errorf("eventlog: %s: unsupported format version %d; this build reads version %d", path, v, Version)
-	}
-	return nil
 }
 
 // load verifies the log and repairs a torn tail.
@@ -231,26 +186,72 @@ func (l *Log) load() error {
 		return fmt.Errorf("eventlog: %w", err)
 	}
 	size := st.Size()
-	if err := checkHeader(l.path, l.f, size); err != nil {
+	if l.hdr, err = readHeader(l.path, l.f, false); err != nil {
 		return err
 	}
-	s := newScanner(l.path, l.f, HeaderSize, size, false)
+	s := newScanner(l.path, l.f, l.hdr.size, size, false)
 	err = s.run(true, nil)
 	var torn *TornTailError
 	if errors.As(err, &torn) {
-		if err := l.f.Truncate(torn.Offset); err != nil {
-			return fmt.Errorf("eventlog: %s: drop torn final record: %w", l.path, err)
+		if torn.Offset < l.opt.Acked {
+			return &CorruptionError{Path: l.path, Offset: torn.Offset, Reason: fmt.Sprintf(
+				"%s, inside the part of the log (up to byte %d) whose batches were acknowledged", torn.Reason, l.opt.Acked)}
 		}
-		if err := l.f.Sync(); err != nil {
-			return fmt.Errorf("eventlog: %s: drop torn final record: %w", l.path, err)
+		if l.opt.ReadOnly {
+			l.opt.Logf("eventlog: %s: reading up to byte offset %d: a torn final record follows (%d bytes: %s); it was never acknowledged, and the next writer drops it",
+				l.path, torn.Offset, torn.Dropped, torn.Reason)
+		} else if err := l.dropTail(torn); err != nil {
+			return err
 		}
-		l.opt.Logf("eventlog: %s: dropped a torn final record at byte offset %d (%d bytes: %s); it was never acknowledged",
-			l.path, torn.Offset, torn.Dropped, torn.Reason)
 	} else if err != nil {
 		return err
 	}
-	l.end, l.lastSeq, l.lastTT = s.off, s.lastSeq, s.lastTT
+	if s.off < l.opt.Acked {
+		return &CorruptionError{Path: l.path, Offset: s.off, Reason: fmt.Sprintf(
+			"the log ends at byte %d, but batches up to byte %d were acknowledged (the store's checkpoint or seal says so): the log was truncated", s.off, l.opt.Acked)}
+	}
+	l.end, l.lastSeq, l.lastTT, l.last, l.sources = s.off, s.lastSeq, s.lastTT, s.last, s.sources
 	return nil
+}
+
+// dropTail keeps the bytes of a torn tail in path.broken-<offset>, then
+// truncates the log at the torn record.
+func (l *Log) dropTail(torn *TornTailError) error {
+	kept, err := keepBroken(l.path, l.f, torn.Offset, torn.Offset+torn.Dropped)
+	if err != nil {
+		return fmt.Errorf("eventlog: %s: keep the torn final record aside before dropping it: %w", l.path, err)
+	}
+	fault.Point("log.trim")
+	if err := l.f.Truncate(torn.Offset); err != nil {
+		return fmt.Errorf("eventlog: %s: drop torn final record: %w", l.path, err)
+	}
+	if err := l.f.Sync(); err != nil {
+		return fmt.Errorf("eventlog: %s: drop torn final record: %w", l.path, err)
+	}
+	l.opt.Logf("eventlog: %s: dropped a torn final record at byte offset %d (%d bytes: %s); it was never acknowledged; its bytes are kept in %s",
+		l.path, torn.Offset, torn.Dropped, torn.Reason, kept)
+	return nil
+}
+
+// ID is the store id in the log header (zero for a version 1 log).
+func (l *Log) ID() StoreID { return l.hdr.id }
+
+// Start is the offset of the first record (HeaderSize).
+func (l *Log) Start() int64 { return l.hdr.size }
+
+// Last describes the last record (the zero Frame when the log is empty).
+func (l *Log) Last() Frame {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.last
+}
+
+// Sources lists the records that name their source (bulk ingests), in log
+// order, as of the last Append.
+func (l *Log) Sources() []Source {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return slices.Clone(l.sources)
 }
 
 // Path returns the file name the log was opened with.
@@ -294,8 +295,13 @@ func (l *Log) Append(recs ...*Record) (int64, error) {
 	if len(recs) == 0 {
 		return l.end, nil
 	}
+	if l.opt.ReadOnly {
+		return l.end, fmt.Errorf("eventlog: append to %s: the log was opened read-only", l.path)
+	}
 	seq, tt, empty := l.lastSeq, l.lastTT, l.lastSeq == 0
 	buf := l.buf[:0]
+	last := l.last
+	var srcs []Source
 	for i, r := range recs {
 		if r.Seq != seq+1 {
 			return l.end, fmt.Errorf("eventlog: append to %s: record %d has sequence number %d, want %d", l.path, i, r.Seq, seq+1)
@@ -317,24 +323,32 @@ func (l *Log) Append(recs ...*Record) (int64, error) {
 		}
 		putFrameHeader(buf[start:], buf[start+FrameHeaderSize:])
 		seq, tt, empty = r.Seq, r.TT, false
+		last = Frame{Start: l.end + int64(start), End: l.end + int64(len(buf)), Seq: r.Seq, TT: r.TT, CRC: binary.LittleEndian.Uint32(buf[start+4:])}
+		if r.Source != "" {
+			srcs = append(srcs, Source{Seq: r.Seq, TT: r.TT, Text: r.Source})
+		}
 	}
 	if cap(buf) <= 64<<20 {
 		l.buf = buf
 	} else {
 		l.buf = nil
 	}
-	if _, err := l.f.WriteAt(buf, l.end); err != nil {
+	fault.Point("log.write")
+	if _, err := fault.WriteAt(l.f, buf, l.end); err != nil {
 		return l.end, l.fail("write", err)
 	}
 	l.dirty = true
 	if !l.opt.NoSync {
+		fault.Point("log.fsync")
 		if err := l.f.Sync(); err != nil {
 			return l.end, l.fail("fsync", err)
 		}
 		l.dirty = false
 	}
+	fault.Point("log.synced")
 	l.end += int64(len(buf))
-	l.lastSeq, l.lastTT = seq, tt
+	l.lastSeq, l.lastTT, l.last = seq, tt, last
+	l.sources = append(l.sources, srcs...)
 	return l.end, nil
 }
 
@@ -349,6 +363,9 @@ func (l *Log) usable() error {
 // whatever part of the failed append reached the file.
 func (l *Log) fail(what string, err error) error {
 	l.err = fmt.Errorf("eventlog: %s %s: %w (the log is now unusable; reopen it to recover)", what, l.path, err)
+	if l.opt.ReadOnly {
+		return l.err
+	}
 	if terr := l.f.Truncate(l.end); terr == nil {
 		l.f.Sync()
 	}
@@ -366,6 +383,7 @@ func (l *Log) Sync() error {
 	if !l.dirty {
 		return nil
 	}
+	fault.Point("log.fsync")
 	if err := l.f.Sync(); err != nil {
 		return l.fail("fsync", err)
 	}
@@ -410,13 +428,14 @@ func (l *Log) Replay(from int64, fn func(r *Record, end int64) error) error {
 	}
 	end, lastSeq, f := l.end, l.lastSeq, l.f
 	l.mu.Unlock()
-	if from < HeaderSize || from > end {
-		return &CorruptionError{Path: l.path, Offset: from, Reason: fmt.Sprintf("replay offset %d is outside the log's records [%d, %d]", from, HeaderSize, end)}
+	if from < l.hdr.size || from > end {
+		return &CorruptionError{Path: l.path, Offset: from, Reason: fmt.Sprintf("replay offset %d is outside the log's records [%d, %d]", from, l.hdr.size, end)}
 	}
 	s := newScanner(l.path, f, from, end, true)
+	s.first = l.hdr.size
 	if err := s.run(false, fn); err != nil {
 		var ce *CorruptionError
-		if errors.As(err, &ce) && ce.Offset == from && from != HeaderSize {
+		if errors.As(err, &ce) && ce.Offset == from && from != l.hdr.size {
 			ce.Reason = fmt.Sprintf("no valid record starts at replay offset %d (%s): the offset is not a record boundary, or the file changed", from, ce.Reason)
 		}
 		return err
@@ -428,7 +447,9 @@ func (l *Log) Replay(from int64, fn func(r *Record, end int64) error) error {
 }
 
 // ReadFile reads the log at path without changing it, calling fn for each
-// record with the offset just past it. It verifies what Open verifies. A
+// record with the offset just past it. It verifies what Open verifies, and
+// also reads version 1 logs (which Open refuses), so that they can be
+// converted by replaying them into a new store. A
 // torn final record is reported as a *TornTailError after fn has seen
 // every record before it; other damage is a *CorruptionError, also after
 // the records before it. An error from fn stops the read and is returned
@@ -443,247 +464,10 @@ func ReadFile(path string, fn func(r *Record, end int64) error) error {
 	if err != nil {
 		return fmt.Errorf("eventlog: %w", err)
 	}
-	if err := checkHeader(path, f, st.Size()); err != nil {
+	h, err := readHeader(path, f, true)
+	if err != nil {
 		return err
 	}
-	s := newScanner(path, f, HeaderSize, st.Size(), true)
+	s := newScanner(path, f, h.size, st.Size(), true)
 	return s.run(true, fn)
-}
-
-// scanner reads and checks records between two offsets of a file.
-type scanner struct {
-	path    string
-	f       io.ReaderAt
-	from    int64
-	size    int64 // stop here
-	off     int64 // start of the next record
-	br      *bufio.Reader
-	hdr     [FrameHeaderSize]byte
-	buf     []byte
-	dec     decoder
-	lastSeq uint64
-	lastTT  bitemporal.Time
-}
-
-func newScanner(path string, f io.ReaderAt, from, size int64, build bool) *scanner {
-	bs := 1 << 20
-	if size-from < int64(bs) {
-		bs = max(int(size-from), 16)
-	}
-	return &scanner{
-		path: path, f: f, from: from, size: size, off: from,
-		br:  bufio.NewReaderSize(io.NewSectionReader(f, from, size-from), bs),
-		dec: decoder{build: build},
-	}
-}
-
-// frameError is a record that does not frame: torn or corrupt, which the
-// caller decides.
-type frameError struct {
-	off    int64
-	reason string
-}
-
-func (e *frameError) Error() string { return fmt.Sprintf("byte offset %d: %s", e.off, e.reason) }
-
-// next reads the frame at s.off and returns its payload, io.EOF at the end,
-// a *frameError, or an I/O error.
-func (s *scanner) next() ([]byte, error) {
-	rem := s.size - s.off
-	if rem == 0 {
-		return nil, io.EOF
-	}
-	if rem < FrameHeaderSize {
-		return nil, &frameError{s.off, fmt.Sprintf("short record header (%d of %d bytes)", rem, FrameHeaderSize)}
-	}
-	if _, err := io.ReadFull(s.br, s.hdr[:]); err != nil {
-		return nil, fmt.Errorf("eventlog: read %s: %w", s.path, err)
-	}
-	n := int64(binary.LittleEndian.Uint32(s.hdr[:4]))
-	switch {
-	case n == 0:
-		return nil, &frameError{s.off, "zero-length record (zero-filled or garbage bytes)"}
-	case n > MaxPayload:
-		return nil, &frameError{s.off, fmt.Sprintf("record length %d is over the %d-byte limit", n, MaxPayload)}
-	case n > rem-FrameHeaderSize:
-		return nil, &frameError{s.off, fmt.Sprintf("record of %d bytes runs past the end of the file (%d bytes left)", n, rem-FrameHeaderSize)}
-	}
-	if int64(cap(s.buf)) < n {
-		s.buf = make([]byte, n)
-	}
-	p := s.buf[:n]
-	if _, err := io.ReadFull(s.br, p); err != nil {
-		return nil, fmt.Errorf("eventlog: read %s: %w", s.path, err)
-	}
-	if got, want := crc32.Checksum(p, castagnoli), binary.LittleEndian.Uint32(s.hdr[4:]); got != want {
-		return nil, &frameError{s.off, fmt.Sprintf("checksum mismatch (stored %08x, computed %08x)", want, got)}
-	}
-	return p, nil
-}
-
-// run reads every record. With tail true a frame error is classified as a
-// torn tail (*TornTailError) or corruption; otherwise it is always
-// corruption. fn may be nil.
-func (s *scanner) run(tail bool, fn func(*Record, int64) error) error {
-	for {
-		p, err := s.next()
-		if err == io.EOF {
-			return nil
-		}
-		var fe *frameError
-		if errors.As(err, &fe) {
-			if !tail {
-				return &CorruptionError{Path: s.path, Offset: fe.off, Reason: fe.reason}
-			}
-			return s.classify(fe)
-		}
-		if err != nil {
-			return err
-		}
-		var r Record
-		if derr := s.decode(p, &r); derr != nil {
-			return &CorruptionError{Path: s.path, Offset: s.off, Reason: "the record's checksum matches but its payload does not decode (" + derr.Error() + ")"}
-		}
-		if err := s.check(&r); err != nil {
-			return err
-		}
-		s.off += FrameHeaderSize + int64(len(p))
-		s.lastSeq, s.lastTT = r.Seq, r.TT
-		if fn != nil {
-			if err := fn(&r, s.off); err != nil {
-				return err
-			}
-		}
-		if cap(s.buf) > 64<<20 {
-			s.buf = nil
-		}
-	}
-}
-
-func (s *scanner) decode(p []byte, r *Record) error {
-	s.dec.b = p
-	err := s.dec.record(r)
-	s.dec.b = nil
-	return err
-}
-
-// check enforces the order of sequence numbers and transaction times.
-func (s *scanner) check(r *Record) error {
-	switch {
-	case s.off == s.from && s.from == HeaderSize && r.Seq != 1:
-		return &CorruptionError{Path: s.path, Offset: s.off, Reason: fmt.Sprintf("the first record has sequence number %d, not 1", r.Seq)}
-	case s.off == s.from && r.Seq == 0:
-		return &CorruptionError{Path: s.path, Offset: s.off, Reason: "record has sequence number 0"}
-	case s.off != s.from && r.Seq != s.lastSeq+1:
-		return &CorruptionError{Path: s.path, Offset: s.off, Reason: fmt.Sprintf("sequence number %d follows %d (want %d)", r.Seq, s.lastSeq, s.lastSeq+1)}
-	case s.off != s.from && r.TT <= s.lastTT:
-		return &CorruptionError{Path: s.path, Offset: s.off, Reason: fmt.Sprintf("transaction time %d does not increase (the previous record has %d)", r.TT, s.lastTT)}
-	}
-	return nil
-}
-
-// classify decides whether a record that does not frame is a torn tail
-// (nothing after it frames) or corruption (a valid record follows).
-func (s *scanner) classify(fe *frameError) error {
-	seen := s.off != s.from
-	later := func(tt int64, seq uint64) bool {
-		return seq > s.lastSeq && (!seen || tt > s.lastTT)
-	}
-	next, found, err := findFrame(s.f, fe.off, s.size, later)
-	switch {
-	case errors.Is(err, errScanBudget):
-		return &CorruptionError{Path: s.path, Offset: fe.off, Reason: fe.reason + ", and the bytes after it are too irregular to rule out valid records there (this is not what a torn write leaves)"}
-	case err != nil:
-		return fmt.Errorf("eventlog: read %s: %w", s.path, err)
-	case found:
-		return &CorruptionError{Path: s.path, Offset: fe.off, Reason: fmt.Sprintf("%s, yet a valid record follows at byte offset %d", fe.reason, next)}
-	}
-	return &TornTailError{Path: s.path, Offset: fe.off, Dropped: s.size - fe.off, Reason: fe.reason}
-}
-
-var errScanBudget = errors.New("scan budget exhausted")
-
-// findFrame looks for a valid frame anywhere in (bad, size): a length in
-// range, a payload that starts with the batch record type and a tt and seq
-// for which later reports true (a genuine record after the damage has a
-// higher seq and tt than the last good one), and a matching checksum. It
-// first tries the offset the bad record's own length points to, which is
-// where the next record is when only the payload was damaged.
-//
-// The checksums cost up to one payload per candidate offset, so the total
-// is capped (256 MiB plus 32 bytes per byte scanned); past the cap it gives
-// up with errScanBudget, which the caller treats as corruption: it never
-// drops bytes it has not ruled out.
-func findFrame(f io.ReaderAt, bad, size int64, later func(tt int64, seq uint64) bool) (int64, bool, error) {
-	budget := 256<<20 + 32*(size-bad)
-	var scratch []byte
-	// frameAt checks the candidate at p whose frame header is h and whose
-	// payload starts with pre (the bytes available in memory, maybe none).
-	frameAt := func(p int64, h, pre []byte) (bool, error) {
-		n := int64(binary.LittleEndian.Uint32(h))
-		if n < 4 || n > MaxPayload || n > size-p-FrameHeaderSize {
-			return false, nil
-		}
-		if int64(len(pre)) < min(n, 21) {
-			var buf [21]byte
-			pre = buf[:min(n, 21)]
-			if _, err := f.ReadAt(pre, p+FrameHeaderSize); err != nil {
-				return false, err
-			}
-		}
-		pre = pre[:min(int64(len(pre)), n)]
-		if pre[0] != recordBatch {
-			return false, nil
-		}
-		d := decoder{b: pre[1:]}
-		tt := d.varint("tt")
-		seq := d.uvarint("seq")
-		if d.err != nil || !later(tt, seq) { // 21 bytes always hold type, tt and seq
-			return false, nil
-		}
-		if budget -= n; budget < 0 {
-			return false, errScanBudget
-		}
-		if int64(cap(scratch)) < n {
-			scratch = make([]byte, n)
-		}
-		b := scratch[:n]
-		if _, err := f.ReadAt(b, p+FrameHeaderSize); err != nil {
-			return false, err
-		}
-		return crc32.Checksum(b, castagnoli) == binary.LittleEndian.Uint32(h[4:]), nil
-	}
-	var hdr [FrameHeaderSize]byte
-	if size-bad >= FrameHeaderSize {
-		if _, err := f.ReadAt(hdr[:], bad); err != nil {
-			return 0, false, err
-		}
-		if n := int64(binary.LittleEndian.Uint32(hdr[:4])); n > 0 && n <= size-bad-2*FrameHeaderSize {
-			p := bad + FrameHeaderSize + n
-			if _, err := f.ReadAt(hdr[:], p); err != nil {
-				return 0, false, err
-			}
-			if ok, err := frameAt(p, hdr[:], nil); ok || err != nil {
-				return p, ok, err
-			}
-		}
-	}
-	// Scan byte by byte through a window.
-	const window = 4 << 20
-	w := make([]byte, 0, min(window+FrameHeaderSize+1, max(size-bad, 0)))
-	var ws int64 // file offset of w[0]
-	for p := bad + 1; p+FrameHeaderSize+4 <= size; p++ {
-		if p+FrameHeaderSize+1 > ws+int64(len(w)) {
-			ws = p
-			w = w[:min(int64(cap(w)), size-p)]
-			if _, err := f.ReadAt(w, p); err != nil {
-				return 0, false, err
-			}
-		}
-		i := p - ws
-		if ok, err := frameAt(p, w[i:i+FrameHeaderSize], w[i+FrameHeaderSize:]); ok || err != nil {
-			return p, ok, err
-		}
-	}
-	return 0, false, nil
 }

@@ -284,7 +284,7 @@ func TestFlippedByteIsCorruption(t *testing.T) {
 // rewrite builds a log file from raw frames (bypassing Append's checks).
 func rewrite(t *testing.T, path string, recs ...*Record) []byte {
 	t.Helper()
-	h := fileHeader()
+	h := fileHeader(testID)
 	b := h[:]
 	for _, r := range recs {
 		b = appendFrame(b, r)
@@ -323,7 +323,7 @@ func TestOrderingIsCorruption(t *testing.T) {
 	}
 	// A valid checksum over a payload that does not decode.
 	path := filepath.Join(dir, "bad-payload.wal")
-	h := fileHeader()
+	h := fileHeader(testID)
 	b := appendFrame(h[:], r(1, 1))
 	p := []byte{1, 4, 2, 1, 77, 0, 0}
 	b = append(b, make([]byte, FrameHeaderSize)...)
@@ -388,12 +388,16 @@ func TestGarbageTails(t *testing.T) {
 
 func TestHeaderErrors(t *testing.T) {
 	dir := t.TempDir()
-	good := fileHeader()
-	v2 := good
-	binary.LittleEndian.PutUint32(v2[8:], 2)
-	binary.LittleEndian.PutUint32(v2[12:], crcOf(v2[:12]))
+	good := fileHeader(testID)
+	v3 := good
+	binary.LittleEndian.PutUint32(v3[8:], 3)
+	binary.LittleEndian.PutUint32(v3[28:], crcOf(v3[:28]))
 	badCRC := good
 	badCRC[13] ^= 1
+	var v1 [headerSizeV1]byte
+	copy(v1[:], Magic)
+	binary.LittleEndian.PutUint32(v1[8:], 1)
+	binary.LittleEndian.PutUint32(v1[12:], crcOf(v1[:12]))
 	tests := []struct {
 		name string
 		data []byte
@@ -402,7 +406,7 @@ func TestHeaderErrors(t *testing.T) {
 		{"empty", nil, "not a TGMS event log"},
 		{"jsonl", []byte(`{"format":"tgms-eventlog","version":1}` + "\n"), "not a TGMS event log"},
 		{"short", good[:10], "file header cut short"},
-		{"version 2", v2[:], "unsupported format version 2; this build reads version 1"},
+		{"version 3", v3[:], "unsupported format version 3; this build reads versions 1 and 2"},
 		{"header crc", badCRC[:], "file header checksum mismatch"},
 	}
 	for _, tc := range tests {
@@ -429,6 +433,8 @@ func TestHeaderErrors(t *testing.T) {
 }
 
 func crcOf(b []byte) uint32 { return crc32.Checksum(b, castagnoli) }
+
+var testID = StoreID{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16}
 
 func TestReplayFrom(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "r.wal")
@@ -561,7 +567,7 @@ func FuzzOpen(f *testing.F) {
 	f.Add(appendFrame(nil, ingestRecord(1, 20)))
 	f.Fuzz(func(t *testing.T, tail []byte) {
 		path := filepath.Join(t.TempDir(), "fuzz.wal")
-		h := fileHeader()
+		h := fileHeader(testID)
 		if err := os.WriteFile(path, append(h[:], tail...), 0o600); err != nil {
 			t.Fatal(err)
 		}

@@ -9,16 +9,19 @@ import (
 )
 
 // Record is one write batch: the ops applied together at transaction time
-// TT. Seq numbers batches from 1 without gaps.
+// TT. Seq numbers batches from 1 without gaps. Source, when not empty,
+// names what a bulk ingest loaded (see the package documentation).
 type Record struct {
-	TT  bitemporal.Time
-	Seq uint64
-	Ops []bitemporal.Op
+	TT     bitemporal.Time
+	Seq    uint64
+	Source string
+	Ops    []bitemporal.Op
 }
 
 // Payload constants.
 const (
-	recordBatch = 1 // the only record type so far
+	recordBatch   = 1 // a batch
+	recordSourced = 2 // a batch that names its source
 
 	// Smallest encodings, used to bound counts by the bytes left.
 	minOpSize    = 3 // retract with an empty ref, ingest with no events
@@ -31,9 +34,16 @@ const (
 // an unknown kind are written as the kind byte alone, which DecodeRecord
 // rejects: Log.Append refuses them before encoding.
 func AppendRecord(dst []byte, r *Record) []byte {
-	dst = append(dst, recordBatch)
+	if r.Source == "" {
+		dst = append(dst, recordBatch)
+	} else {
+		dst = append(dst, recordSourced)
+	}
 	dst = binary.AppendVarint(dst, r.TT)
 	dst = binary.AppendUvarint(dst, r.Seq)
+	if r.Source != "" {
+		dst = appendString(dst, r.Source)
+	}
 	dst = binary.AppendUvarint(dst, uint64(len(r.Ops)))
 	var d *encDict
 	for i := range r.Ops {
@@ -352,14 +362,32 @@ func DecodeRecord(payload []byte) (Record, error) {
 	return r, nil
 }
 
-func (d *decoder) record(r *Record) error {
+// header decodes a payload's type, tt, seq and source.
+func (d *decoder) header(r *Record) error {
 	d.i, d.err, d.ndict = 0, nil, 0
-	if t := d.byte1("record type"); d.err == nil && t != recordBatch {
+	t := d.byte1("record type")
+	if d.err == nil && t != recordBatch && t != recordSourced {
 		d.i--
 		d.fail(fmt.Sprintf("unknown record type %d", t))
 	}
 	r.TT = d.varint("tt")
 	r.Seq = d.uvarint("seq")
+	r.Source = ""
+	if t == recordSourced {
+		b := d.bytes("source")
+		if d.err == nil && len(b) == 0 {
+			d.fail("empty source in a record of type 2")
+		}
+		r.Source = string(b)
+	}
+	if d.err != nil {
+		return d.err
+	}
+	return nil
+}
+
+func (d *decoder) record(r *Record) error {
+	d.header(r)
 	n := d.count("op count", minOpSize)
 	r.Ops = nil
 	if d.build && n > 0 {

@@ -351,7 +351,8 @@ func TestDecodeErrors(t *testing.T) {
 		want    string
 	}{
 		{"empty", nil, "truncated record type"},
-		{"bad type", []byte{2, 2, 2, 0}, "unknown record type 2"},
+		{"bad type", []byte{3, 2, 2, 0}, "unknown record type 3"},
+		{"empty source", []byte{2, 2, 2, 0, 0}, "empty source"},
 		{"trailing", append(AppendRecord(nil, &Record{TT: 1, Seq: 1}), 0), "1 unexpected bytes"},
 		{"op count too big", []byte{1, 2, 1, 0xff, 0xff, 0xff, 0xff, 0x0f}, "does not fit"},
 		{"op count vs bytes", []byte{1, 2, 1, 2, 3, 0, 1}, "op count 2 does not fit"},

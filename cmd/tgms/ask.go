@@ -46,7 +46,7 @@ budget.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			out := cmd.OutOrStdout()
-			db, err := openExisting(store)
+			db, err := openReadOnly(store)
 			if err != nil {
 				return err
 			}

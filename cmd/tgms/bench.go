@@ -20,7 +20,7 @@ belief time of the first batch, the first 200 source uids as a motif
 filter). Each query is warmed up, then timed in process; p50 and p95 are
 reported with the answer size and result digest.`,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			db, err := openExisting(store)
+			db, err := openReadOnly(store)
 			if err != nil {
 				return err
 			}

@@ -35,7 +35,7 @@ result_digest (SHA-256 of the canonical result). A refusal is printed as
 				}
 				raw = m
 			}
-			db, err := openExisting(store)
+			db, err := openReadOnly(store)
 			if err != nil {
 				return err
 			}

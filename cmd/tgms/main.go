@@ -104,6 +104,8 @@ Times are accepted as microseconds since the epoch or RFC 3339.`,
 		newDemo(), newIngest(), newWrite(), newSynth(), newReplay(), newImport(),
 		newStats(), newDigest(), newCheckpoint(), newCall(), newOps(), newBench(), newPlanCmd(), newTraceCmd(), newVerify(), newTasks(), newScore(), newEvalCmd(), newAsk(), newServe(),
 	)
+	root.AddCommand(newCheck(), newCampaign())
+	addStoreFlags(root)
 	for _, c := range root.Commands() {
 		c.Args = wrapArgs(c.Args)
 	}
@@ -128,7 +130,7 @@ func openStore(dir string, noSync bool) (*tgms.DB, error) {
 	if dir == "" {
 		return nil, usageError{errors.New("--store DIR is required")}
 	}
-	db, err := tgms.Open(dir, &tgms.Options{NoSync: noSync})
+	db, err := tgms.Open(dir, storeOptions(tgms.Options{NoSync: noSync}))
 	return db, asInput(err)
 }
 

@@ -64,7 +64,7 @@ columns), temporal arguments and the cost estimate. Prints
 allowed, expected}]}.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			db, err := openExisting(store)
+			db, err := openReadOnly(store)
 			if err != nil {
 				return err
 			}
@@ -97,7 +97,7 @@ func newPlanRun() *cobra.Command {
 		Short: "Check and run a plan; print the answer and write the trace",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			db, err := openExisting(store)
+			db, err := openReadOnly(store)
 			if err != nil {
 				return err
 			}
@@ -171,7 +171,7 @@ func newTraceCmd() *cobra.Command {
 			if v.Plan == nil {
 				return badInput("%s: the recorded plan does not parse", args[0])
 			}
-			db, err := openExisting(store)
+			db, err := openReadOnly(store)
 			if err != nil {
 				return err
 			}

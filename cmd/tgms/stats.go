@@ -54,7 +54,7 @@ func newStats() *cobra.Command {
 		Use:   "stats --store DIR [--json]",
 		Short: "Print a store's size, extent and digest",
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			db, err := openExisting(store)
+			db, err := openReadOnly(store)
 			if err != nil {
 				return err
 			}
@@ -88,7 +88,7 @@ func newDigest() *cobra.Command {
 		Use:   "digest --store DIR",
 		Short: "Print the store digest (SHA-256 over every version ever stored)",
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			db, err := openExisting(store)
+			db, err := openReadOnly(store)
 			if err != nil {
 				return err
 			}

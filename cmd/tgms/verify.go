@@ -45,7 +45,7 @@ re-executes it at its recorded belief time to read them whole.`,
 				return badInput("%s: %v", answerPath, err)
 			}
 			if store != "" {
-				db, err := openExisting(store)
+				db, err := openReadOnly(store)
 				if err != nil {
 					return err
 				}

@@ -20,7 +20,7 @@ import (
 
 func newIngest() *cobra.Command {
 	var store, dataset, file, eventsFile, label string
-	var download, noSync, acks bool
+	var download, noSync, acks, again bool
 	var groupEvents int
 	cmd := &cobra.Command{
 		Use:   "ingest --store DIR (--dataset NAME [--file PATH] | --events FILE.jsonl)",
@@ -28,6 +28,10 @@ func newIngest() *cobra.Command {
 		Long: `Bulk-load events. Every line is parsed and checked (and a dataset's SHA-256
 pin verified) before anything is written, so bad input leaves the store
 unchanged. Events are written in batches of 50,000 with group commit.
+
+Each batch records its source (the dataset name or file, and the SHA-256 of
+the content) in the event log; ingesting content the store already holds is
+refused unless --again is given.
 
 Datasets: ` + fmt.Sprint(datasets.Names()) + `. Without --file the dataset is looked up
 in ../shared/data and ./data, and downloaded from SNAP with --download.
@@ -52,14 +56,18 @@ in ../shared/data and ./data, and downloaded from SNAP with --download.
 			if store == "" {
 				return usageError{fmt.Errorf("--store DIR is required")}
 			}
-			db, err := tgms.Open(store, &tgms.Options{NoSync: noSync, GroupEvents: groupEvents})
+			src, err := ingestSource(dataset, source)
+			if err != nil {
+				return err
+			}
+			db, err := tgms.Open(store, storeOptions(tgms.Options{NoSync: noSync, GroupEvents: groupEvents}))
 			if err != nil {
 				return asInput(err)
 			}
 			defer db.Close()
 			bar := progress(int64(len(events)), "ingest")
 			start := time.Now()
-			res, err := db.Ingest(events, label, func(done int, tt bt.Time) {
+			res, err := db.IngestFrom(src, again, events, label, func(done int, tt bt.Time) {
 				if bar != nil {
 					bar.Set(done)
 				}
@@ -69,6 +77,9 @@ in ../shared/data and ./data, and downloaded from SNAP with --download.
 			})
 			if bar != nil {
 				bar.Finish()
+			}
+			if errors.Is(err, tgms.ErrRepeatIngest) {
+				return inputError{err}
 			}
 			if err != nil {
 				return asInput(err)
@@ -88,6 +99,7 @@ in ../shared/data and ./data, and downloaded from SNAP with --download.
 	f.StringVar(&label, "node-label", "Node", "label of nodes the ingest creates")
 	f.BoolVar(&download, "download", false, "download the dataset from SNAP when no local copy is found")
 	f.BoolVar(&noSync, "no-sync", false, "skip fsync (faster; a crash may lose the load)")
+	f.BoolVar(&again, "again", false, "load content the store already holds a second time (refused by default: every ingest records its source's SHA-256)")
 	f.BoolVar(&acks, "acks", false, "print 'ack EVENTS TT' after each durable group commit")
 	f.MarkHidden("acks")
 	f.IntVar(&groupEvents, "group-events", 0, "events per group commit (default 200,000)")

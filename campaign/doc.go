@@ -1,0 +1,22 @@
+// Package campaign runs the store's fault campaigns: crash (a writer
+// killed at every crash point of its write path, and by SIGKILL at random
+// moments), corruption (one file of a closed store damaged in one of
+// several ways) and disk full (ENOSPC and short writes at each write call).
+// Each campaign checks every trial against an oracle computed
+// independently of the store under test: the digest of each prefix of a
+// deterministic workload, built by applying its batches to a fresh engine.
+//
+// Verdicts:
+//   - crash and disk full: a trial passes when the reopened store holds
+//     exactly a prefix of the workload's batches (its digest equals that
+//     prefix's), the prefix includes every acknowledged batch, the digest
+//     equals a replay of the recovered log, and the child neither hung nor
+//     failed to reopen. LOST counts trials that lost an acknowledged
+//     batch, TORN trials whose state is no prefix.
+//   - corruption: DETECTED (the open was refused), REPAIRED (it opened with
+//     a warning and the store's digest is unchanged), BENIGN (it opened
+//     without a warning and the digest is unchanged: provably no effect,
+//     since the digest covers every version), LOST (it opened with a
+//     warning but the digest changed) and SILENT (no warning, different
+//     digest). SILENT and LOST must be 0.
+package campaign

@@ -1,0 +1,179 @@
+package tgms
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	bt "github.com/tgms-go/tgms/bitemporal"
+	"github.com/tgms-go/tgms/engine"
+	"github.com/tgms-go/tgms/eventlog"
+)
+
+// Severity grades a Finding of Check.
+type Severity string
+
+// Severities, from worst.
+const (
+	SevError   Severity = "error"   // data is damaged or the files do not belong together
+	SevWarning Severity = "warning" // an open would repair or ignore something, with a warning
+	SevInfo    Severity = "info"    // worth knowing, nothing wrong
+)
+
+// Finding is one result of Check.
+type Finding struct {
+	File     string   `json:"file"`
+	Offset   int64    `json:"offset"` // byte offset in File; -1 when not about one place
+	Severity Severity `json:"severity"`
+	Message  string   `json:"message"`
+}
+
+func (f Finding) String() string {
+	at := ""
+	if f.Offset >= 0 {
+		at = fmt.Sprintf(" @%d", f.Offset)
+	}
+	return fmt.Sprintf("%-7s %s%s: %s", f.Severity, f.File, at, f.Message)
+}
+
+// CheckResult is what Check found.
+type CheckResult struct {
+	Findings []Finding `json:"findings"`
+	Batches  uint64    `json:"batches"`
+	Digest   string    `json:"digest,omitempty"`
+	// ReplayDigest is the digest of a replay of the whole log (full only).
+	ReplayDigest string `json:"replay_digest,omitempty"`
+}
+
+// Clean reports whether nothing is wrong (only SevInfo findings).
+func (r *CheckResult) Clean() bool {
+	for _, f := range r.Findings {
+		if f.Severity != SevInfo {
+			return false
+		}
+	}
+	return true
+}
+
+// Check verifies a store without changing it, under a shared lock like a
+// read-only open (opt.Wait and opt.AllowSymlinks apply): the log's framing
+// and checksums, its store id, whether the checkpoint and seal belong to it
+// and agree with it, and whether a read-only open succeeds and with which
+// warnings. With full it also replays the whole log into a fresh engine and
+// compares that digest with the digest the store opens with (checkpoint
+// plus the log after it).
+func Check(dir string, full bool, opt *Options) (*CheckResult, error) {
+	o := Options{}
+	if opt != nil {
+		o = *opt
+	}
+	res := &CheckResult{}
+	add := func(file string, off int64, sev Severity, format string, args ...any) {
+		res.Findings = append(res.Findings, Finding{File: file, Offset: off, Severity: sev, Message: fmt.Sprintf(format, args...)})
+	}
+	logPath := filepath.Join(dir, LogFile)
+	if _, err := os.Lstat(logPath); err != nil {
+		return nil, fmt.Errorf("check %s: %w (not a TGMS store?)", dir, err)
+	}
+	lock, err := lockStore(dir, false, o.Wait, o.AllowSymlinks)
+	if err != nil {
+		return nil, err
+	}
+	defer lock.release()
+
+	// The log on its own.
+	var lastSeq uint64
+	err = eventlog.ReadFile(logPath, func(r *eventlog.Record, _ int64) error { lastSeq = r.Seq; return nil })
+	var ce *eventlog.CorruptionError
+	var torn *eventlog.TornTailError
+	switch {
+	case errors.As(err, &ce):
+		add(logPath, ce.Offset, SevError, "%s", ce.Reason)
+	case errors.As(err, &torn):
+		add(logPath, torn.Offset, SevWarning, "torn final record (%d bytes: %s); a writable open keeps it in %s.broken-%d and drops it, unless acknowledged batches were there", torn.Dropped, torn.Reason, LogFile, torn.Offset)
+	case err != nil:
+		add(logPath, -1, SevError, "%v", err)
+	}
+	res.Batches = lastSeq
+	if id, err := eventlog.ReadID(logPath, o.AllowSymlinks); err == nil {
+		add(logPath, 0, SevInfo, "store id %s, %d batches read", id, lastSeq)
+	}
+	// The checkpoint and the seal on their own.
+	ckptPath := filepath.Join(dir, CheckpointFile)
+	if _, info, err := engine.ReadCheckpoint(ckptPath); err == nil {
+		add(ckptPath, -1, SevInfo, "store id %s, covers batches 1..%d (log up to byte %d)", info.StoreID, info.Last.Seq, info.Last.End)
+	} else if errors.Is(err, os.ErrNotExist) {
+		add(ckptPath, -1, SevInfo, "no checkpoint: an open replays the whole log")
+	} else {
+		add(ckptPath, -1, SevWarning, "%v", err)
+	}
+	if s, err := eventlog.ReadSeal(logPath, o.AllowSymlinks); err == nil {
+		add(logPath+eventlog.SealSuffix, -1, SevInfo, "store id %s, log reached batch %d (byte %d)", s.StoreID, s.Last.Seq, s.Last.End)
+	} else if errors.Is(err, eventlog.ErrNoSeal) {
+		add(logPath+eventlog.SealSuffix, -1, SevInfo, "no seal: the store was never checkpointed or closed cleanly")
+	} else {
+		add(logPath+eventlog.SealSuffix, -1, SevWarning, "%v", err)
+	}
+	if m, _ := filepath.Glob(logPath + ".broken-*"); len(m) > 0 {
+		for _, p := range m {
+			add(p, -1, SevInfo, "bytes of a torn record an earlier open dropped, kept for inspection")
+		}
+	}
+	// Together, as an open sees them.
+	var warns []string
+	o.ReadOnly = true
+	o.Logf = func(format string, args ...any) { warns = append(warns, fmt.Sprintf(format, args...)) }
+	db, err := Open(dir, &o)
+	var de *DamageError
+	switch {
+	case errors.As(err, &de):
+		if !res.has(de.File, de.Offset, SevError) {
+			add(de.File, de.Offset, SevError, "%s", de.Reason)
+		}
+		return res, nil
+	case err != nil:
+		add(dir, -1, SevError, "the store does not open: %v", err)
+		return res, nil
+	}
+	defer db.Close()
+	for _, w := range warns {
+		if torn != nil && strings.Contains(w, "torn final record") {
+			continue // reported above
+		}
+		add(dir, -1, SevWarning, "an open warns: %s", w)
+	}
+	res.Digest = db.Digest()
+	if !full {
+		return res, nil
+	}
+	fresh := engine.New()
+	err = db.log.Replay(db.log.Start(), func(r *eventlog.Record, end int64) error {
+		eff, err := bt.Plan(fresh, r.TT, r.Seq, r.Ops)
+		if err != nil {
+			return fmt.Errorf("batch %d (ending at byte %d) does not apply: %w", r.Seq, end, err)
+		}
+		return fresh.Apply(eff)
+	})
+	if err != nil {
+		add(logPath, -1, SevError, "replaying the whole log: %v", err)
+		return res, nil
+	}
+	res.ReplayDigest = fresh.Digest()
+	if res.ReplayDigest != res.Digest {
+		add(ckptPath, -1, SevError, "the store opens with digest %s, but a replay of its whole log gives %s: the checkpoint does not hold what the log says; delete it to rebuild from the log", res.Digest, res.ReplayDigest)
+	} else {
+		add(dir, -1, SevInfo, "digest %s equals a replay of the whole log", res.Digest)
+	}
+	return res, nil
+}
+
+func (r *CheckResult) has(file string, off int64, sev Severity) bool {
+	for _, f := range r.Findings {
+		if f.File == file && f.Offset == off && f.Severity == sev {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,69 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/spf13/cobra"
+	"github.com/tgms-go/tgms"
+)
+
+func newCheck() *cobra.Command {
+	var store string
+	var full, asJSON bool
+	cmd := &cobra.Command{
+		Use:   "check --store DIR [--full] [--json]",
+		Short: "Verify a store's files without changing them (an fsck)",
+		Long: `Verify a store without changing it, under a shared lock like any reader:
+the event log's framing, checksums, batch numbers and transaction times,
+its store id, whether the checkpoint and the seal belong to this log and
+agree with it, and whether the store opens (and with which warnings).
+--full also replays the whole log into a fresh engine and compares its
+digest with the digest the store opens with.
+
+Each finding is printed as: SEVERITY FILE[@OFFSET]: MESSAGE, with severity
+error (damage, or files that do not belong together), warning (an open
+would repair or ignore something) or info.
+
+Exit status: 0 when there are no errors or warnings; otherwise the status
+for a damaged store (see README), as for any command that meets one.`,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if store == "" {
+				return usageError{errors.New("--store DIR is required")}
+			}
+			res, err := tgms.Check(store, full, storeOptions(tgms.Options{}))
+			if err != nil {
+				return asInput(err)
+			}
+			out := cmd.OutOrStdout()
+			if asJSON {
+				if err := printJSON(out, res); err != nil {
+					return err
+				}
+			} else {
+				for _, f := range res.Findings {
+					fmt.Fprintln(out, f)
+				}
+			}
+			if !res.Clean() {
+				return checkFailed{}
+			}
+			if !asJSON {
+				fmt.Fprintf(out, "clean: %d batches\n", res.Batches)
+			}
+			return nil
+		},
+	}
+	cmd.Flags().StringVar(&store, "store", "", "store directory")
+	cmd.Flags().BoolVar(&full, "full", false, "also compare the digest with a replay of the whole log")
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print the findings as JSON")
+	return cmd
+}
+
+// checkFailed is the error of a check that found problems; it matches
+// tgms.ErrStoreDamaged, so it exits like any command that meets a damaged
+// store.
+type checkFailed struct{}
+
+func (checkFailed) Error() string { return "the store check found problems (see the findings above)" }
+func (checkFailed) Unwrap() error { return tgms.ErrStoreDamaged }

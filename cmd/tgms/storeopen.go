@@ -1,0 +1,43 @@
+package main
+
+import (
+	"errors"
+	"os"
+	"time"
+
+	"github.com/spf13/cobra"
+	"github.com/tgms-go/tgms"
+)
+
+// Flags every command that opens a store shares (persistent on the root).
+var storeFlags struct {
+	wait          time.Duration
+	allowSymlinks bool
+}
+
+func addStoreFlags(root *cobra.Command) {
+	f := root.PersistentFlags()
+	f.DurationVar(&storeFlags.wait, "wait", 0, "when another process holds the store, wait up to this long (--wait alone: 10m) instead of failing")
+	f.Lookup("wait").NoOptDefVal = "10m"
+	f.BoolVar(&storeFlags.allowSymlinks, "allow-symlinks", false, "allow the store's files to be symbolic links (refused by default)")
+}
+
+// storeOptions applies the shared flags to opt.
+func storeOptions(opt tgms.Options) *tgms.Options {
+	opt.Wait = storeFlags.wait
+	opt.AllowSymlinks = storeFlags.allowSymlinks
+	return &opt
+}
+
+// openReadOnly opens an existing store for reading: a shared lock, so any
+// number of readers run together, and nothing in the store is changed.
+func openReadOnly(dir string) (*tgms.DB, error) {
+	if dir == "" {
+		return nil, usageError{errors.New("--store DIR is required")}
+	}
+	if _, err := os.Stat(dir + "/" + tgms.LogFile); err != nil {
+		return nil, badInput("%s is not a TGMS store (no %s): create one with 'tgms ingest' or 'tgms write'", dir, tgms.LogFile)
+	}
+	db, err := tgms.OpenReadOnly(dir, storeOptions(tgms.Options{}))
+	return db, asInput(err)
+}

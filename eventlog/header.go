@@ -1,0 +1,141 @@
+package eventlog
+
+import (
+	"crypto/rand"
+	"encoding/binary"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"hash/crc32"
+	"io"
+	"os"
+	"path/filepath"
+	"runtime"
+
+	"github.com/tgms-go/tgms/internal/fault"
+)
+
+// StoreID names a store: 16 random bytes written into the log header once,
+// when the log is created, and repeated in every checkpoint and seal of the
+// store, so that files of different stores are never mixed up.
+type StoreID [16]byte
+
+// String is the id in lowercase hex.
+func (id StoreID) String() string { return hex.EncodeToString(id[:]) }
+
+// IsZero reports whether id is unset (a version 1 log has no id).
+func (id StoreID) IsZero() bool { return id == StoreID{} }
+
+// header is a decoded file header.
+type header struct {
+	version uint32
+	id      StoreID
+	size    int64 // where the first record starts
+}
+
+func fileHeader(id StoreID) [HeaderSize]byte {
+	var h [HeaderSize]byte
+	copy(h[:], Magic)
+	binary.LittleEndian.PutUint32(h[8:], Version)
+	copy(h[12:28], id[:])
+	binary.LittleEndian.PutUint32(h[28:], crc32.Checksum(h[:28], castagnoli))
+	return h
+}
+
+// readHeader reads and verifies the file header of f: version 2 (with a
+// store id), or version 1 (16 bytes, no id) when v1 is true.
+func readHeader(path string, f io.ReaderAt, v1 bool) (header, error) {
+	var h [HeaderSize]byte
+	n, err := f.ReadAt(h[:], 0)
+	if err != nil && !errors.Is(err, io.EOF) {
+		return header{}, fmt.Errorf("eventlog: read %s: %w", path, err)
+	}
+	if n < len(Magic) || string(h[:len(Magic)]) != Magic {
+		return header{}, fmt.Errorf("eventlog: %s: %w (the file does not start with %q)", path, ErrNotLog, Magic)
+	}
+	if n < 12 {
+		return header{}, &CorruptionError{Path: path, Offset: int64(n), Reason: fmt.Sprintf("file header cut short (%d of %d bytes)", n, HeaderSize)}
+	}
+	v := binary.LittleEndian.Uint32(h[8:])
+	size := int64(HeaderSize)
+	if v == 1 {
+		size = headerSizeV1
+	}
+	if int64(n) < size {
+		return header{}, &CorruptionError{Path: path, Offset: int64(n), Reason: fmt.Sprintf("file header cut short (%d of %d bytes)", n, size)}
+	}
+	crcAt := size - 4
+	if got, want := binary.LittleEndian.Uint32(h[crcAt:]), crc32.Checksum(h[:crcAt], castagnoli); got != want {
+		return header{}, &CorruptionError{Path: path, Offset: crcAt, Reason: fmt.Sprintf("file header checksum mismatch (stored %08x, computed %08x)", got, want)}
+	}
+	switch {
+	case v == 1 && !v1:
+		return header{}, fmt.Errorf("eventlog: %s is a format version 1 log (written by an earlier build, without a store id); "+
+			"this build writes version %d: convert it with 'tgms replay --log %s --store NEWDIR', which keeps every batch and transaction time", path, Version, path)
+	case v != 1 && v != Version:
+		return header{}, fmt.Errorf("eventlog: %s: unsupported format version %d; this build reads versions 1 and %d", path, v, Version)
+	}
+	hd := header{version: v, size: size}
+	if v == Version {
+		copy(hd.id[:], h[12:28])
+	}
+	return hd, nil
+}
+
+// create writes a new, empty log with a fresh store id atomically: the
+// header into a new temporary file (O_EXCL, so a planted file or link is
+// never followed), fsync, rename, fsync the directory. A crash leaves
+// either no log or a complete header, and at worst a temporary file that
+// the store removes on its next open.
+func create(path string) error {
+	var id StoreID
+	if _, err := rand.Read(id[:]); err != nil {
+		return fmt.Errorf("eventlog: create %s: store id: %w", path, err)
+	}
+	f, err := os.CreateTemp(filepath.Dir(path), filepath.Base(path)+TempPattern)
+	if err != nil {
+		return fmt.Errorf("eventlog: create %s: %w", path, err)
+	}
+	tmp := f.Name()
+	h := fileHeader(id)
+	_, err = fault.Writer(f).Write(h[:])
+	if err == nil {
+		fault.Point("log.create.fsync")
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		fault.Point("log.create.rename")
+		err = os.Rename(tmp, path)
+	}
+	if err == nil {
+		fault.Point("log.create.dirsync")
+		err = syncDir(filepath.Dir(path))
+	}
+	if err != nil {
+		os.Remove(tmp)
+		return fmt.Errorf("eventlog: create %s: %w", path, err)
+	}
+	return nil
+}
+
+// TempPattern is the suffix pattern (for os.CreateTemp) of the temporary
+// file a new log is written to: "events.wal.tmp-123456".
+const TempPattern = ".tmp-*"
+
+func syncDir(dir string) error {
+	if runtime.GOOS == "windows" {
+		return nil // directories cannot be opened for fsync there
+	}
+	d, err := os.Open(dir)
+	if err != nil {
+		return err
+	}
+	err = d.Sync()
+	if cerr := d.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
