@@ -101,11 +101,11 @@ flags or a refused address, 1 a listener or store failure.`,
 }
 
 // openForServe is where serve opens its store: a writer open with
-// --allow-writes; otherwise the open that a read-only server needs (today
-// the same exclusive open; a shared-lock read-only open replaces it here).
+// --allow-writes; otherwise a shared-lock read-only open, so read-only CLI
+// commands can open the same store alongside the server.
 func openForServe(dir string, allowWrites bool) (*tgms.DB, error) {
 	if allowWrites {
 		return openStore(dir, false)
 	}
-	return openExisting(dir)
+	return openReadOnly(dir)
 }
