@@ -77,7 +77,7 @@ refused too: refresh it instead.`,
 				return badInput("%s: %v", args[0], err)
 			}
 			again := exec.Run(cmd.Context(), db, p, exec.Options{AsOf: tr.AsOfTT})
-			if again.TraceDigest != tr.TraceDigest {
+			if !sameRun(tr, again) {
 				return rejectedError{fmt.Sprintf("%s does not reproduce on this store at tt %d (trace digest %s, re-run %s): save only traces of this store ('tgms trace verify' shows which step differs)",
 					args[0], tr.AsOfTT, shortDigest(tr.TraceDigest), shortDigest(again.TraceDigest))}
 			}
@@ -186,6 +186,20 @@ func newAnswersCheck() *cobra.Command {
 	cmd.Flags().StringArrayVar(&names, "name", nil, "check only this answer (repeatable)")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON")
 	return cmd
+}
+
+// sameRun reports whether a re-run reproduces every digest of a trace.
+func sameRun(tr, again *exec.Trace) bool {
+	if again.TraceDigest != tr.TraceDigest || len(again.Steps) != len(tr.Steps) {
+		return false
+	}
+	for i := range tr.Steps {
+		a, b := &tr.Steps[i], &again.Steps[i]
+		if a.StepID != b.StepID || a.Status != b.Status || a.CallDigest != b.CallDigest || a.ResultDigest != b.ResultDigest {
+			return false
+		}
+	}
+	return true
 }
 
 // firstReason describes why a report is stale, in one line.
