@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"slices"
 
 	"github.com/tgms-go/tgms"
 	bt "github.com/tgms-go/tgms/bitemporal"
@@ -124,7 +125,7 @@ func (ix *Index) Check(tr *exec.Trace, opt Options) *Report {
 		scope, asOf, why := stepScope(tr, s)
 		sr.AsOfTT, sr.Why = asOf, why
 		if scope != nil {
-			sr.Scope = scope.Value()
+			sr.Scope = scope
 			ix.reasons(sr, scope, max(asOf, ix.since), opt.MaxReasons)
 		}
 		for _, d := range inputsOf(s) {
@@ -259,12 +260,14 @@ func pinnedByPlan(tr *exec.Trace, stepID string, ran bt.Time) bool {
 	return ok && !cursor && v < bt.OpenEnd && v <= ran
 }
 
-// inputsOf lists the steps a step read.
+// inputsOf lists the steps a step read, each once.
 func inputsOf(s *exec.StepRecord) []string {
 	out := append([]string(nil), s.DependsOn...)
 	if s.Evidence != nil {
 		for _, in := range s.Evidence.Provenance.Inputs {
-			out = append(out, in.StepID)
+			if !slices.Contains(out, in.StepID) {
+				out = append(out, in.StepID)
+			}
 		}
 	}
 	return out
@@ -272,20 +275,17 @@ func inputsOf(s *exec.StepRecord) []string {
 
 // reasons appends to sr the touches after asOf that meet scope.
 func (ix *Index) reasons(sr *StepReport, sc *ops.Scope, asOf bt.Time, limit int) {
-	seen := map[int32]bool{}
+	var found []int32 // the touches listed so far (a touch may be reached through several lists)
 	try := func(n int32) bool {
-		if seen[n] {
-			return true
-		}
-		seen[n] = true
 		t := &ix.touches[n]
-		if !meets(sc, t) {
+		if !meets(sc, t) || slices.Contains(found, n) {
 			return true
 		}
 		if len(sr.Reason) == limit {
 			sr.More = true
 			return false
 		}
+		found = append(found, n)
 		sr.Reason = append(sr.Reason, Reason{Step: sr.StepID, TT: t.TT, Seq: t.Seq, Op: t.Op.String(), Touch: t.Kind, What: t.String(), Valid: t.Hull})
 		return true
 	}
@@ -298,11 +298,11 @@ func (ix *Index) reasons(sr *StepReport, sc *ops.Scope, asOf bt.Time, limit int)
 		return true
 	}
 	if sc.All {
-		all := make([]int32, 0, len(ix.touches))
 		for i := range ix.touches {
-			all = append(all, int32(i))
+			if ix.touches[i].TT > asOf && !try(int32(i)) {
+				return
+			}
 		}
-		scan(all)
 		return
 	}
 	for _, u := range sc.Known {
