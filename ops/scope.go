@@ -55,12 +55,20 @@ func (s Scope) Value() map[string]any {
 	if s.All {
 		return map[string]any{"all": true}
 	}
-	var nodes, edges []any
-	for _, n := range s.Nodes {
-		nodes = append(nodes, map[string]any{"uids": strList(n.UIDs), "valid": ivValue(n.Valid)})
+	var nodes, edges any // null when nil, like the JSON form
+	if s.Nodes != nil {
+		l := make([]any, len(s.Nodes))
+		for i, n := range s.Nodes {
+			l[i] = map[string]any{"uids": strList(n.UIDs), "valid": ivValue(n.Valid)}
+		}
+		nodes = l
 	}
-	for _, e := range s.Edges {
-		edges = append(edges, map[string]any{"endpoints": strList(e.Endpoints), "rel_types": strList(e.RelTypes), "eids": strList(e.EIDs), "valid": ivValue(e.Valid)})
+	if s.Edges != nil {
+		l := make([]any, len(s.Edges))
+		for i, e := range s.Edges {
+			l[i] = map[string]any{"endpoints": strList(e.Endpoints), "rel_types": strList(e.RelTypes), "eids": strList(e.EIDs), "valid": ivValue(e.Valid)}
+		}
+		edges = l
 	}
 	return map[string]any{"known": strList(s.Known), "nodes": nodes, "edges": edges}
 }
@@ -413,7 +421,8 @@ func sortedSet(l []string) []string {
 	return slices.Compact(out)
 }
 
-func strList(l []string) []any {
+// strList renders a list as a JSON value, nil (any) as null.
+func strList(l []string) any {
 	if l == nil {
 		return nil
 	}
