@@ -346,7 +346,7 @@ func meets(sc *ops.Scope, t *Touch) bool {
 	case NodeTouch:
 		return sc.MeetsNode(t.UID, t.Hull)
 	case EdgeTouch:
-		return sc.MeetsEdge(t.Edge, t.EID, t.Hull)
+		return sc.MeetsEdge(t.Edge, t.EID, t.Hull, t.PropsOnly)
 	case Registration:
 		return sc.MeetsRegistration(t.UID)
 	}

@@ -1,6 +1,7 @@
 package fresh
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 
@@ -44,6 +45,9 @@ type Touch struct {
 	Edge bt.EdgeKey // EdgeTouch
 	EID  string     // EdgeTouch
 	Hull bt.Interval
+	// PropsOnly (edges): the identity's valid intervals are the same before
+	// and after the batch; only props or version ids changed.
+	PropsOnly bool
 }
 
 // String renders the touch for a person.
@@ -276,7 +280,8 @@ func (w *written) touches(b Batch, before, after *snapshot) []Touch {
 		for _, iv := range vs[1:] {
 			hull.Start, hull.End = min(hull.Start, iv.Start), max(hull.End, iv.End)
 		}
-		out = append(out, Touch{TT: b.TT, Seq: b.Seq, Op: w.edgeOp[k], Kind: EdgeTouch, Edge: k, EID: engine.EID(k), Hull: hull})
+		out = append(out, Touch{TT: b.TT, Seq: b.Seq, Op: w.edgeOp[k], Kind: EdgeTouch, Edge: k, EID: engine.EID(k), Hull: hull,
+			PropsOnly: sameIntervals(before.edges[i], after.edges[i])})
 	}
 	for _, t := range w.created {
 		t.EID = engine.EID(t.Edge)
@@ -302,6 +307,24 @@ func identityVersions(r engine.Reader, k bt.EdgeKey) []bt.Interval {
 		}
 	}
 	return out
+}
+
+// sameIntervals reports whether two lists hold the same intervals (as
+// multisets), and are not empty.
+func sameIntervals(a, b []bt.Interval) bool {
+	if len(a) != len(b) || len(a) == 0 {
+		return false
+	}
+	cmpIv := func(x, y bt.Interval) int {
+		if x.Start != y.Start {
+			return cmp.Compare(x.Start, y.Start)
+		}
+		return cmp.Compare(x.End, y.End)
+	}
+	a, b = slices.Clone(a), slices.Clone(b)
+	slices.SortFunc(a, cmpIv)
+	slices.SortFunc(b, cmpIv)
+	return slices.Equal(a, b)
 }
 
 func sameNodeVersions(a, b []bt.NodeVersion) bool {

@@ -39,12 +39,17 @@ type NodeScope struct {
 
 // EdgeScope is a set of edge versions overlapping Valid: those with an
 // endpoint among Endpoints (nil: any), a relation type among RelTypes
-// (nil: any; empty: none) and an eid among EIDs (nil: any).
+// (nil: any; empty: none) and an eid among EIDs (nil: any). PropsFree
+// says the result reads only where and when these edges are valid, not
+// their props nor their version ids, so a write that replaces an edge's
+// versions by versions with the same valid intervals (a correction of
+// props) cannot change it.
 type EdgeScope struct {
 	Endpoints []string    `json:"endpoints"`
 	RelTypes  []string    `json:"rel_types"`
 	EIDs      []string    `json:"eids"`
 	Valid     bt.Interval `json:"valid"`
+	PropsFree bool        `json:"props_free,omitempty"`
 }
 
 // Value renders the scope as the canonical-JSON value its JSON form
@@ -66,7 +71,11 @@ func (s Scope) Value() map[string]any {
 	if s.Edges != nil {
 		l := make([]any, len(s.Edges))
 		for i, e := range s.Edges {
-			l[i] = map[string]any{"endpoints": strList(e.Endpoints), "rel_types": strList(e.RelTypes), "eids": strList(e.EIDs), "valid": ivValue(e.Valid)}
+			m := map[string]any{"endpoints": strList(e.Endpoints), "rel_types": strList(e.RelTypes), "eids": strList(e.EIDs), "valid": ivValue(e.Valid)}
+			if e.PropsFree {
+				m["props_free"] = true
+			}
+			l[i] = m
 		}
 		edges = l
 	}
@@ -116,14 +125,15 @@ func (s *Scope) MeetsRegistration(uid string) bool {
 }
 
 // MeetsEdge reports whether a write to edge identity k (with eid) whose
-// versions span hull can change a result with this scope.
-func (s *Scope) MeetsEdge(k bt.EdgeKey, eid string, hull bt.Interval) bool {
+// versions span hull can change a result with this scope; propsOnly says
+// the write kept the identity's valid intervals as they were.
+func (s *Scope) MeetsEdge(k bt.EdgeKey, eid string, hull bt.Interval, propsOnly bool) bool {
 	if s.All {
 		return true
 	}
 	for i := range s.Edges {
 		e := &s.Edges[i]
-		if !e.Valid.Overlaps(hull) {
+		if !e.Valid.Overlaps(hull) || propsOnly && e.PropsFree {
 			continue
 		}
 		if e.RelTypes != nil && !contains(e.RelTypes, k.RelType) {
@@ -210,15 +220,15 @@ var scopeRules = map[string]scopeRule{
 		},
 	},
 	"temporal_reachability": {
-		"src's registration and every edge overlapping window (node versions are not read).",
+		"src's registration and every edge overlapping window (node versions are not read); edge props and version ids are not read, so a correction that keeps an edge's valid intervals does not meet it.",
 		func(a scopeArgs) Scope {
-			return Scope{Known: []string{a.str("src")}, Edges: []EdgeScope{{Valid: a.window("window")}}}
+			return Scope{Known: []string{a.str("src")}, Edges: []EdgeScope{{Valid: a.window("window"), PropsFree: true}}}
 		},
 	},
 	"temporal_paths": {
-		"src's and dst's registration and every edge overlapping window.",
+		"src's and dst's registration and every edge overlapping window; edge props and version ids are not read.",
 		func(a scopeArgs) Scope {
-			return Scope{Known: []string{a.str("src"), a.str("dst")}, Edges: []EdgeScope{{Valid: a.window("window")}}}
+			return Scope{Known: []string{a.str("src"), a.str("dst")}, Edges: []EdgeScope{{Valid: a.window("window"), PropsFree: true}}}
 		},
 	},
 	"co_active": {
@@ -243,10 +253,10 @@ var scopeRules = map[string]scopeRule{
 		},
 	},
 	"burst_detection": {
-		"edges of target.rel_type (null: any) overlapping window; for node_activity only those with target.uid as an endpoint, and that uid's registration.",
+		"edges of target.rel_type (null: any) overlapping window; for node_activity only those with target.uid as an endpoint, and that uid's registration. Edge props and version ids are not read.",
 		func(a scopeArgs) Scope {
 			t := a.obj("target")
-			e := EdgeScope{Valid: a.window("window")}
+			e := EdgeScope{Valid: a.window("window"), PropsFree: true}
 			if r := t.str("rel_type"); r != "" {
 				e.RelTypes = []string{r}
 			}
@@ -259,9 +269,9 @@ var scopeRules = map[string]scopeRule{
 		},
 	},
 	"aggregate_events": {
-		"edges of rel_types (null: any) overlapping window, only those with an endpoint among endpoint_filter.uids when given (and those uids' registration); with a label dimension also every node's versions over window.",
+		"edges of rel_types (null: any) overlapping window, only those with an endpoint among endpoint_filter.uids when given (and those uids' registration); with a label dimension also every node's versions over window. Edge props are read only by prop aggregates and prop_filter; without them a correction that keeps an edge's valid intervals does not meet the scope.",
 		func(a scopeArgs) Scope {
-			e := EdgeScope{RelTypes: a.strs("rel_types"), Valid: a.window("window")}
+			e := EdgeScope{RelTypes: a.strs("rel_types"), Valid: a.window("window"), PropsFree: a["prop_filter"] == nil}
 			var s Scope
 			if f := a.obj("endpoint_filter"); f != nil {
 				uids := f.strs("uids")
@@ -271,6 +281,11 @@ var scopeRules = map[string]scopeRule{
 				s.Known, e.Endpoints = uids, uids
 			}
 			s.Edges = []EdgeScope{e}
+			for _, agg := range a.objs("aggregates") {
+				if agg.str("of") == "prop" || agg.str("prop") != "" {
+					s.Edges[0].PropsFree = false
+				}
+			}
 			for _, g := range a.objs("group_by") {
 				if g.str("dim") == "label" {
 					s.Nodes = []NodeScope{{Valid: a.window("window")}}
@@ -280,19 +295,19 @@ var scopeRules = map[string]scopeRule{
 		},
 	},
 	"count_temporal_motifs": {
-		"edges overlapping window, only those with an endpoint in node_filter when given (and those uids' registration).",
+		"edges overlapping window, only those with an endpoint in node_filter when given (and those uids' registration); edge props and version ids are not read.",
 		motifScope,
 	},
 	"find_temporal_motif_instances": {
-		"edges overlapping window, only those with an endpoint in node_filter when given (and those uids' registration).",
+		"edges overlapping window, only those with an endpoint in node_filter when given (and those uids' registration); edge props and version ids are not read.",
 		motifScope,
 	},
 	"graph_metric_timeseries": {
-		"node_count and new_node_rate: every node's versions overlapping window; active_edge_count, edge_event_count and reciprocity: every edge overlapping window; mean_out_degree: both.",
+		"node_count and new_node_rate: every node's versions overlapping window; active_edge_count, edge_event_count and reciprocity: every edge overlapping window (props and version ids not read); mean_out_degree: both.",
 		func(a scopeArgs) Scope {
 			w := a.window("window")
 			nodes := []NodeScope{{Valid: w}}
-			edges := []EdgeScope{{Valid: w}}
+			edges := []EdgeScope{{Valid: w, PropsFree: true}}
 			switch a.str("metric") {
 			case "node_count", "new_node_rate":
 				return Scope{Nodes: nodes}
@@ -303,11 +318,11 @@ var scopeRules = map[string]scopeRule{
 		},
 	},
 	"neighborhood_evolution": {
-		"uid's registration and the edges with uid as an endpoint overlapping [t1, t2] (node versions are not read).",
+		"uid's registration and the edges with uid as an endpoint overlapping [t1, t2] (node versions, edge props and version ids are not read).",
 		func(a scopeArgs) Scope {
 			uid := a.str("uid")
 			lo, hi := min(a.int("t1"), a.int("t2")), max(a.int("t1"), a.int("t2"))
-			return Scope{Known: []string{uid}, Edges: []EdgeScope{{Endpoints: []string{uid}, Valid: bt.Interval{Start: lo, End: hi + 1}}}}
+			return Scope{Known: []string{uid}, Edges: []EdgeScope{{Endpoints: []string{uid}, Valid: bt.Interval{Start: lo, End: hi + 1}, PropsFree: true}}}
 		},
 	},
 	"diff_snapshots": {
@@ -339,7 +354,7 @@ var scopeRules = map[string]scopeRule{
 }
 
 func motifScope(a scopeArgs) Scope {
-	e := EdgeScope{Valid: a.window("window")}
+	e := EdgeScope{Valid: a.window("window"), PropsFree: true}
 	var s Scope
 	if _, given := a["node_filter"]; given && a["node_filter"] != nil {
 		uids := a.strs("node_filter")

@@ -44,15 +44,17 @@ func TestScopeOf(t *testing.T) {
 		{"entity_history", `{"uid":"a"}`, ops.Scope{Known: []string{"a"}, Nodes: []ops.NodeScope{{UIDs: []string{"a"}, Valid: bt.Always}}}},
 		{"entity_history", `{"uid":"a","include_edges":true}`, ops.Scope{Known: []string{"a"}, Nodes: []ops.NodeScope{{UIDs: []string{"a"}, Valid: bt.Always}},
 			Edges: []ops.EdgeScope{{Endpoints: []string{"a"}, Valid: bt.Always}}}},
-		{"temporal_reachability", `{"src":"a","window":{"t_a":10,"t_b":20}}`, ops.Scope{Known: []string{"a"}, Edges: []ops.EdgeScope{{Valid: w}}}},
+		{"temporal_reachability", `{"src":"a","window":{"t_a":10,"t_b":20}}`, ops.Scope{Known: []string{"a"}, Edges: []ops.EdgeScope{{Valid: w, PropsFree: true}}}},
 		{"aggregate_events", `{"window":{"t_a":10,"t_b":20},"group_by":[],"aggregates":[{"agg":"count"}],"endpoint_filter":{"role":"src","uids":["b","a","b"]},"rel_types":["R"]}`,
-			ops.Scope{Known: []string{"a", "b"}, Edges: []ops.EdgeScope{{Endpoints: []string{"a", "b"}, RelTypes: []string{"R"}, Valid: w}}}},
+			ops.Scope{Known: []string{"a", "b"}, Edges: []ops.EdgeScope{{Endpoints: []string{"a", "b"}, RelTypes: []string{"R"}, Valid: w, PropsFree: true}}}},
+		{"aggregate_events", `{"window":{"t_a":10,"t_b":20},"group_by":[],"aggregates":[{"agg":"sum","of":"prop","prop":"w"}]}`,
+			ops.Scope{Edges: []ops.EdgeScope{{Valid: w}}}},
 		{"aggregate_events", `{"window":{"t_a":10,"t_b":20},"group_by":[{"dim":"label","role":"src"}],"aggregates":[{"agg":"count"}]}`,
-			ops.Scope{Nodes: []ops.NodeScope{{Valid: w}}, Edges: []ops.EdgeScope{{Valid: w}}}},
+			ops.Scope{Nodes: []ops.NodeScope{{Valid: w}}, Edges: []ops.EdgeScope{{Valid: w, PropsFree: true}}}},
 		{"snapshot_subgraph", `{"seeds":["a"],"hops":0,"t_valid":15,"rel_types":[]}`,
 			ops.Scope{Known: []string{"a"}, Nodes: []ops.NodeScope{{UIDs: []string{"a"}, Valid: bt.Interval{Start: 15, End: 16}}},
 				Edges: []ops.EdgeScope{{Endpoints: []string{"a"}, RelTypes: []string{}, Valid: bt.Interval{Start: 15, End: 16}}}}},
-		{"burst_detection", `{"target":{"kind":"edge_event_rate","uid":"a"},"window":{"t_a":10,"t_b":20},"stride":5}`, ops.Scope{Edges: []ops.EdgeScope{{Valid: w}}}},
+		{"burst_detection", `{"target":{"kind":"edge_event_rate","uid":"a"},"window":{"t_a":10,"t_b":20},"stride":5}`, ops.Scope{Edges: []ops.EdgeScope{{Valid: w, PropsFree: true}}}},
 		{"graph_metric_timeseries", `{"metric":"node_count","window":{"t_a":10,"t_b":20},"stride":5}`, ops.Scope{Nodes: []ops.NodeScope{{Valid: w}}}},
 		{"compute", `{"fn":"count","input":[1,2]}`, ops.Scope{}},
 	}
@@ -70,7 +72,7 @@ func TestScopeJSONRoundTrip(t *testing.T) {
 	for _, sc := range []ops.Scope{
 		{All: true},
 		{},
-		{Known: []string{"a"}, Nodes: []ops.NodeScope{{Valid: bt.Always}}, Edges: []ops.EdgeScope{{RelTypes: []string{}, EIDs: []string{"e"}, Valid: bt.Interval{Start: 1, End: 2}}}},
+		{Known: []string{"a"}, Nodes: []ops.NodeScope{{Valid: bt.Always}}, Edges: []ops.EdgeScope{{RelTypes: []string{}, EIDs: []string{"e"}, Valid: bt.Interval{Start: 1, End: 2}}, {PropsFree: true, Valid: bt.Always}}},
 	} {
 		b, err := json.Marshal(sc)
 		if err != nil {
@@ -109,9 +111,12 @@ func TestMeets(t *testing.T) {
 		{bt.EdgeKey{Src: "x", Dst: "y", RelType: "R"}, bt.Interval{Start: 12, End: 13}, false},
 		{bt.EdgeKey{Src: "a", Dst: "y", RelType: "S"}, bt.Interval{Start: 12, End: 13}, false},
 	} {
-		if got := sc.MeetsEdge(c.k, "", c.hull); got != c.want {
+		if got := sc.MeetsEdge(c.k, "", c.hull, false); got != c.want {
 			t.Errorf("MeetsEdge(%v, %s) = %v", c.k, c.hull, got)
 		}
+	}
+	if !sc.MeetsEdge(k, "", bt.Interval{Start: 12, End: 13}, false) || sc.MeetsEdge(k, "", bt.Interval{Start: 12, End: 13}, true) {
+		t.Error("a count reads no edge props: a props-only write must not meet it, any other must")
 	}
 	if !sc.MeetsRegistration("a") || sc.MeetsRegistration("b") || sc.MeetsNode("a", bt.Always) {
 		t.Error("registration or node test wrong for an edge-only scope")
