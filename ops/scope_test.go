@@ -148,7 +148,7 @@ func freshCase(rng *rand.Rand, op string, p *precision) error {
 	prev := w.e.LastTT()
 	for range 1 + rng.IntN(3) {
 		tt := prev + 10
-		batch := laterBatch(rng, w.m)
+		batch := laterBatch(rng, w.m, firstScope(tr))
 		written, err := w.write(tt, batch)
 		if err != nil {
 			return err
@@ -227,19 +227,28 @@ func randomPlan(rng *rand.Rand, w *world, op string) (*plan.Plan, bool) {
 	return v.Plan, v.Valid
 }
 
+// firstScope is the scope recorded for the plan's first step, if any.
+func firstScope(tr *exec.Trace) *ops.Scope {
+	if e := tr.Steps[0].Evidence; e != nil && e.Scope != nil && !e.Scope.All {
+		return e.Scope
+	}
+	return nil
+}
+
 // laterBatch draws a batch written after the plan ran: random history
 // ops, or ops aimed at what is stored (an edge or node corrected over
 // exactly its interval, corrected over part of it, or retracted).
-func laterBatch(rng *rand.Rand, m *bt.MemStore) []bt.Op {
+func laterBatch(rng *rand.Rand, m *bt.MemStore, sc *ops.Scope) []bt.Op {
+	inside := sc != nil && rng.IntN(2) == 0 // aim at what the first step read
 	var believed []bt.EdgeVersion
 	for _, v := range m.Edges {
-		if v.TTe == bt.OpenEnd {
+		if v.TTe == bt.OpenEnd && (!inside || sc.MeetsEdge(v.Key, engine.EID(v.Key), v.Valid, false)) {
 			believed = append(believed, v)
 		}
 	}
 	var nodes []bt.NodeVersion
 	for _, v := range m.Nodes {
-		if v.TTe == bt.OpenEnd {
+		if v.TTe == bt.OpenEnd && (!inside || sc.MeetsNode(v.UID, v.Valid)) {
 			nodes = append(nodes, v)
 		}
 	}
