@@ -431,9 +431,21 @@ func sortedSet(l []string) []string {
 	if l == nil {
 		return nil
 	}
+	if strictlySorted(l) {
+		return l // already a set: no copy
+	}
 	out := slices.Clone(l)
 	slices.Sort(out)
 	return slices.Compact(out)
+}
+
+func strictlySorted(l []string) bool {
+	for i := 1; i < len(l); i++ {
+		if l[i-1] >= l[i] {
+			return false
+		}
+	}
+	return true
 }
 
 // strList renders a list as a JSON value, nil (any) as null.
