@@ -114,8 +114,12 @@ func TestDamageIsCorruption(t *testing.T) {
 	data, _ := os.ReadFile(f.Path())
 	second := bytes.IndexByte(data[len(header):], '\n') + len(header) + 1
 	cases := map[string]func([]byte) []byte{
-		"header":         func(b []byte) []byte { b[0] = 'x'; return b },
-		"checksum":       func(b []byte) []byte { i := bytes.IndexByte(b[len(header):], ' ') + len(header) + 1; b[i] ^= 1; return b },
+		"header": func(b []byte) []byte { b[0] = 'x'; return b },
+		"checksum": func(b []byte) []byte {
+			i := bytes.IndexByte(b[len(header):], ' ') + len(header) + 1
+			b[i] ^= 1
+			return b
+		},
 		"payload":        func(b []byte) []byte { b[second-5] ^= 1; return b },
 		"length":         func(b []byte) []byte { b[len(header)] = '9'; return b },
 		"generation gap": func(b []byte) []byte { return append(b[:len(header)], b[second:]...) },
