@@ -116,7 +116,11 @@ func staleSteps(rep *fresh.Report) int {
 }
 
 func printReport(w io.Writer, name string, rep *fresh.Report) {
-	fmt.Fprintf(w, "%s: belief time %s; %d batches written since", name, bt.FormatBoth(rep.AsOfTT), rep.Batches)
+	noun := "batches"
+	if rep.Batches == 1 {
+		noun = "batch"
+	}
+	fmt.Fprintf(w, "%s: belief time %s; %d %s written since", name, bt.FormatBoth(rep.AsOfTT), rep.Batches, noun)
 	if rep.Batches > 0 {
 		fmt.Fprintf(w, " (up to %s)", bt.FormatBoth(rep.CheckedTT))
 	}
