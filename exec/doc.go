@@ -23,5 +23,7 @@
 // call_digest = sha256(canonical {op, args, as_of_tt}); result_digest =
 // sha256(canonical payload); trace_digest = sha256(canonical {plan_digest,
 // as_of_tt, steps: [{step_id, status, call_digest, result_digest,
-// error_code}], answer}). Timings live in telemetry, outside every digest.
+// error_code, scope}], answer}). Each successful step's evidence record
+// carries its dependency scope (ops.ScopeOf: the uids, edges, rel types and
+// valid-time intervals its result depends on); the digest covers it. Timings live in telemetry, outside every digest.
 package exec

@@ -17,6 +17,9 @@ type Evidence struct {
 	Basis        Basis        `json:"basis"`
 	Completeness Completeness `json:"completeness"`
 	Provenance   Provenance   `json:"provenance"`
+	// Scope is what in the store the result depends on (ops.ScopeOf): a
+	// later batch that meets no part of it cannot change the result.
+	Scope *ops.Scope `json:"scope,omitempty"`
 }
 
 // Basis is the belief state of a result.

@@ -268,6 +268,8 @@ func runStep(ctx context.Context, src Source, p *plan.Plan, t *Trace, index map[
 	}
 	r.Result, r.ResultExcerpt = excerpt(env.Result)
 	r.Evidence = newEvidence(r, env)
+	scope := ops.ScopeOf(s.Op, env.Args)
+	r.Evidence.Scope = &scope
 	if r.Evidence.Basis.AsOfTT == 0 {
 		// A step that reads no store (compute) is about the belief state of
 		// the results it read.
@@ -448,7 +450,11 @@ func (t *Trace) digest() string {
 		if s.Error != nil {
 			code = s.Error.Code
 		}
-		steps[i] = map[string]any{"step_id": s.StepID, "status": s.Status, "call_digest": s.CallDigest, "result_digest": s.ResultDigest, "error_code": code}
+		var scope any
+		if s.Evidence != nil && s.Evidence.Scope != nil {
+			scope = s.Evidence.Scope.Value()
+		}
+		steps[i] = map[string]any{"step_id": s.StepID, "status": s.Status, "call_digest": s.CallDigest, "result_digest": s.ResultDigest, "error_code": code, "scope": scope}
 	}
 	d, err := canon.Digest(map[string]any{"plan_digest": t.PlanDigest, "as_of_tt": t.AsOfTT, "steps": steps, "answer": t.Answer})
 	if err != nil {

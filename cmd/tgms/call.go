@@ -75,7 +75,7 @@ func newOps() *cobra.Command {
 				for _, s := range ops.All() {
 					list = append(list, map[string]any{
 						"name": s.Name, "summary": s.Summary, "doc": s.Doc, "order": s.Order, "paged": s.Paged,
-						"args_schema": s.Args, "result_schema": s.Result,
+						"args_schema": s.Args, "result_schema": s.Result, "scope": scopeDoc(s.Name),
 					})
 				}
 				return printJSON(w, list)
@@ -87,12 +87,21 @@ func newOps() *cobra.Command {
 				if s.Order != "" {
 					fmt.Fprintf(w, "  order:  %s\n", s.Order)
 				}
+				fmt.Fprintf(w, "  scope:  %s\n", scopeDoc(s.Name))
 			}
 			return nil
 		},
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the full schemas as JSON")
 	return cmd
+}
+
+// scopeDoc is an operator's dependency scope rule in words.
+func scopeDoc(op string) string {
+	if d := ops.ScopeDoc(op); d != "" {
+		return d
+	}
+	return "everything (no scope rule declared): every later write may change the result."
 }
 
 // describeFields renders an object schema's fields as "name:type", required

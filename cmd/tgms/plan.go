@@ -200,7 +200,7 @@ func newTraceCmd() *cobra.Command {
 		},
 	}
 	verify.Flags().StringVar(&store, "store", "", "store directory")
-	cmd.AddCommand(verify)
+	cmd.AddCommand(verify, newTraceCheck())
 	return cmd
 }
 

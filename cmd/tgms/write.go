@@ -13,6 +13,7 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/tgms-go/tgms"
+	"github.com/tgms-go/tgms/answers"
 	bt "github.com/tgms-go/tgms/bitemporal"
 	"github.com/tgms-go/tgms/datasets"
 	"github.com/tgms-go/tgms/eventlog"
@@ -225,7 +226,8 @@ func newReplay() *cobra.Command {
 		Use:   "replay --log FILE --store DIR",
 		Short: "Rebuild a store from an event log, keeping its transaction times",
 		Long: `Replay every batch of an event log (events.wal of another store) into a new,
-empty store. Transaction times are kept, so the new store has the same digest.`,
+empty store. Transaction times are kept, so the new store has the same digest.
+The saved answers beside the log (answers.log) are copied into the new store.`,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if logPath == "" {
 				return usageError{fmt.Errorf("--log FILE is required")}
@@ -245,6 +247,10 @@ empty store. Transaction times are kept, so the new store has the same digest.`,
 			})
 			if err != nil {
 				return asInput(fmt.Errorf("replay %s: %w", logPath, err))
+			}
+			// Saved answers belong to the store: they move with its log.
+			if err := answers.Carry(filepath.Dir(logPath), store); err != nil {
+				return fmt.Errorf("replay %s: %w", logPath, err)
 			}
 			fmt.Fprintf(cmd.OutOrStdout(), "replayed %d batches into %s\ndigest %s\n", n, store, db.Digest())
 			return nil
