@@ -70,7 +70,7 @@ func TestImportTGMSPy(t *testing.T) {
 	}
 	// Importing into a store that has data is refused.
 	_, errs, code = runCLI(t, "import", "--format", "tgms-py", "--log", "../../eventlog/testdata/anchor-appendix-a.jsonl", "--store", store)
-	if code != 2 || !strings.Contains(errs, "already has data") {
+	if code != 2 || !strings.Contains(errs, "already exists") {
 		t.Fatalf("second import: exit %d: %s", code, errs)
 	}
 }

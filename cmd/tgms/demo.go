@@ -50,12 +50,12 @@ Without --store the demo uses a temporary directory.`,
 			if err != nil {
 				return err
 			}
-			defer db.Close()
+			defer closeDB(db, cmd.ErrOrStderr())
 			if db.LastTT() != 0 {
 				return badInput("store %s already has data: the demo needs a new, empty store", store)
 			}
 			fmt.Fprintf(out, "== building a synthetic store in %s\n", store)
-			res, err := synthesize(db, datasets.SynthConfig{Events: events, Seed: 7, Corrections: 0.01}, out)
+			res, err := synthesize(cmd.Context(), db, store, datasets.SynthConfig{Events: events, Seed: 7, Corrections: 0.01}, out)
 			if err != nil {
 				return err
 			}

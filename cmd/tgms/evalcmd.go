@@ -40,7 +40,7 @@ pages with completeness tracking on and off. Deterministic; no model.`,
 			if err != nil {
 				return err
 			}
-			defer db.Close()
+			defer closeDB(db, cmd.ErrOrStderr())
 			rep, err := eval.Faults(cmd.Context(), db, tasks, cfg)
 			if err != nil {
 				return err
@@ -92,7 +92,7 @@ harmless changes.`,
 			if err != nil {
 				return err
 			}
-			defer db.Close()
+			defer closeDB(db, cmd.ErrOrStderr())
 			rows, err := eval.ContractAblation(cmd.Context(), db, tasks)
 			if err != nil {
 				return err
@@ -166,7 +166,7 @@ coverage per family. Score two runs against each other with 'tgms score'.`,
 			if err != nil {
 				return err
 			}
-			defer db.Close()
+			defer closeDB(db, cmd.ErrOrStderr())
 			of, err := os.Create(out)
 			if err != nil {
 				return err

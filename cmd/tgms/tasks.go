@@ -52,7 +52,7 @@ default; probes are before/now pairs).`,
 			if err != nil {
 				return err
 			}
-			defer db.Close()
+			defer closeDB(db, cmd.ErrOrStderr())
 			suite, err := eval.Generate(cmd.Context(), db, cfg)
 			if err != nil {
 				return err
