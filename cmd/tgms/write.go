@@ -216,10 +216,11 @@ Use "-" to read the ops from standard input.`,
 // The batch is held in memory (parsed, validated, applied at once), so the
 // bounds keep a mistaken or hostile file from exhausting memory; bulk loads
 // belong to 'tgms ingest', which streams in batches of tgms.ChunkEvents.
-const (
-	maxOpLine     = datasets.MaxJSONLLine // bytes per line, as ingest --events
-	maxBatchBytes = 64 << 20              // bytes of the whole file
-	maxOpsEvents  = 4 * tgms.ChunkEvents  // ingest events over all the ops
+// (Variables so that tests can lower them.)
+var (
+	maxOpLine     int   = datasets.MaxJSONLLine // bytes per line, as ingest --events
+	maxBatchBytes int64 = 64 << 20              // bytes of the whole file
+	maxOpsEvents  int64 = 4 * tgms.ChunkEvents  // ingest events over all the ops
 )
 
 func readOpsFile(path string) ([]bt.Op, error) {
@@ -240,7 +241,7 @@ func readOps(stdin io.Reader, path string) ([]bt.Op, error) {
 	}
 	cr := &countingReader{r: io.LimitReader(r, maxBatchBytes+1)}
 	sc := bufio.NewScanner(cr)
-	sc.Buffer(make([]byte, 0, 64<<10), maxOpLine)
+	sc.Buffer(make([]byte, 0, min(64<<10, maxOpLine)), maxOpLine)
 	tooBig := func(line int) error {
 		return badInput("%s:%d: the batch is larger than %d bytes, the limit of one 'tgms write' batch: split it into several files (one batch each), or load bulk events with 'tgms ingest --events FILE.jsonl'", path, line, maxBatchBytes)
 	}
