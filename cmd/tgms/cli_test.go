@@ -273,11 +273,24 @@ func TestEvalCommands(t *testing.T) {
 		t.Fatal(errs)
 	}
 	suite := filepath.Join(dir, "suite.json")
-	if out, errs, code := runCLI(t, "tasks", "--store", store, "--dataset", "synth", "--seed", "1", "--manifest", manifest, "--out", suite, "--sizes", "t1=12,t3=5,t4=4,probes=2"); code != 0 {
+	before, _, _ := runCLI(t, "digest", "--store", store)
+	out, errs, code := runCLI(t, "tasks", "--store", store, "--dataset", "synth", "--seed", "1", "--manifest", manifest, "--out", suite, "--sizes", "t1=12,t3=5,t4=4,probes=2")
+	if code != 0 || !strings.Contains(out, "correction probes: 2 injected (written into a copy of the store; the store itself is unchanged)") {
 		t.Fatalf("tasks: %s %s", out, errs)
 	}
+	// tasks never writes into the store it reads.
+	if after, _, _ := runCLI(t, "digest", "--store", store); after != before {
+		t.Fatalf("tasks changed the store: digest %s, then %s", before, after)
+	}
+	// The same suite again, with the copy kept: the same gold.
+	copyDir := filepath.Join(dir, "probed")
+	suite2 := filepath.Join(dir, "suite2.json")
+	if out, errs, code := runCLI(t, "tasks", "--store", store, "--dataset", "synth", "--seed", "1", "--manifest", manifest, "--out", suite2, "--sizes", "t1=12,t3=5,t4=4,probes=2", "--probe-store", copyDir); code != 0 {
+		t.Fatalf("tasks --probe-store: %s %s", out, errs)
+	}
+
 	answers := filepath.Join(dir, "answers.jsonl")
-	out, errs, code := runCLI(t, "eval", "run", "--store", store, "--suite", suite, "--split", "all", "--out", answers)
+	out, errs, code = runCLI(t, "eval", "run", "--store", store, "--suite", suite, "--split", "all", "--out", answers)
 	if code != 0 || !strings.Contains(out, "emitted answers with an unsupported claim: 0 before gating, 0 after") {
 		t.Fatalf("eval run: exit %d: %s %s", code, out, errs)
 	}
@@ -295,4 +308,20 @@ func TestEvalCommands(t *testing.T) {
 	if _, _, code := runCLI(t, "eval", "run", "--store", store, "--suite", suite, "--out", answers, "--gating", "maybe"); code != 2 {
 		t.Fatalf("bad --gating: exit %d", code)
 	}
+	// The kept copy serves the suite as it is; another store is refused.
+	out, errs, code = runCLI(t, "eval", "faults", "--store", copyDir, "--suite", suite2, "--out", filepath.Join(dir, "faults2.json"), "--classic", "20", "--extended", "10", "--truncated", "2")
+	if code != 0 || !strings.Contains(out, "count_pm1                            20        20                0") {
+		t.Fatalf("eval faults on the kept copy: exit %d: %s %s", code, out, errs)
+	}
+	other := filepath.Join(dir, "other")
+	if _, errs, code := runCLI(t, "synth", "--store", other, "--events", "20000", "--seed", "4", "--no-sync"); code != 0 {
+		t.Fatal(errs)
+	}
+	if _, errs, code := runCLI(t, "eval", "run", "--store", other, "--suite", suite, "--out", answers); code != 2 || !strings.Contains(errs, "is not the store suite") {
+		t.Fatalf("eval run on another store: exit %d: %s", code, errs)
+	}
+	if after, _, _ := runCLI(t, "digest", "--store", store); after != before {
+		t.Fatal("the eval commands changed the store")
+	}
 }
+
