@@ -324,4 +324,3 @@ func TestEvalCommands(t *testing.T) {
 		t.Fatal("the eval commands changed the store")
 	}
 }
-
