@@ -174,6 +174,21 @@ func TestDemo(t *testing.T) {
 			t.Fatalf("demo output lacks %q:\n%s", want, out)
 		}
 	}
+	// Each run writes its report to a fresh path under the system
+	// temporary directory, and prints it.
+	reportRE := regexp.MustCompile(`== HTML report of the repaired question: (\S+)`)
+	first := reportRE.FindStringSubmatch(out)
+	out2, errs, code := runCLI(t, "demo", "--store", filepath.Join(t.TempDir(), "demo2"), "--events", "5000")
+	second := reportRE.FindStringSubmatch(out2)
+	if code != 0 || first == nil || second == nil || first[1] == second[1] {
+		t.Fatalf("report paths %v and %v (exit %d: %s)", first, second, code, errs)
+	}
+	for _, p := range []string{first[1], second[1]} {
+		defer os.RemoveAll(filepath.Dir(p))
+		if _, err := os.Stat(p); err != nil || !strings.HasPrefix(p, os.TempDir()) {
+			t.Fatalf("report %s: %v", p, err)
+		}
+	}
 }
 
 // runCLI runs the command line in-process and returns stdout, stderr and
