@@ -9,7 +9,7 @@ import (
 	"testing"
 )
 
-const sharedData = "../../shared/data"
+const sharedData = "../../../shared/data" // beside the repository root
 
 func needData(t *testing.T, name string) string {
 	t.Helper()
