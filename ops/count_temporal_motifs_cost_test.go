@@ -97,3 +97,26 @@ type engineSource struct{ s *engine.Store }
 func (src engineSource) Read(asOf bt.Time, fn func(engine.Reader) error) error {
 	return fn(src.s.Reader(asOf))
 }
+
+// Integer bounds are compared exactly and printed exactly: 2^62+1 is over
+// a maximum of 2^62 although both are the same float64.
+func TestIntegerBoundsExact(t *testing.T) {
+	s := Int("").Range(1, 1<<62)
+	for _, c := range []struct {
+		v    int64
+		want string
+	}{
+		{1 << 62, ""},
+		{1<<62 + 1, "must be <= 4611686018427387904, got 4611686018427387905"},
+		{0, "must be >= 1, got 0"},
+		{1, ""},
+	} {
+		got := ""
+		if vs := s.Validate(c.v); len(vs) > 0 {
+			got = vs[0].Message
+		}
+		if got != c.want {
+			t.Errorf("%d: %q, want %q", c.v, got, c.want)
+		}
+	}
+}
