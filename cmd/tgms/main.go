@@ -191,6 +191,11 @@ Times are accepted as microseconds since the epoch or RFC 3339.`,
 		newStats(), newDigest(), newCheckpoint(), newCall(), newOps(), newBench(), newPlanCmd(), newTraceCmd(), newVerify(), newTasks(), newScore(), newEvalCmd(), newAsk(),
 	)
 	for _, c := range root.Commands() {
+		if c.HasSubCommands() && c.Run == nil && c.RunE == nil {
+			// A group (plan, eval, trace) given no subcommand prints its
+			// help; given an unknown one, it is a usage error.
+			c.RunE = func(cmd *cobra.Command, _ []string) error { return cmd.Help() }
+		}
 		c.Args = wrapArgs(c.Args)
 	}
 	return root

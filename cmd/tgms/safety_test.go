@@ -55,6 +55,7 @@ func TestExitCodes(t *testing.T) {
 		want string
 	}{
 		{"unknown command", []string{"frobnicate"}, exitInput, `unknown command "frobnicate"`},
+		{"unknown subcommand", []string{"plan", "frobnicate"}, exitInput, `unknown command "frobnicate"`},
 		{"unknown flag", []string{"stats", "--bogus"}, exitInput, "see 'tgms stats --help'"},
 		{"store is a file (read)", []string{"stats", "--store", file}, exitInput, "is a file, not a store directory"},
 		{"store is a file (write)", []string{"write", "--store", file, "--ops", file}, exitInput, ""},
