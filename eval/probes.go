@@ -232,12 +232,15 @@ func readBasis(v any) (*Basis, error) {
 			return nil, fmt.Errorf("probes[%d]: not a probe", i)
 		}
 		p := Probe{UID: uid}
-		for k, dst := range map[string]*bt.Time{"tt_before": &p.TTBefore, "tt_after": &p.TTAfter, "vt_s": &p.VtS, "vt_e": &p.VtE} {
-			x, ok := pm[k].(int64)
+		for _, f := range []struct {
+			key string
+			dst *bt.Time
+		}{{"tt_before", &p.TTBefore}, {"tt_after", &p.TTAfter}, {"vt_s", &p.VtS}, {"vt_e", &p.VtE}} {
+			x, ok := pm[f.key].(int64)
 			if !ok {
-				return nil, fmt.Errorf("probes[%d]: %s must be an integer", i, k)
+				return nil, fmt.Errorf("probes[%d]: %s must be an integer", i, f.key)
 			}
-			*dst = x
+			*f.dst = x
 		}
 		b.Probes = append(b.Probes, p)
 	}
