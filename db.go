@@ -218,12 +218,14 @@ type IngestResult struct {
 // leaves the store unchanged. If writing fails midway (a full disk, say),
 // the batches acknowledged so far stay, and the error says how many.
 func (db *DB) Ingest(events []bt.Event, nodeLabel string, ack func(done int, tt bt.Time)) (IngestResult, error) {
-	return db.ingest(events, nodeLabel, nil, ack)
+	return db.ingest(context.Background(), events, nodeLabel, nil, ack)
 }
 
 // ingest is Ingest; src, when not nil, gives each batch's source text
-// from its index and the number of batches.
-func (db *DB) ingest(events []bt.Event, nodeLabel string, src func(k, n int) string, ack func(done int, tt bt.Time)) (IngestResult, error) {
+// from its index and the number of batches. It stops between group commits
+// once ctx is done: what was committed stays, the result counts it, and the
+// error wraps ctx.Err().
+func (db *DB) ingest(ctx context.Context, events []bt.Event, nodeLabel string, src func(k, n int) string, ack func(done int, tt bt.Time)) (IngestResult, error) {
 	var res IngestResult
 	var chunks [][]bt.Op
 	for start := 0; start < len(events); start += ChunkEvents {
@@ -250,6 +252,9 @@ func (db *DB) ingest(events []bt.Event, nodeLabel string, src func(k, n int) str
 	res.FirstSeq = db.store.Batches() + 1
 	done := 0
 	for len(chunks) > 0 {
+		if err := ctx.Err(); err != nil {
+			return res, fmt.Errorf("ingest stopped after %d durable events (%d batches): %w", done, res.Batches, err)
+		}
 		n := max(1, db.opt.GroupEvents/ChunkEvents)
 		group := chunks[:min(n, len(chunks))]
 		chunks = chunks[len(group):]

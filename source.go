@@ -1,6 +1,7 @@
 package tgms
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"regexp"
@@ -68,6 +69,15 @@ func (e *RepeatIngestError) Is(target error) bool { return target == ErrRepeatIn
 // a *RepeatIngestError, nothing written) when the store already holds an
 // ingest of the same SHA-256.
 func (db *DB) IngestFrom(src Source, allowRepeat bool, events []bt.Event, nodeLabel string, ack func(done int, tt bt.Time)) (IngestResult, error) {
+	return db.IngestFromContext(context.Background(), src, allowRepeat, events, nodeLabel, ack)
+}
+
+// IngestFromContext is IngestFrom that stops between group commits once
+// ctx is done (an interrupted load): the batches committed so far stay and
+// are counted in the result, and the error wraps ctx.Err(). Such a partial
+// load still records its source, so loading the same content again needs
+// allowRepeat.
+func (db *DB) IngestFromContext(ctx context.Context, src Source, allowRepeat bool, events []bt.Event, nodeLabel string, ack func(done int, tt bt.Time)) (IngestResult, error) {
 	if !sha256Hex.MatchString(src.SHA256) {
 		return IngestResult{}, fmt.Errorf("ingest source %q: SHA-256 %q is not 64 lowercase hex digits", src.Name, src.SHA256)
 	}
@@ -82,7 +92,7 @@ func (db *DB) IngestFrom(src Source, allowRepeat bool, events []bt.Event, nodeLa
 			return IngestResult{}, err
 		}
 	}
-	return db.ingest(events, nodeLabel, src.text, ack)
+	return db.ingest(ctx, events, nodeLabel, src.text, ack)
 }
 
 // repeated returns a *RepeatIngestError if the log holds an ingest of the

@@ -190,3 +190,81 @@ func (g *gen) probeTasks(probes []Probe) ([]Task, error) {
 	}
 	return out, nil
 }
+
+// Basis names the store a suite's gold was computed on. Generation never
+// writes into the store it reads: its correction probes go into a copy
+// (see tgms tasks), and the suite records the digest of the original
+// (BaseDigest), the probes written into the copy, and the copy's digest
+// afterwards (Digest). ApplyProbes rebuilds that state from the original.
+type Basis struct {
+	BaseDigest string  `json:"base_digest"`
+	Digest     string  `json:"digest"`
+	Probes     []Probe `json:"probes"` // written by this generation, in order
+}
+
+func (b *Basis) value() map[string]any {
+	probes := make([]any, len(b.Probes))
+	for i, p := range b.Probes {
+		probes[i] = map[string]any{"uid": p.UID, "tt_before": p.TTBefore, "tt_after": p.TTAfter, "vt_s": p.VtS, "vt_e": p.VtE}
+	}
+	return map[string]any{"base_digest": b.BaseDigest, "digest": b.Digest, "probes": probes}
+}
+
+func readBasis(v any) (*Basis, error) {
+	m, ok := v.(map[string]any)
+	if !ok {
+		return nil, fmt.Errorf("not an object")
+	}
+	b := &Basis{}
+	b.BaseDigest, _ = m["base_digest"].(string)
+	b.Digest, _ = m["digest"].(string)
+	if b.BaseDigest == "" || b.Digest == "" {
+		return nil, fmt.Errorf("base_digest and digest are required")
+	}
+	list, ok := m["probes"].([]any)
+	if !ok {
+		return nil, fmt.Errorf("probes must be a list")
+	}
+	for i, e := range list {
+		pm, ok := e.(map[string]any)
+		uid, _ := pm["uid"].(string)
+		if !ok || uid == "" {
+			return nil, fmt.Errorf("probes[%d]: not a probe", i)
+		}
+		p := Probe{UID: uid}
+		for _, f := range []struct {
+			key string
+			dst *bt.Time
+		}{{"tt_before", &p.TTBefore}, {"tt_after", &p.TTAfter}, {"vt_s", &p.VtS}, {"vt_e", &p.VtE}} {
+			x, ok := pm[f.key].(int64)
+			if !ok {
+				return nil, fmt.Errorf("probes[%d]: %s must be an integer", i, f.key)
+			}
+			*f.dst = x
+		}
+		b.Probes = append(b.Probes, p)
+	}
+	return b, nil
+}
+
+// Writer is what ApplyProbes writes through (tgms.DB satisfies it).
+type Writer interface {
+	WriteAt(tt bt.Time, ops []bt.Op) error
+}
+
+// ApplyProbes writes probes into db, each in a batch of its own at the
+// transaction time it had when the suite was generated, so that a copy of
+// the original store reaches the suite's Basis.Digest.
+func ApplyProbes(db Writer, probes []Probe) error {
+	props, err := bt.ParseProps([]byte(probeProps))
+	if err != nil {
+		return err
+	}
+	for _, p := range probes {
+		op := bt.Correct(bt.NodeRef(p.UID), props, bt.Interval{Start: p.VtS, End: p.VtE})
+		if err := db.WriteAt(p.TTAfter, []bt.Op{op}); err != nil {
+			return fmt.Errorf("eval: re-applying the correction probe of %s at tt %d: %w", p.UID, p.TTAfter, err)
+		}
+	}
+	return nil
+}

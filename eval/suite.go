@@ -61,6 +61,10 @@ type Suite struct {
 	Dev          []Task `json:"dev"`
 	Test         []Task `json:"test"`
 	TestSplitSHA string `json:"test_split_sha"`
+	// Basis is the store the gold was computed on: the digest of the store
+	// the suite was generated from and the probes written into a copy of
+	// it (nil in suites that predate it).
+	Basis *Basis `json:"store,omitempty"`
 	// Report is how generation went (not part of the suite's JSON).
 	Report *Report `json:"-"`
 }
@@ -105,17 +109,21 @@ func splitSHA(test []Task) (string, error) {
 }
 
 // MarshalCanonical renders the suite as canonical JSON:
-// {dataset, seed, n_dev, n_test, dev, test, test_split_sha}.
+// {dataset, seed, n_dev, n_test, dev, test, test_split_sha, store}.
 func (s *Suite) MarshalCanonical() ([]byte, error) {
 	if s.Seed > 1<<63-1 {
 		return nil, fmt.Errorf("seed %d does not fit a JSON integer", s.Seed)
 	}
-	return canon.Marshal(map[string]any{
+	m := map[string]any{
 		"dataset": s.Dataset, "seed": int64(s.Seed),
 		"n_dev": int64(len(s.Dev)), "n_test": int64(len(s.Test)),
 		"dev": taskList(s.Dev), "test": taskList(s.Test),
 		"test_split_sha": s.TestSplitSHA,
-	})
+	}
+	if s.Basis != nil {
+		m["store"] = s.Basis.value()
+	}
+	return canon.Marshal(m)
 }
 
 // ReadSuite reads a suite written by MarshalCanonical (any JSON layout),
@@ -191,6 +199,13 @@ func ReadSuite(r io.Reader, name string) (*Suite, error) {
 	}
 	s.Dev = readList("dev")
 	s.Test = readList("test")
+	if b, ok := m["store"]; ok {
+		basis, err := readBasis(b)
+		if err != nil {
+			return nil, fmt.Errorf("%s: store: %w", name, err)
+		}
+		s.Basis = basis
+	}
 	if len(bad) > 0 {
 		return nil, fmt.Errorf("%s: missing or mistyped suite fields: %v", name, bad)
 	}

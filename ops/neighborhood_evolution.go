@@ -2,6 +2,7 @@ package ops
 
 import (
 	"slices"
+	"strconv"
 
 	bt "github.com/tgms-go/tgms/bitemporal"
 )
@@ -81,7 +82,7 @@ func neighborhoodStride(c *Call) (stride, n int64, err error) {
 	if n > neighborhoodMaxBuckets {
 		minStride := neighborhoodCeilDiv(t2-t1, neighborhoodMaxBuckets)
 		return 0, 0, Errorf(ELimit, map[string]any{"path": "/stride", "buckets": n, "max_buckets": int64(neighborhoodMaxBuckets),
-			"min_stride": minStride, "hint": "pass stride >= " + bt.FormatMicros(minStride) + " µs or narrow t1..t2"},
+			"min_stride": minStride, "hint": "pass stride >= " + strconv.FormatInt(minStride, 10) + " µs or narrow t1..t2"},
 			"%d buckets of stride %d between t1 and t2, over the cap of %d; the smallest admissible stride is %d",
 			n, stride, neighborhoodMaxBuckets, minStride)
 	}

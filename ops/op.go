@@ -128,6 +128,7 @@ type Call struct {
 	Stats Stats
 	work  int64
 	limit int64
+	est   Cost // the cost model's estimate, reported when the call is stopped
 }
 
 // Work charges n units of work; it returns E_COST when the call's budget is
@@ -140,7 +141,9 @@ func (c *Call) Work(n int64) error {
 	}
 	if c.work&0xfff < n || n >= 4096 {
 		if err := c.Ctx.Err(); err != nil {
-			return Errorf(ECost, map[string]any{"hint": "narrow the window or raise the deadline"}, "call stopped: %v", err)
+			return Errorf(ECost, map[string]any{"estimate": c.est, "ceilings": Cost{MaxRowsEst, MaxExpansionsEst}, "work": c.work, "hint": "narrow the window or raise the deadline"},
+				"call stopped after %d units of work (estimate %d rows, %d expansions; ceilings %d rows, %d expansions): %v",
+				c.work, c.est.Rows, c.est.Expansions, int64(MaxRowsEst), int64(MaxExpansionsEst), err)
 		}
 	}
 	return nil
@@ -383,6 +386,7 @@ func checkCost(spec *Spec, c *Call) *Error {
 		return nil
 	}
 	est := spec.Cost(c)
+	c.est = est
 	if est.Rows > MaxRowsEst || est.Expansions > MaxExpansionsEst {
 		return Errorf(ECost, map[string]any{"estimate": est, "ceilings": Cost{MaxRowsEst, MaxExpansionsEst},
 			"hint": "narrow the valid-time window, add a node filter or seed set, restrict rel_types, or reduce hops"},

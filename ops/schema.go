@@ -96,7 +96,7 @@ func (s *Schema) valid(v any) bool {
 	case "integer":
 		switch x := v.(type) {
 		case int64:
-			return s.inRange(float64(x))
+			return s.intInRange(x)
 		case float64:
 			return x == math.Trunc(x) && math.Abs(x) < 1<<53 && s.inRange(x)
 		}
@@ -114,6 +114,36 @@ func (s *Schema) valid(v any) bool {
 		return ok
 	}
 	return false
+}
+
+// intInRange compares an integer with the bounds exactly: converting a
+// large int64 to float64 rounds it (2^62+1 would pass a maximum of 2^62).
+func (s *Schema) intInRange(i int64) bool {
+	return (s.Minimum == nil || intAtLeast(i, *s.Minimum)) && (s.Maximum == nil || intAtMost(i, *s.Maximum))
+}
+
+// intAtLeast reports i >= b exactly.
+func intAtLeast(i int64, b float64) bool {
+	c := math.Ceil(b)
+	switch {
+	case c <= math.MinInt64:
+		return true
+	case c >= math.MaxInt64: // 2^63 and above
+		return false
+	}
+	return i >= int64(c)
+}
+
+// intAtMost reports i <= b exactly.
+func intAtMost(i int64, b float64) bool {
+	f := math.Floor(b)
+	switch {
+	case f >= math.MaxInt64:
+		return true
+	case f < math.MinInt64:
+		return false
+	}
+	return i <= int64(f)
 }
 
 func (s *Schema) inRange(f float64) bool {
@@ -197,7 +227,13 @@ func (s *Schema) validate(v any, path string, out *[]Violation) {
 			fail("must be an integer, got %s", kindOf(v))
 			return
 		}
-		s.checkRange(float64(i), fail)
+		if !s.intInRange(i) {
+			if s.Minimum != nil && !intAtLeast(i, *s.Minimum) {
+				fail("must be >= %s, got %d", fmtNum(*s.Minimum), i)
+			} else {
+				fail("must be <= %s, got %d", fmtNum(*s.Maximum), i)
+			}
+		}
 	case "number":
 		var f float64
 		switch x := v.(type) {
@@ -226,7 +262,14 @@ func (s *Schema) checkRange(f float64, fail func(string, ...any)) {
 	}
 }
 
-func fmtNum(f float64) string { return strconv.FormatFloat(f, 'f', -1, 64) }
+// fmtNum prints a bound or value exactly: integral values as integers
+// (the shortest float form of 2^62 would read 4611686018427388000).
+func fmtNum(f float64) string {
+	if f == math.Trunc(f) && f >= math.MinInt64 && f < math.MaxInt64 {
+		return strconv.FormatInt(int64(f), 10)
+	}
+	return strconv.FormatFloat(f, 'f', -1, 64)
+}
 
 func (s *Schema) typeName() string {
 	switch s.Type {

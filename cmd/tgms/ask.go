@@ -50,7 +50,7 @@ budget.`,
 			if err != nil {
 				return err
 			}
-			defer db.Close()
+			defer closeDB(db, cmd.ErrOrStderr())
 			newPlanner, reporter, err := plannerFactory(plannerName, model, apiBase, apiKey)
 			if err != nil {
 				return err

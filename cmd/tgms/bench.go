@@ -24,7 +24,7 @@ reported with the answer size and result digest.`,
 			if err != nil {
 				return err
 			}
-			defer db.Close()
+			defer closeDB(db, cmd.ErrOrStderr())
 			qs, err := bench.Registry(db)
 			if err != nil {
 				return badInput("%v", err)

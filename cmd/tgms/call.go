@@ -1,26 +1,34 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 	"github.com/tgms-go/tgms/canon"
+	"github.com/tgms-go/tgms/exec"
 	"github.com/tgms-go/tgms/ops"
 )
 
 func newCall() *cobra.Command {
 	var store string
+	var timeout time.Duration
 	cmd := &cobra.Command{
-		Use:   "call --store DIR OP ['JSON-ARGS']",
+		Use:   "call --store DIR [--timeout 60s] OP ['JSON-ARGS']",
 		Short: "Run one operator and print its canonical-JSON envelope with result_digest",
 		Long: `Run one operator of the algebra (see 'tgms ops') with JSON arguments and
 print the envelope as canonical JSON: op, args (defaults filled), as_of_tt
 (the belief time the call was pinned at), dataset_extent, result and
 result_digest (SHA-256 of the canonical result). A refusal is printed as
-{"error": {code, message, details}} and exits with status 2.`,
+{"error": {code, message, details}} and exits with status 2.
+
+The call runs under a deadline (--timeout, default ` + exec.DefaultDeadline.String() + `, the same as
+'tgms plan run'): a call the cost model admits but that runs past it is
+stopped with E_COST, the estimate and the work done in the details.`,
 		Args: cobra.RangeArgs(1, 2),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			raw := map[string]any{}
@@ -39,8 +47,13 @@ result_digest (SHA-256 of the canonical result). A refusal is printed as
 			if err != nil {
 				return err
 			}
-			defer db.Close()
-			env, err := db.Call(cmd.Context(), args[0], raw)
+			defer closeDB(db, cmd.ErrOrStderr())
+			if timeout <= 0 {
+				return usageError{fmt.Errorf("--timeout must be positive, got %s", timeout)}
+			}
+			ctx, cancel := context.WithTimeout(cmd.Context(), timeout)
+			defer cancel()
+			env, err := db.Call(ctx, args[0], raw)
 			if err != nil {
 				var oe *ops.Error
 				if errors.As(err, &oe) {
@@ -60,6 +73,7 @@ result_digest (SHA-256 of the canonical result). A refusal is printed as
 		},
 	}
 	cmd.Flags().StringVar(&store, "store", "", "store directory")
+	cmd.Flags().DurationVar(&timeout, "timeout", exec.DefaultDeadline, "stop the call after this long (E_COST)")
 	return cmd
 }
 

@@ -9,7 +9,7 @@ import (
 	"testing"
 )
 
-const sharedData = "../../shared/data"
+const sharedData = "../../../shared/data" // beside the repository root
 
 func needData(t *testing.T, name string) string {
 	t.Helper()
@@ -70,7 +70,7 @@ func TestImportTGMSPy(t *testing.T) {
 	}
 	// Importing into a store that has data is refused.
 	_, errs, code = runCLI(t, "import", "--format", "tgms-py", "--log", "../../eventlog/testdata/anchor-appendix-a.jsonl", "--store", store)
-	if code != 2 || !strings.Contains(errs, "already has data") {
+	if code != 2 || !strings.Contains(errs, "already exists") {
 		t.Fatalf("second import: exit %d: %s", code, errs)
 	}
 }
@@ -174,6 +174,21 @@ func TestDemo(t *testing.T) {
 			t.Fatalf("demo output lacks %q:\n%s", want, out)
 		}
 	}
+	// Each run writes its report to a fresh path under the system
+	// temporary directory, and prints it.
+	reportRE := regexp.MustCompile(`== HTML report of the repaired question: (\S+)`)
+	first := reportRE.FindStringSubmatch(out)
+	out2, errs, code := runCLI(t, "demo", "--store", filepath.Join(t.TempDir(), "demo2"), "--events", "5000")
+	second := reportRE.FindStringSubmatch(out2)
+	if code != 0 || first == nil || second == nil || first[1] == second[1] {
+		t.Fatalf("report paths %v and %v (exit %d: %s)", first, second, code, errs)
+	}
+	for _, p := range []string{first[1], second[1]} {
+		defer os.RemoveAll(filepath.Dir(p))
+		if _, err := os.Stat(p); err != nil || !strings.HasPrefix(p, os.TempDir()) {
+			t.Fatalf("report %s: %v", p, err)
+		}
+	}
 }
 
 // runCLI runs the command line in-process and returns stdout, stderr and
@@ -273,11 +288,24 @@ func TestEvalCommands(t *testing.T) {
 		t.Fatal(errs)
 	}
 	suite := filepath.Join(dir, "suite.json")
-	if out, errs, code := runCLI(t, "tasks", "--store", store, "--dataset", "synth", "--seed", "1", "--manifest", manifest, "--out", suite, "--sizes", "t1=12,t3=5,t4=4,probes=2"); code != 0 {
+	before, _, _ := runCLI(t, "digest", "--store", store)
+	out, errs, code := runCLI(t, "tasks", "--store", store, "--dataset", "synth", "--seed", "1", "--manifest", manifest, "--out", suite, "--sizes", "t1=12,t3=5,t4=4,probes=2")
+	if code != 0 || !strings.Contains(out, "correction probes: 2 injected (written into a copy of the store; the store itself is unchanged)") {
 		t.Fatalf("tasks: %s %s", out, errs)
 	}
+	// tasks never writes into the store it reads.
+	if after, _, _ := runCLI(t, "digest", "--store", store); after != before {
+		t.Fatalf("tasks changed the store: digest %s, then %s", before, after)
+	}
+	// The same suite again, with the copy kept: the same gold.
+	copyDir := filepath.Join(dir, "probed")
+	suite2 := filepath.Join(dir, "suite2.json")
+	if out, errs, code := runCLI(t, "tasks", "--store", store, "--dataset", "synth", "--seed", "1", "--manifest", manifest, "--out", suite2, "--sizes", "t1=12,t3=5,t4=4,probes=2", "--probe-store", copyDir); code != 0 {
+		t.Fatalf("tasks --probe-store: %s %s", out, errs)
+	}
+
 	answers := filepath.Join(dir, "answers.jsonl")
-	out, errs, code := runCLI(t, "eval", "run", "--store", store, "--suite", suite, "--split", "all", "--out", answers)
+	out, errs, code = runCLI(t, "eval", "run", "--store", store, "--suite", suite, "--split", "all", "--out", answers)
 	if code != 0 || !strings.Contains(out, "emitted answers with an unsupported claim: 0 before gating, 0 after") {
 		t.Fatalf("eval run: exit %d: %s %s", code, out, errs)
 	}
@@ -294,5 +322,20 @@ func TestEvalCommands(t *testing.T) {
 	}
 	if _, _, code := runCLI(t, "eval", "run", "--store", store, "--suite", suite, "--out", answers, "--gating", "maybe"); code != 2 {
 		t.Fatalf("bad --gating: exit %d", code)
+	}
+	// The kept copy serves the suite as it is; another store is refused.
+	out, errs, code = runCLI(t, "eval", "faults", "--store", copyDir, "--suite", suite2, "--out", filepath.Join(dir, "faults2.json"), "--classic", "20", "--extended", "10", "--truncated", "2")
+	if code != 0 || !strings.Contains(out, "count_pm1                            20        20                0") {
+		t.Fatalf("eval faults on the kept copy: exit %d: %s %s", code, out, errs)
+	}
+	other := filepath.Join(dir, "other")
+	if _, errs, code := runCLI(t, "synth", "--store", other, "--events", "20000", "--seed", "4", "--no-sync"); code != 0 {
+		t.Fatal(errs)
+	}
+	if _, errs, code := runCLI(t, "eval", "run", "--store", other, "--suite", suite, "--out", answers); code != 2 || !strings.Contains(errs, "is not the store suite") {
+		t.Fatalf("eval run on another store: exit %d: %s", code, errs)
+	}
+	if after, _, _ := runCLI(t, "digest", "--store", store); after != before {
+		t.Fatal("the eval commands changed the store")
 	}
 }

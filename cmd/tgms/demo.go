@@ -33,7 +33,8 @@ gate. One question is asked as of before a correction and now; one is first
 planned naively, as a count over a truncated page, which the executor
 refuses and the repair loop fixes; one is outside what the rule planner
 understands and is refused cleanly. The repaired question's HTML report is
-written to --html (default: a file in the temporary directory).
+written to --html (default: report.html in a new directory under the system
+temporary directory, printed at the end).
 
 Without --store the demo uses a temporary directory.`,
 		RunE: func(cmd *cobra.Command, _ []string) error {
@@ -50,12 +51,12 @@ Without --store the demo uses a temporary directory.`,
 			if err != nil {
 				return err
 			}
-			defer db.Close()
+			defer closeDB(db, cmd.ErrOrStderr())
 			if db.LastTT() != 0 {
 				return badInput("store %s already has data: the demo needs a new, empty store", store)
 			}
 			fmt.Fprintf(out, "== building a synthetic store in %s\n", store)
-			res, err := synthesize(db, datasets.SynthConfig{Events: events, Seed: 7, Corrections: 0.01}, out)
+			res, err := synthesize(cmd.Context(), db, store, datasets.SynthConfig{Events: events, Seed: 7, Corrections: 0.01}, out)
 			if err != nil {
 				return err
 			}
@@ -69,14 +70,20 @@ Without --store the demo uses a temporary directory.`,
 				return err
 			}
 			if htmlPath == "" {
-				htmlPath = filepath.Join(os.TempDir(), "tgms-demo-report.html")
+				// A fresh directory per run: a fixed name in the shared
+				// temporary directory would be overwritten by other runs.
+				dir, err := os.MkdirTemp("", "tgms-demo-report-")
+				if err != nil {
+					return err
+				}
+				htmlPath = filepath.Join(dir, "report.html")
 			}
 			return demoAsk(cmd.Context(), out, db, res, htmlPath)
 		},
 	}
 	cmd.Flags().StringVar(&store, "store", "", "store directory (default: a temporary one, removed afterwards)")
 	cmd.Flags().Int64Var(&events, "events", 20_000, "synthetic events")
-	cmd.Flags().StringVar(&htmlPath, "html", "", "write the HTML report of the repaired question here (default: a file in the temporary directory)")
+	cmd.Flags().StringVar(&htmlPath, "html", "", "write the HTML report of the repaired question here (default: a new directory under the system temporary directory)")
 	return cmd
 }
 

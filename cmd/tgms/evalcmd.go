@@ -36,11 +36,11 @@ pages with completeness tracking on and off. Deterministic; no model.`,
 			if suitePath == "" || out == "" {
 				return usageError{errors.New("--suite and --out are required")}
 			}
-			db, tasks, err := openSuite(store, suitePath, split)
+			db, tasks, release, err := openSuite(cmd, store, suitePath, split)
 			if err != nil {
 				return err
 			}
-			defer db.Close()
+			defer release()
 			rep, err := eval.Faults(cmd.Context(), db, tasks, cfg)
 			if err != nil {
 				return err
@@ -62,7 +62,7 @@ pages with completeness tracking on and off. Deterministic; no model.`,
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&store, "store", "", "the store the suite was generated on")
+	f.StringVar(&store, "store", "", "the store the suite was generated on (or its --probe-store copy)")
 	f.StringVar(&suitePath, "suite", "", "suite from 'tgms tasks'")
 	f.StringVar(&out, "out", "", "write the report (JSON) here")
 	f.StringVar(&split, "split", "all", "tasks to use: dev, test or all")
@@ -88,11 +88,11 @@ harmless changes.`,
 			if suitePath == "" {
 				return usageError{errors.New("--suite is required")}
 			}
-			db, tasks, err := openSuite(store, suitePath, split)
+			db, tasks, release, err := openSuite(cmd, store, suitePath, split)
 			if err != nil {
 				return err
 			}
-			defer db.Close()
+			defer release()
 			rows, err := eval.ContractAblation(cmd.Context(), db, tasks)
 			if err != nil {
 				return err
@@ -115,7 +115,7 @@ harmless changes.`,
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&store, "store", "", "the store the suite was generated on")
+	f.StringVar(&store, "store", "", "the store the suite was generated on (or its --probe-store copy)")
 	f.StringVar(&suitePath, "suite", "", "suite from 'tgms tasks'")
 	f.StringVar(&split, "split", "all", "tasks to use: dev, test or all")
 	f.StringVar(&out, "out", "", "also write the table as JSON here")
@@ -154,19 +154,15 @@ coverage per family. Score two runs against each other with 'tgms score'.`,
 			if gating != "on" && gating != "off" {
 				return usageError{fmt.Errorf("--gating must be on or off, got %q", gating)}
 			}
-			tasks, err := loadTasks(suitePath, split)
-			if err != nil {
-				return err
-			}
 			newPlanner, reporter, err := plannerFactory(plannerName, model, apiBase, apiKey)
 			if err != nil {
 				return err
 			}
-			db, err := openExisting(store)
+			db, tasks, release, err := openSuite(cmd, store, suitePath, split)
 			if err != nil {
 				return err
 			}
-			defer db.Close()
+			defer release()
 			of, err := os.Create(out)
 			if err != nil {
 				return err
@@ -218,7 +214,7 @@ coverage per family. Score two runs against each other with 'tgms score'.`,
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&store, "store", "", "the store the suite was generated on")
+	f.StringVar(&store, "store", "", "the store the suite was generated on (or its --probe-store copy)")
 	f.StringVar(&suitePath, "suite", "", "suite from 'tgms tasks'")
 	f.StringVar(&split, "split", "test", "tasks to ask: dev, test or all")
 	f.StringVar(&out, "out", "", "write the answers (JSONL) here")
@@ -230,22 +226,25 @@ coverage per family. Score two runs against each other with 'tgms score'.`,
 	return cmd
 }
 
-// openSuite reads a suite's tasks of one split and opens the store it
-// was generated on.
-func openSuite(store, suitePath, split string) (*tgms.DB, []eval.Task, error) {
-	tasks, err := loadTasks(suitePath, split)
+// openSuite reads a suite's tasks of one split and opens the store its
+// gold was computed on (see suiteStore); release closes it.
+func openSuite(cmd *cobra.Command, store, suitePath, split string) (*tgms.DB, []eval.Task, func(), error) {
+	suite, err := readSuiteFile(suitePath)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
-	db, err := openExisting(store)
+	tasks, err := suite.Tasks(split)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, badInput("%v", err)
 	}
-	return db, tasks, nil
+	db, release, err := suiteStore(cmd.Context(), store, suite, suitePath, cmd.ErrOrStderr())
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	return db, tasks, release, nil
 }
 
-// loadTasks reads a suite and returns the tasks of one split.
-func loadTasks(path, split string) ([]eval.Task, error) {
+func readSuiteFile(path string) (*eval.Suite, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, asInput(err)
@@ -255,9 +254,5 @@ func loadTasks(path, split string) ([]eval.Task, error) {
 	if err != nil {
 		return nil, inputError{err}
 	}
-	tasks, err := suite.Tasks(split)
-	if err != nil {
-		return nil, badInput("%v", err)
-	}
-	return tasks, nil
+	return suite, nil
 }

@@ -68,7 +68,7 @@ allowed, expected}]}.`,
 			if err != nil {
 				return err
 			}
-			defer db.Close()
+			defer closeDB(db, cmd.ErrOrStderr())
 			v, err := checkPlan(db, args[0], uids)
 			if err != nil {
 				return err
@@ -101,7 +101,7 @@ func newPlanRun() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			defer db.Close()
+			defer closeDB(db, cmd.ErrOrStderr())
 			v, err := checkPlan(db, args[0], uids)
 			if err != nil {
 				return err
@@ -175,7 +175,7 @@ func newTraceCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			defer db.Close()
+			defer closeDB(db, cmd.ErrOrStderr())
 			again := exec.Run(cmd.Context(), db, v.Plan, exec.Options{AsOf: tr.AsOfTT})
 			w := cmd.OutOrStdout()
 			ok := again.TraceDigest == tr.TraceDigest

@@ -58,7 +58,7 @@ func newStats() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			defer db.Close()
+			defer closeDB(db, cmd.ErrOrStderr())
 			s := collectStats(db)
 			if asJSON {
 				return printJSON(cmd.OutOrStdout(), s)
@@ -92,7 +92,7 @@ func newDigest() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			defer db.Close()
+			defer closeDB(db, cmd.ErrOrStderr())
 			fmt.Fprintln(cmd.OutOrStdout(), db.Digest())
 			return nil
 		},
@@ -111,7 +111,7 @@ func newCheckpoint() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			defer db.Close()
+			defer closeDB(db, cmd.ErrOrStderr())
 			start := time.Now()
 			if err := db.Checkpoint(); err != nil {
 				return err

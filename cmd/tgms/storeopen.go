@@ -39,5 +39,5 @@ func openReadOnly(dir string) (*tgms.DB, error) {
 		return nil, badInput("%s is not a TGMS store (no %s): create one with 'tgms ingest' or 'tgms write'", dir, tgms.LogFile)
 	}
 	db, err := tgms.OpenReadOnly(dir, storeOptions(tgms.Options{}))
-	return db, asInput(err)
+	return db, classifyOpen(dir, err)
 }

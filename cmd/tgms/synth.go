@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -24,7 +25,11 @@ func newSynth() *cobra.Command {
 		Long: `Generate a synthetic event stream (seeded, deterministic at any scale) with
 interval edges, instantaneous events, planted temporal triangles, ping-pongs and
 bursts, ingest it, then write the chosen corrections and retractions as later
-batches. --manifest writes what was planted where (JSON).`,
+batches. --manifest writes what was planted where (JSON).
+
+The store is built in a temporary directory beside DIR and renamed to DIR
+only when everything was written: a failure or an interruption (Ctrl-C,
+between batches) leaves nothing at DIR.`,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if cfg.Events <= 0 {
 				return usageError{errors.New("--events N must be positive")}
@@ -32,15 +37,12 @@ batches. --manifest writes what was planted where (JSON).`,
 			if cfg.Corrections < 0 || cfg.Corrections > 1 {
 				return usageError{errors.New("--corrections must be a fraction in [0, 1]")}
 			}
-			db, err := openStore(store, noSync)
-			if err != nil {
+			var res *synthResult
+			err := buildStore(cmd.Context(), store, noSync, cmd.ErrOrStderr(), func(db *tgms.DB) error {
+				var err error
+				res, err = synthesize(cmd.Context(), db, store, cfg, cmd.OutOrStdout())
 				return err
-			}
-			defer db.Close()
-			if db.LastTT() != 0 {
-				return badInput("store %s already has data: synth needs a new, empty store", store)
-			}
-			res, err := synthesize(db, cfg, cmd.OutOrStdout())
+			})
 			if err != nil {
 				return err
 			}
@@ -76,21 +78,30 @@ type synthResult struct {
 
 // synthesize streams a synthetic graph into db: the events in batches of
 // tgms.ChunkEvents, then each correction of the manifest as a batch of its
-// own (group-committed).
-func synthesize(db *tgms.DB, cfg datasets.SynthConfig, out io.Writer) (*synthResult, error) {
+// own (group-committed). It stops between group commits when ctx is
+// cancelled, with an interruptedError that says what was committed. name
+// is the store as the user named it.
+func synthesize(ctx context.Context, db *tgms.DB, name string, cfg datasets.SynthConfig, out io.Writer) (*synthResult, error) {
 	start := time.Now()
 	var firstSeq uint64
 	var buf []bt.Event
 	var total int64
+	var done committed
 	bar := progress(cfg.Events, "synth")
 	flush := func() error {
 		if len(buf) == 0 {
 			return nil
 		}
+		if err := stopped(ctx, "synth", done); err != nil {
+			return err
+		}
 		res, err := db.Ingest(buf, "Node", nil)
 		if err != nil {
 			return err
 		}
+		done.Batches += res.Batches
+		done.Events += int64(res.Events)
+		done.LastTT = db.LastTT()
 		if firstSeq == 0 {
 			firstSeq = res.FirstSeq
 		}
@@ -120,6 +131,10 @@ func synthesize(db *tgms.DB, cfg datasets.SynthConfig, out io.Writer) (*synthRes
 	}
 	if bar != nil {
 		bar.Finish()
+	}
+	var ir interruptedError
+	if errors.As(err, &ir) {
+		return nil, err
 	}
 	if err != nil {
 		return nil, asInput(err)
@@ -156,6 +171,9 @@ func synthesize(db *tgms.DB, cfg datasets.SynthConfig, out io.Writer) (*synthRes
 	res.firstSeq = firstSeq
 	refused := 0
 	for i := 0; i < len(batches); {
+		if err := stopped(ctx, "synth corrections", done); err != nil {
+			return nil, err
+		}
 		end := min(len(batches), i+1000)
 		n, err := db.WriteBatches(batches[i:end])
 		if err != nil {
@@ -167,11 +185,13 @@ func synthesize(db *tgms.DB, cfg datasets.SynthConfig, out io.Writer) (*synthRes
 			i += n + 1
 			continue
 		}
+		done.Batches += end - i
+		done.LastTT = db.LastTT()
 		i = end
 	}
 	st := db.Stats()
 	fmt.Fprintf(out, "synthesized %d events (%d planted) in %s (%.0f events/s); %d corrections written, %d refused\n",
 		manifest.TotalEvents, manifest.PlantedEvents, ingestDur.Round(time.Millisecond), float64(manifest.TotalEvents)/ingestDur.Seconds(), len(batches)-refused, refused)
-	fmt.Fprintf(out, "store %s: %d nodes, %d node versions, %d edge versions, %d batches\n", db.Dir(), st.Nodes, st.NodeVersions, st.EdgeVersions, st.Batches)
+	fmt.Fprintf(out, "store %s: %d nodes, %d node versions, %d edge versions, %d batches\n", name, st.Nodes, st.NodeVersions, st.EdgeVersions, st.Batches)
 	return res, nil
 }

@@ -6,18 +6,20 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"sort"
 	"strconv"
 	"strings"
 	"text/tabwriter"
 
 	"github.com/spf13/cobra"
+	"github.com/tgms-go/tgms"
 	"github.com/tgms-go/tgms/datasets"
 	"github.com/tgms-go/tgms/eval"
 )
 
 func newTasks() *cobra.Command {
-	var store, dataset, out, sizes, manifestPath, oracleOut, reportOut string
+	var store, dataset, out, sizes, manifestPath, oracleOut, reportOut, probeStore string
 	var seed uint64
 	cmd := &cobra.Command{
 		Use:   "tasks --store DIR --dataset NAME --seed S --out SUITE.json",
@@ -25,10 +27,19 @@ func newTasks() *cobra.Command {
 		Long: `Generate a task suite from a store: single-operator (t1), multi-step (t3) and
 compositional (t4) questions whose gold answers come from running validated
 oracle plans, correction probes asked as of just before and after injected
-corrections (written into the store once; later runs reuse them), and, with
---manifest from 'tgms synth', planted-pattern questions (t2) whose gold is the
-manifest. Tasks are split 20/80 into dev and test per family; the suite is
-written as canonical JSON with the SHA-256 of its test list.
+corrections, and, with --manifest from 'tgms synth', planted-pattern
+questions (t2) whose gold is the manifest. Tasks are split 20/80 into dev
+and test per family; the suite is written as canonical JSON with the SHA-256
+of its test list.
+
+The store given with --store is never written. The correction probes are
+written into a private copy of it (its log replayed into a temporary
+directory, removed afterwards; --probe-store DIR keeps the copy there), and
+the suite records the store's digest, the probes and the copy's digest.
+'tgms eval run/faults/contract-ablation --store DIR' accept either the
+original store (they rebuild the copy, checking the digest) or the copy.
+Probes a store already holds (from earlier versions, which wrote them into
+the store) are reused, not written again.
 
 --sizes sets the tasks wanted per family: t1=60,t3=24,t4=16,probes=8 (the
 default; probes are before/now pairs).`,
@@ -48,12 +59,41 @@ default; probes are before/now pairs).`,
 				}
 				cfg.Manifest = m
 			}
-			db, err := openExisting(store)
+			src, err := openExisting(store)
 			if err != nil {
 				return err
 			}
-			defer db.Close()
-			suite, err := eval.Generate(cmd.Context(), db, cfg)
+			defer closeDB(src, cmd.ErrOrStderr())
+			basis := &eval.Basis{BaseDigest: src.Digest()}
+			var suite *eval.Suite
+			generate := func(db *tgms.DB) error {
+				var err error
+				if suite, err = eval.Generate(cmd.Context(), db, cfg); err != nil {
+					return err
+				}
+				basis.Digest = db.Digest()
+				if !suite.Report.ProbesReused {
+					basis.Probes = suite.Report.Probes
+				}
+				suite.Basis = basis
+				return nil
+			}
+			if probeStore != "" {
+				err = buildStore(cmd.Context(), probeStore, true, cmd.ErrOrStderr(), func(db *tgms.DB) error {
+					var done committed
+					if err := replayLog(cmd.Context(), filepath.Join(store, tgms.LogFile), db, &done); err != nil {
+						return err
+					}
+					return generate(db)
+				})
+			} else {
+				var cp *storeCopy
+				if cp, err = copyStore(cmd.Context(), src, cmd.ErrOrStderr()); err != nil {
+					return err
+				}
+				err = generate(cp.db)
+				cp.done()
+			}
 			if err != nil {
 				return err
 			}
@@ -88,7 +128,8 @@ default; probes are before/now pairs).`,
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&store, "store", "", "store directory (corrections for the probes are written into it)")
+	f.StringVar(&store, "store", "", "store directory (read only: the probes go into a copy)")
+	f.StringVar(&probeStore, "probe-store", "", "keep the copy of the store with the correction probes here (a new directory)")
 	f.StringVar(&dataset, "dataset", "", "dataset name, used in task ids (collegemsg, email-eu, synth, ...)")
 	f.Uint64Var(&seed, "seed", 0, "random seed")
 	f.StringVar(&out, "out", "", "write the suite here (canonical JSON)")
@@ -172,7 +213,11 @@ func printSuiteSummary(w io.Writer, s *eval.Suite, out string) {
 		if r.ProbesReused {
 			verb = "reused"
 		}
-		fmt.Fprintf(w, "correction probes: %d %s; gold pinned at tt %d\n", len(r.Probes), verb, r.AsOfTT)
+		where := "written into a copy of the store; the store itself is unchanged"
+		if r.ProbesReused {
+			where = "already in the store"
+		}
+		fmt.Fprintf(w, "correction probes: %d %s (%s); gold pinned at tt %d\n", len(r.Probes), verb, where, r.AsOfTT)
 		var names []string
 		for n := range r.Skipped {
 			names = append(names, n)

@@ -49,7 +49,7 @@ re-executes it at its recorded belief time to read them whole.`,
 				if err != nil {
 					return err
 				}
-				defer db.Close()
+				defer closeDB(db, cmd.ErrOrStderr())
 				pj, _ := planJSON(tr)
 				v := plan.ValidateJSON(pj, plan.Options{})
 				if v.Plan == nil {

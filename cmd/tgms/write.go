@@ -16,6 +16,7 @@ import (
 	"github.com/tgms-go/tgms/answers"
 	bt "github.com/tgms-go/tgms/bitemporal"
 	"github.com/tgms-go/tgms/datasets"
+	"github.com/tgms-go/tgms/engine"
 	"github.com/tgms-go/tgms/eventlog"
 )
 
@@ -61,14 +62,14 @@ in ../shared/data and ./data, and downloaded from SNAP with --download.
 			if err != nil {
 				return err
 			}
-			db, err := tgms.Open(store, storeOptions(tgms.Options{NoSync: noSync, GroupEvents: groupEvents}))
+			db, err := openWith(store, storeOptions(tgms.Options{NoSync: noSync, GroupEvents: groupEvents}))
 			if err != nil {
-				return asInput(err)
+				return err
 			}
-			defer db.Close()
+			defer closeDB(db, cmd.ErrOrStderr())
 			bar := progress(int64(len(events)), "ingest")
 			start := time.Now()
-			res, err := db.IngestFrom(src, again, events, label, func(done int, tt bt.Time) {
+			res, err := ingestInterruptible(cmd.Context(), db, src, again, events, label, func(done int, tt bt.Time) {
 				if bar != nil {
 					bar.Set(done)
 				}
@@ -106,6 +107,18 @@ in ../shared/data and ./data, and downloaded from SNAP with --download.
 	f.IntVar(&groupEvents, "group-events", 0, "events per group commit (default 200,000)")
 	f.MarkHidden("group-events")
 	return cmd
+}
+
+// ingestInterruptible ingests events from src, stopping between group
+// commits when ctx is cancelled (SIGINT) with an interruptedError that says
+// what was committed.
+func ingestInterruptible(ctx context.Context, db *tgms.DB, src tgms.Source, again bool, events []bt.Event, label string, ack func(done int, tt bt.Time)) (tgms.IngestResult, error) {
+	res, err := db.IngestFromContext(ctx, src, again, events, label, ack)
+	if err != nil && ctx.Err() != nil && errors.Is(err, ctx.Err()) {
+		return res, interruptedError{fmt.Sprintf("interrupted: ingest (of %d events): committed %s; the committed batches stay and record their source, so the same ingest again is refused as a repeat (with --again it would load those batches a second time)", len(events),
+			committed{Batches: res.Batches, Events: int64(res.Events), LastTT: res.LastTT})}
+	}
+	return res, err
 }
 
 func loadDataset(ctx context.Context, name, file string, download bool) ([]bt.Event, string, error) {
@@ -169,7 +182,7 @@ Use "-" to read the ops from standard input.`,
 			if err != nil {
 				return err
 			}
-			defer db.Close()
+			defer closeDB(db, cmd.ErrOrStderr())
 			tt, err := db.Write(ops...)
 			if err != nil {
 				return asInput(fmt.Errorf("%s: batch refused, nothing written: %w", opsFile, err))
@@ -183,8 +196,25 @@ Use "-" to read the ops from standard input.`,
 	return cmd
 }
 
+// Bounds on one 'tgms write' batch: its lines, its size and its events.
+// The batch is held in memory (parsed, validated, applied at once), so the
+// bounds keep a mistaken or hostile file from exhausting memory; bulk loads
+// belong to 'tgms ingest', which streams in batches of tgms.ChunkEvents.
+// (Variables so that tests can lower them.)
+var (
+	maxOpLine     int   = datasets.MaxJSONLLine // bytes per line, as ingest --events
+	maxBatchBytes int64 = 64 << 20              // bytes of the whole file
+	maxOpsEvents  int64 = 4 * tgms.ChunkEvents  // ingest events over all the ops
+)
+
 func readOpsFile(path string) ([]bt.Op, error) {
-	var r io.Reader = os.Stdin
+	return readOps(os.Stdin, path)
+}
+
+// readOps reads one batch of ops, one JSON op per line, from path (or r
+// when path is "-"), within the bounds above.
+func readOps(stdin io.Reader, path string) ([]bt.Op, error) {
+	r := stdin
 	if path != "-" {
 		f, err := os.Open(path)
 		if err != nil {
@@ -193,26 +223,48 @@ func readOpsFile(path string) ([]bt.Op, error) {
 		defer f.Close()
 		r = f
 	}
-	br := bufio.NewReader(r)
+	cr := &countingReader{r: io.LimitReader(r, maxBatchBytes+1)}
+	sc := bufio.NewScanner(cr)
+	sc.Buffer(make([]byte, 0, min(64<<10, maxOpLine)), maxOpLine)
+	tooBig := func(line int) error {
+		return badInput("%s:%d: the batch is larger than %d bytes, the limit of one 'tgms write' batch: split it into several files (one batch each), or load bulk events with 'tgms ingest --events FILE.jsonl'", path, line, maxBatchBytes)
+	}
 	var ops []bt.Op
-	for line := 1; ; line++ {
-		text, err := br.ReadBytes('\n')
-		if len(bytes.TrimSpace(text)) > 0 {
-			op, derr := bt.DecodeOp(text)
-			if derr == nil {
-				derr = op.Validate(len(ops))
-			}
-			if derr != nil {
-				return nil, badInput("%s:%d: %v", path, line, derr)
-			}
-			ops = append(ops, op)
+	var events int64
+	line := 0
+	for sc.Scan() {
+		line++
+		text := bytes.TrimSpace(sc.Bytes())
+		if len(text) == 0 {
+			continue
 		}
-		if err == io.EOF {
-			break
+		op, err := bt.DecodeOp(text)
+		if err == nil {
+			err = op.Validate(len(ops))
 		}
 		if err != nil {
-			return nil, err
+			if cr.n > maxBatchBytes { // the line was cut at the size bound
+				return nil, tooBig(line)
+			}
+			return nil, badInput("%s:%d: %v", path, line, err)
 		}
+		if events += int64(len(op.Events)); events > maxOpsEvents {
+			return nil, badInput("%s:%d: the batch's ingest ops carry more than %d events, the limit of one 'tgms write' batch: load bulk events with 'tgms ingest --events FILE.jsonl' (batches of %d)",
+				path, line, maxOpsEvents, tgms.ChunkEvents)
+		}
+		ops = append(ops, op)
+	}
+	if err := sc.Err(); err != nil {
+		if cr.n > maxBatchBytes {
+			return nil, tooBig(line + 1)
+		}
+		if errors.Is(err, bufio.ErrTooLong) {
+			return nil, badInput("%s:%d: line longer than %d bytes, the limit of one op: split the op, or load bulk events with 'tgms ingest --events FILE.jsonl'", path, line+1, maxOpLine)
+		}
+		return nil, asInput(fmt.Errorf("read %s: %w", path, err))
+	}
+	if cr.n > maxBatchBytes {
+		return nil, tooBig(line)
 	}
 	if len(ops) == 0 {
 		return nil, badInput("%s: no ops", path)
@@ -220,58 +272,99 @@ func readOpsFile(path string) ([]bt.Op, error) {
 	return ops, nil
 }
 
+// countingReader counts the bytes read through it.
+type countingReader struct {
+	r io.Reader
+	n int64
+}
+
+func (c *countingReader) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	c.n += int64(n)
+	return n, err
+}
+
 func newReplay() *cobra.Command {
 	var logPath, store string
+	var noSync bool
 	cmd := &cobra.Command{
 		Use:   "replay --log FILE --store DIR",
 		Short: "Rebuild a store from an event log, keeping its transaction times",
-		Long: `Replay every batch of an event log (events.wal of another store) into a new,
-empty store. Transaction times are kept, so the new store has the same digest.
-The saved answers beside the log (answers.log) are copied into the new store.`,
+		Long: `Replay every batch of an event log (events.wal of another store) into a new
+store. Transaction times are kept, so the new store has the same digest.
+The saved answers beside the log (answers.log) are copied into the new store.
+
+The store is built in a temporary directory beside DIR and renamed to DIR
+only when every batch replayed: a damaged log or an interruption (Ctrl-C,
+between batches) leaves nothing at DIR.`,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if logPath == "" {
 				return usageError{fmt.Errorf("--log FILE is required")}
 			}
-			db, err := openEmpty(store)
-			if err != nil {
-				return err
+			if _, err := os.Stat(logPath); err != nil {
+				return badInput("replay: --log %s: %v", logPath, err)
 			}
-			defer db.Close()
-			n := 0
-			err = eventlog.ReadFile(logPath, func(r *eventlog.Record, _ int64) error {
-				n++
-				if err := db.WriteAt(r.TT, r.Ops); err != nil {
-					return fmt.Errorf("batch %d (tt %d): %w", r.Seq, r.TT, err)
+			var done committed
+			var digest string
+			err := buildStore(cmd.Context(), store, noSync, cmd.ErrOrStderr(), func(db *tgms.DB) error {
+				if err := replayLog(cmd.Context(), logPath, db, &done); err != nil {
+					return err
 				}
+				// Saved answers belong to the store: they move with its log.
+				if err := answers.Carry(filepath.Dir(logPath), db.Dir()); err != nil {
+					return fmt.Errorf("replay %s: %w", logPath, err)
+				}
+				digest = db.Digest()
 				return nil
 			})
 			if err != nil {
-				return asInput(fmt.Errorf("replay %s: %w", logPath, err))
+				return err
 			}
-			// Saved answers belong to the store: they move with its log.
-			if err := answers.Carry(filepath.Dir(logPath), store); err != nil {
-				return fmt.Errorf("replay %s: %w", logPath, err)
-			}
-			fmt.Fprintf(cmd.OutOrStdout(), "replayed %d batches into %s\ndigest %s\n", n, store, db.Digest())
+			fmt.Fprintf(cmd.OutOrStdout(), "replayed %d batches into %s\ndigest %s\n", done.Batches, store, digest)
 			return nil
 		},
 	}
 	cmd.Flags().StringVar(&logPath, "log", "", "event log file to replay")
 	cmd.Flags().StringVar(&store, "store", "", "new store directory")
+	cmd.Flags().BoolVar(&noSync, "no-sync", false, "skip fsync (faster; a crash may lose the copy)")
 	return cmd
 }
 
-// openEmpty opens a store that must have no batches yet.
-func openEmpty(dir string) (*tgms.DB, error) {
-	db, err := openStore(dir, false)
+// replayLog writes every batch of the log at logPath into db at its
+// transaction time, stopping between batches when ctx is cancelled. A
+// damaged log is an input error (exit 2): it is what the user gave.
+func replayLog(ctx context.Context, logPath string, db *tgms.DB, done *committed) error {
+	err := eventlog.ReadFile(logPath, func(r *eventlog.Record, _ int64) error {
+		if err := stopped(ctx, "replay of "+logPath, *done); err != nil {
+			return err
+		}
+		if err := db.WriteAt(r.TT, r.Ops); err != nil {
+			return fmt.Errorf("batch %d (tt %d): %w", r.Seq, r.TT, err)
+		}
+		done.Batches++
+		done.Events += int64(countEvents(r.Ops))
+		done.LastTT = r.TT
+		return nil
+	})
+	var ir interruptedError
+	if errors.As(err, &ir) {
+		return err
+	}
 	if err != nil {
-		return nil, err
+		return inputError{fmt.Errorf("replay %s: %w", logPath, err)}
 	}
-	if db.LastTT() != 0 {
-		db.Close()
-		return nil, badInput("store %s already has data: replay and import need a new, empty store", dir)
+	return nil
+}
+
+// countEvents is the number of bulk-ingested events in a batch.
+func countEvents(ops []bt.Op) int {
+	n := 0
+	for _, op := range ops {
+		if op.Kind == bt.OpIngest {
+			n += len(op.Events)
+		}
 	}
-	return db, nil
+	return n
 }
 
 func newImport() *cobra.Command {
@@ -279,6 +372,10 @@ func newImport() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "import --format tgms-py --log FILE --store DIR",
 		Short: "Import the JSONL event log of the Python TGMS system, keeping its transaction times",
+		Long: `Import the JSONL event log of the Python TGMS system into a new store,
+keeping its transaction times. The whole log is parsed before anything is
+written; the store is built in a temporary directory beside DIR and renamed
+to DIR only on success, so a bad log or an interruption leaves nothing.`,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if format != "tgms-py" {
 				return usageError{fmt.Errorf("--format must be tgms-py, got %q", format)}
@@ -303,27 +400,37 @@ func newImport() *cobra.Command {
 			}); err != nil {
 				return inputError{err}
 			}
-			db, err := openEmpty(store)
+			skipped := 0
+			var done committed
+			var st engine.Stats
+			var digest string
+			err = buildStore(cmd.Context(), store, false, cmd.ErrOrStderr(), func(db *tgms.DB) error {
+				for i, b := range batches {
+					if err := stopped(cmd.Context(), "import of "+logPath, done); err != nil {
+						return err
+					}
+					if err := db.WriteAt(b.tt, b.ops); err != nil {
+						// The reference system logged batches that then failed to
+						// apply, and skipped them on replay; do the same, loudly.
+						if oe := (*bt.OpError)(nil); errors.As(err, &oe) {
+							fmt.Fprintf(cmd.ErrOrStderr(), "tgms: %s: batch %d (tt %d) did not apply in the source system either; skipped: %v\n", logPath, i+1, b.tt, err)
+							skipped++
+							continue
+						}
+						return err
+					}
+					done.Batches++
+					done.Events += int64(countEvents(b.ops))
+					done.LastTT = b.tt
+				}
+				st, digest = db.Stats(), db.Digest()
+				return nil
+			})
 			if err != nil {
 				return err
 			}
-			defer db.Close()
-			skipped := 0
-			for i, b := range batches {
-				if err := db.WriteAt(b.tt, b.ops); err != nil {
-					// The reference system logged batches that then failed to
-					// apply, and skipped them on replay; do the same, loudly.
-					if oe := (*bt.OpError)(nil); errors.As(err, &oe) {
-						fmt.Fprintf(cmd.ErrOrStderr(), "tgms: %s: batch %d (tt %d) did not apply in the source system either; skipped: %v\n", logPath, i+1, b.tt, err)
-						skipped++
-						continue
-					}
-					return err
-				}
-			}
-			st := db.Stats()
 			fmt.Fprintf(cmd.OutOrStdout(), "imported %d batches (%d skipped) into %s: %d nodes, %d node versions, %d edge versions\ndigest %s\n",
-				len(batches)-skipped, skipped, store, st.Nodes, st.NodeVersions, st.EdgeVersions, db.Digest())
+				len(batches)-skipped, skipped, store, st.Nodes, st.NodeVersions, st.EdgeVersions, digest)
 			return nil
 		},
 	}
