@@ -60,7 +60,7 @@ func TestExitCodes(t *testing.T) {
 		{"store is a file (read)", []string{"stats", "--store", file}, exitInput, "is a file, not a store directory"},
 		{"store is a file (write)", []string{"write", "--store", file, "--ops", file}, exitInput, ""},
 		{"bad replay log", []string{"replay", "--log", garbage, "--store", filepath.Join(dir, "copy")}, exitInput, "nothing was left at"},
-		{"damaged store", []string{"stats", "--store", damaged}, exitDamaged, "corrupt"},
+		{"damaged store", []string{"stats", "--store", damaged}, exitDamaged, "is damaged"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -35,6 +35,9 @@ func openReadOnly(dir string) (*tgms.DB, error) {
 	if dir == "" {
 		return nil, usageError{errors.New("--store DIR is required")}
 	}
+	if fi, err := os.Stat(dir); err == nil && !fi.IsDir() {
+		return nil, badInput("--store %s is a file, not a store directory", dir)
+	}
 	if _, err := os.Stat(dir + "/" + tgms.LogFile); err != nil {
 		return nil, badInput("%s is not a TGMS store (no %s): create one with 'tgms ingest' or 'tgms write'", dir, tgms.LogFile)
 	}
