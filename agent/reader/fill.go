@@ -2,6 +2,7 @@ package reader
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -80,6 +81,10 @@ func (x *extractor) times() (*timeRead, error) {
 			if prep == "after" {
 				start = t.w.end
 			}
+			// "counted from A" beside a window that starts at A adds nothing.
+			if slices.ContainsFunc(out.wins, func(w Window) bool { return w.Start == start }) || x.startsLater(ts, k, start) {
+				continue
+			}
 			if err := mkWin(start, x.hi, x.span(t.w.i-1, t.w.j)+" (to the end of the store)", false); err != nil {
 				return nil, err
 			}
@@ -104,6 +109,17 @@ func (x *extractor) times() (*timeRead, error) {
 		}
 	}
 	return out, nil
+}
+
+// startsLater reports whether a later range in ts starts at start (the
+// window restated after "from A").
+func (x *extractor) startsLater(ts []timeSlot, k int, start int64) bool {
+	for _, n := range ts[k+1:] {
+		if n.w.start == start && (startPreps[n.prep] || n.prep == "between") {
+			return true
+		}
+	}
+	return false
 }
 
 // lengthBefore is a duration written just before a start time's
@@ -232,6 +248,11 @@ func (x *extractor) fill(in *intent, text string) (*Reading, string) {
 	for i := range s.durs {
 		s.durs[i].taken = false // times() marks them again for the next intent
 	}
+	// "weekly buckets … which week": one bucket size written twice.
+	if len(durs) == 2 && durs[0].us == durs[1].us && (durs[0].role == "bucket" || durs[1].role == "bucket") {
+		durs = durs[:1]
+		durs[0].role = "bucket"
+	}
 	need := 0
 	if in.bucket || in.delta {
 		need = 1
@@ -313,9 +334,33 @@ func (x *extractor) fill(in *intent, text string) (*Reading, string) {
 // options reads an intent's discrete choices from the concepts.
 func (x *extractor) options(in *intent, r *Reading) string {
 	send, recv := x.has(cSend), x.has(cReceive)
+	if !send && !recv && len(x.s.nodes) > 0 {
+		// "did n33 message …": an event noun used as the verb after the node.
+		switch x.tok(x.s.nodes[0].i + 1).low {
+		case "message", "email", "text", "contact", "rate", "write":
+			send = true
+		}
+	}
+	if !send && !recv {
+		// "the recipients of n100's messages", "top senders".
+		if x.has(cRecipients) && !x.has(cSenders) {
+			send = in.name != "top-nodes"
+			recv = in.name == "top-nodes"
+		}
+		if x.has(cSenders) && !x.has(cRecipients) {
+			send = in.name == "top-nodes"
+			recv = in.name != "top-nodes"
+		}
+	}
 	switch in.name {
 	case "node-event-count", "partner-count", "partners":
 		cue := x.s.nodes[0].cue
+		if cue == "" && x.objectOfVerb(x.s.nodes[0].i) {
+			cue = "dst" // "who sent n2 messages": n2 received them
+			if recv {
+				cue = "src"
+			}
+		}
 		switch {
 		case send && !recv:
 			r.Options["direction"] = map[bool]string{true: "dst", false: "src"}[cue == "dst"]
@@ -411,6 +456,25 @@ func (x *extractor) change(in *intent, r *Reading) string {
 		r.Options["change"] = words[1]
 	}
 	return ""
+}
+
+var sendVerbs = map[string]bool{"sent": true, "send": true, "sends": true, "wrote": true, "messaged": true, "emailed": true, "received": true,
+	"receive": true, "receives": true, "got": true, "get": true, "gets": true, "contacted": true}
+
+// objectOfVerb reports whether the node at i follows a send or receive
+// verb with no auxiliary before the node ("who sent n2 …", not "did n2 send").
+func (x *extractor) objectOfVerb(i int) bool {
+	for k := 0; k < i; k++ {
+		if sendVerbs[x.toks[k].low] {
+			for j := k + 1; j < i; j++ {
+				if w := words[x.toks[j].low]; w == cNodeNoun || w == cEvent {
+					return false
+				}
+			}
+			return true
+		}
+	}
+	return false
 }
 
 // negated reports whether a time is written after a negation ("not at T").

@@ -25,7 +25,7 @@ type intent struct {
 	build   func(r *Reading, b *builder)
 }
 
-var common = []string{cNodeNoun, cPeriod}
+var common = []string{cNodeNoun, cPeriod, cBetween}
 
 func nodeText(r *Reading, role string) string {
 	n := r.node(role)
@@ -109,7 +109,7 @@ var intents = []*intent{
 		},
 		build: func(r *Reading, b *builder) { b.answer("count", reachStep(b, "source")+".rows_total") }},
 	{name: "reach-first", example: "Which node does {x} reach first {W}?",
-		need: []string{cReach, cFirst, cWhich}, allow: []string{cTimeOrder, cPath, cDepart, cEvent, cSend}, nodes: 1, window: true, belief: true,
+		need: []string{cReach, cFirst}, allow: []string{cWhich, cTimeOrder, cPath, cDepart, cEvent, cSend}, nodes: 1, window: true, belief: true,
 		summary: func(r *Reading) string {
 			return "the first node reached from " + nodeText(r, "source") + " along time-respecting paths (earliest arrival, ties by uid)"
 		},
@@ -135,7 +135,7 @@ var intents = []*intent{
 			b.answer("value", s2+".rows[0].latest_departure")
 		}},
 	{name: "path-count", example: "How many time-respecting paths go from {x} to {y} {W}?",
-		need: []string{cPath, cHowMany}, allow: []string{cTimeOrder, cDistinct, cReach, cEvent}, nodes: 2, window: true, belief: true,
+		need: []string{cPath, cHowMany}, allow: []string{cTimeOrder, cDistinct, cReach, cEvent, cPresent}, nodes: 2, window: true, belief: true,
 		summary: func(r *Reading) string {
 			return fmt.Sprintf("time-respecting paths from %s to %s of at most %d hops", nodeText(r, "source"), nodeText(r, "target"), r.maxHops())
 		},
@@ -226,13 +226,13 @@ var intents = []*intent{
 		summary: func(r *Reading) string { return "the number of nodes first valid in the window" },
 		build:   gmts("new_node_rate")},
 	{name: "reciprocity", example: "What share of the messages {W} were reciprocated?",
-		need: []string{cRecip}, allow: []string{cShare, cEvent, cPair, cSend, cReceive, cWhich}, window: true, belief: true,
+		need: []string{cRecip}, allow: []string{cShare, cEvent, cPair, cSend, cReceive, cWhich, cSenders, cRecipients}, window: true, belief: true,
 		summary: func(r *Reading) string {
 			return "reciprocity: the share of directed pairs that interacted in the window whose reverse pair also did"
 		},
 		build: gmts("reciprocity")},
 	{name: "partner-count", example: "How many distinct partners did {x} have {W}?",
-		need: []string{cPartner + "|" + cDistinct, cHowMany}, allow: []string{cEvent, cSend, cReceive, cPartner, cDistinct, cAround}, nodes: 1, window: true, counted: "nodes", belief: true,
+		need: []string{cPartner + "|" + cDistinct, cHowMany}, allow: []string{cEvent, cSend, cReceive, cPartner, cDistinct, cAround, cSenders, cRecipients}, nodes: 1, window: true, counted: "nodes", belief: true,
 		summary: func(r *Reading) string {
 			switch dirRole(r) {
 			case "src":
@@ -248,7 +248,7 @@ var intents = []*intent{
 			b.answer("count", s2+".rows_total")
 		}},
 	{name: "partners", example: "Who did {x} send messages to {W}?",
-		need: []string{cWhich, cPartner + "|" + cSend + "|" + cReceive}, allow: []string{cEvent, cSend, cReceive, cPartner, cDistinct}, nodes: 1, window: true, belief: true,
+		need: []string{cWhich, cPartner + "|" + cSend + "|" + cReceive + "|" + cSenders + "|" + cRecipients}, allow: []string{cEvent, cSend, cReceive, cPartner, cDistinct, cSenders, cRecipients}, nodes: 1, window: true, belief: true,
 		summary: func(r *Reading) string {
 			switch dirRole(r) {
 			case "src":
@@ -264,7 +264,7 @@ var intents = []*intent{
 			b.answer("entity_set", s2+".rows[*]."+field)
 		}},
 	{name: "top-nodes", example: "Which {k} nodes sent the most messages {W}?",
-		need: []string{cMost + "|" + cRank + "|" + cPeak}, allow: []string{cWhich, cEvent, cSend, cReceive, cPartner, cDistinct, cRank, cMost, cPeak, cHowMany}, window: true, k: true, belief: true,
+		need: []string{cMost + "|" + cRank + "|" + cPeak}, allow: []string{cWhich, cEvent, cSend, cReceive, cPartner, cDistinct, cRank, cMost, cPeak, cHowMany, cSenders, cRecipients}, window: true, k: true, belief: true,
 		summary: func(r *Reading) string {
 			by := map[string]string{"src": "events sent", "dst": "events received", "either": "events sent or received", "partners": "distinct partners"}[r.Options["by"]]
 			return fmt.Sprintf("the top %d nodes by %s (ties by the row's canonical text)", r.K, by)
@@ -401,7 +401,7 @@ var intents = []*intent{
 			b.answer("value", s2+".rows[0].edges[0].src")
 		}},
 	{name: "follow-ups", example: "How many pairs of {x}'s outgoing messages follow one another within {D}?",
-		need: []string{cPair + "|" + cFollow, cFollow, cHowMany}, allow: []string{cEvent, cSend, cPair}, nodes: 1, delta: true, belief: true,
+		need: []string{cPair + "|" + cFollow, cFollow, cHowMany}, allow: []string{cEvent, cSend, cPair, cFirst}, nodes: 1, delta: true, belief: true,
 		summary: func(r *Reading) string {
 			return "ordered pairs (a, b) of edges sent by " + nodeText(r, "node") + " where b starts after a ends, with a gap of at most δ"
 		},

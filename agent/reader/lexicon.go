@@ -52,6 +52,8 @@ const (
 	cPeriod    = "period"
 	// Words that change a question's meaning in ways no intent handles.
 	cUnsupported = "unsupported"
+	cSenders     = "senders"    // a noun naming who sent
+	cRecipients  = "recipients" // a noun naming who received
 )
 
 // phrases are read before single words, longest first; each becomes one
@@ -68,7 +70,7 @@ var phrases = []struct {
 	{"answer with its start and end", ""}, {"give the interval", ""}, {"far above its usual rate", ""},
 	{"three messages around a cycle", cTriangle}, {"three alternating messages", cPingPong},
 	{"the second starting after the first ends", cFollow}, {"b begins at most", cFollow}, {"after a ends", cFollow},
-	{"follow one another", cFollow}, {"one after another", cFollow}, {"back to back", cFollow},
+	{"follow one another", cFollow}, {"follow each other", cFollow}, {"followed each other", cFollow}, {"one after another", cFollow}, {"back to back", cFollow},
 	{"after every correction so far", ""}, {"before the records were revised", ""},
 	{"in that period", ""}, {"in that window", ""}, {"in that time", ""}, {"over that period", ""},
 	{"for the first time", cNew}, {"became active", cNew}, {"first valid", cNew}, {"show up", cNew}, {"showed up", cNew},
@@ -76,7 +78,7 @@ var phrases = []struct {
 	{"connected to", cNeighbour}, {"linked to", cNeighbour}, {"one hop", cNeighbour},
 	{"reverse direction", cRecip}, {"both directions", cRecip}, {"two way", cRecip}, {"other way", cRecip},
 	{"in either direction", cEither}, {"either direction", cEither}, {"in both directions", cEither},
-	{"with whom", cPartner}, {"talk to", cPartner}, {"talked to", cPartner}, {"talked with", cPartner}, {"dealt with", cPartner},
+	{"with whom", cWhich + "+" + cPartner}, {"from whom", cWhich}, {"to whom", cWhich}, {"talk to", cPartner}, {"talked to", cPartner}, {"talked with", cPartner}, {"dealt with", cPartner},
 	{"in touch with", cPartner}, {"exchange messages with", cPartner}, {"exchanged messages with", cPartner},
 	{"at least one", ""}, {"in time order", cTimeOrder}, {"time order", cTimeOrder}, {"in order of time", cTimeOrder},
 	{"back and forth", cPingPong}, {"ping pong", cPingPong}, {"tit for tat", cPingPong},
@@ -89,7 +91,9 @@ var phrases = []struct {
 	{"move forward in time", cTimeOrder}, {"moving forward in time", cTimeOrder}, {"forward in time", cTimeOrder},
 	{"what time", cWhen}, {"at what time", cWhen}, {"what moment", cWhen},
 	{"pass it on", cReach}, {"passed on", cReach}, {"get to", cReach}, {"got to", cReach}, {"hear from", cReach}, {"hears from", cReach},
-	{"in common", cUnsupported}, {"3 cycle", cTriangle}, {"2 node", ""},
+	{"in common", cUnsupported}, {"3 cycle", cTriangle}, {"3 cycles", cTriangle}, {"2 node", ""},
+	{"how late", cLatest}, {"how soon", cFirst}, {"ping pongs", cPingPong}, {"highest number of", cPeak}, {"largest number of", cPeak},
+	{"most number of", cPeak}, {"right now", ""}, {"closed by", ""}, {"each other", ""}, {"one another", ""},
 }
 
 // words maps single words (lower case) to concepts.
@@ -115,7 +119,9 @@ func init() {
 	addWords(cPath, "path paths route routes journey journeys")
 	addWords(cNeighbour, "neighbour neighbours neighbor neighbors neighbourhood neighborhood adjacent")
 	addWords(cDegree, "degree incident touching")
-	addWords(cSend, "sent send sends sending outgoing wrote write writes messaged emailed rated recipient recipients sender-side")
+	addWords(cSend, "sent send sends sending outgoing wrote write writes messaged emailed rated written")
+	addWords(cSenders, "sender senders")
+	addWords(cRecipients, "recipient recipients receiver receivers")
 	addWords(cReceive, "received receive receives receiving incoming inbound got")
 	addWords(cPeak, "busiest peak highest heaviest")
 	addWords(cMost, "most")
@@ -149,7 +155,7 @@ func init() {
 	addWords(cPeriod, "period interval stretch spell window day week hour")
 	addWords(cUnsupported, "average mean median longest shortest fastest slowest least fewest fewer less more than greater smaller "+
 		"percentile centrality central influential important pagerank betweenness cluster clustering community communities "+
-		"predict forecast will tomorrow yesterday today ago next previous delete drop insert update create remove write "+
+		"predict forecast will tomorrow yesterday today ago next delete insert update create "+
 		"sum minimum maximum min max longer shorter always if why how")
 	// Filler: words that carry no intent of their own here.
 	for _, w := range strings.Fields(`a an the of in on at to from by for with and or but as into onto within inside over during throughout
@@ -184,7 +190,9 @@ func init() {
 		acts act acting sends
 		again per
 		information info under directed undirected against play plays playing considering consider restricting restrict restricted
-		counting consecutive successive sender receiver senders receivers show shows showed shown
+		eventually towards toward lead leads led passed pass right closed changes change changed second
+		played counts
+		counting consecutive successive show shows showed shown
 		take`) {
 		if _, ok := words[w]; !ok {
 			words[w] = ""

@@ -71,8 +71,10 @@ func (x *extractor) concepts() error {
 				for k := range ws {
 					toks[idx[p+k]].used = true
 				}
-				if ph.cpt != "" {
-					x.mark(ph.cpt, idx[p])
+				for _, c := range strings.Split(ph.cpt, "+") {
+					if c != "" {
+						x.mark(c, idx[p])
+					}
 				}
 				p += len(ws) - 1
 				matched = true
@@ -292,10 +294,8 @@ func missingOf(problems []string) []string {
 }
 
 func (x *extractor) wordOf(c string) string {
-	for _, t := range x.toks {
-		if words[t.low] == c {
-			return t.text
-		}
+	if i, ok := x.s.concepts[c]; ok && i < len(x.toks) {
+		return x.toks[i].text
 	}
 	return c
 }

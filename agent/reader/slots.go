@@ -150,6 +150,9 @@ type extractor struct {
 }
 
 func (x *extractor) use(i, j int) {
+	if i < 0 {
+		i = 0
+	}
 	for k := i; k < j && k < len(x.toks); k++ {
 		x.toks[k].used = true
 	}
@@ -213,13 +216,20 @@ func (x *extractor) extract() error {
 			if n, ok := x.count(i + 1); ok && t.low == "top" {
 				x.s.k, x.s.kText = n, x.span(i, i+2)
 				x.use(i, i+2)
+				x.s.concepts[cRank] = i
 				i++
 				continue
 			}
 			if (t.low == "hops" || t.low == "hop") && i >= 2 {
 				if n, ok := x.count(i - 1); ok && (x.tok(i-2).low == "most" || x.tok(i-2).low == "max" || x.tok(i-2).low == "than") {
 					x.s.maxHops = n
-					x.use(i-1, i+1)
+					x.use(i-2, i+1)
+					if l := x.tok(i - 3).low; l == "at" || l == "more" || l == "no" {
+						x.use(i-3, i-2)
+					}
+					if x.tok(i-3).low == "more" && x.tok(i-4).low == "no" {
+						x.use(i-4, i-3)
+					}
 					continue
 				}
 			}

@@ -79,11 +79,15 @@ func (p *timeParser) tok(i int) *token {
 }
 
 func (p *timeParser) span(i, j int) string {
-	var parts []string
-	for k := i; k < j && k < len(p.toks); k++ {
-		parts = append(parts, p.toks[k].text)
+	var b strings.Builder
+	for k := max(i, 0); k < j && k < len(p.toks); k++ {
+		t := p.toks[k].text
+		if k > i && t != "-" && t != "," && t != ")" && p.toks[k-1].text != "-" && p.toks[k-1].text != "(" {
+			b.WriteByte(' ')
+		}
+		b.WriteString(t)
 	}
-	return strings.Join(parts, " ")
+	return b.String()
 }
 
 func utc(y, m, d int) int64 { return time.Date(y, time.Month(m), d, 0, 0, 0, 0, time.UTC).UnixMicro() }
