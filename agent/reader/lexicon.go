@@ -190,7 +190,7 @@ func init() {
 		acts act acting sends
 		again per
 		information info under directed undirected against play plays playing considering consider restricting restrict restricted
-		eventually towards toward lead leads led passed pass right closed changes change changed second
+		go goes eventually towards toward lead leads led passed pass right closed changes change changed second
 		played counts
 		counting consecutive successive show shows showed shown
 		take`) {

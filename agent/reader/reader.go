@@ -28,6 +28,15 @@ func Read(text string, env Env) (*Reading, error) {
 	if len(text) > 2000 {
 		return nil, &Refusal{Problem: "the question is longer than 2000 characters"}
 	}
+	x, err := prepare(text, env)
+	if err != nil {
+		return nil, err
+	}
+	return x.choose(text)
+}
+
+// prepare extracts the slots and reads the remaining words.
+func prepare(text string, env Env) (*extractor, error) {
 	toks := tokenize(text)
 	x := &extractor{timeParser: timeParser{toks: toks, lo: env.VtMin, hi: env.VtMax}, env: env, s: &slots{concepts: map[string]int{}}}
 	if err := x.extract(); err != nil {
@@ -39,7 +48,33 @@ func Read(text string, env Env) (*Reading, error) {
 	if err := x.concepts(); err != nil {
 		return nil, err
 	}
-	return x.choose(text)
+	return x, nil
+}
+
+// Claims lists every intent whose concepts and slots a question fits.
+// Read answers only when exactly one does; tests use Claims to show that
+// no two intents claim the same question.
+func Claims(text string, env Env) []string {
+	if strings.TrimSpace(text) == "" || len(text) > 2000 {
+		return nil
+	}
+	x, err := prepare(text, env)
+	if err != nil {
+		return nil
+	}
+	if _, bad := x.s.concepts[cUnsupported]; bad {
+		return nil
+	}
+	var out []string
+	for _, in := range intents {
+		if !in.fitsConcepts(x.s.concepts) {
+			continue
+		}
+		if _, prob := x.fill(in, text); prob == "" {
+			out = append(out, in.name)
+		}
+	}
+	return out
 }
 
 // concepts reads the words no slot consumed: phrases, then single words.
@@ -95,7 +130,11 @@ func (x *extractor) concepts() error {
 			c, ok := words[t.low]
 			if !ok {
 				if m := nearMonth(t.low); m != "" && (x.tok(i+1).kind == tNum || x.tok(i-1).kind == tNum) {
-					return &Refusal{Problem: fmt.Sprintf("I could not read the date %q (did you mean %s?)", x.span(max(0, i-1), min(len(toks), i+2)), m), Missing: []string{"time"}}
+					a, b := i, i+2
+					if x.tok(i+1).kind != tNum {
+						a, b = i-1, i+1
+					}
+					return &Refusal{Problem: fmt.Sprintf("I could not read the date %q (did you mean %s?)", x.span(a, b), strings.ToUpper(m[:1])+m[1:]), Missing: []string{"time"}}
 				}
 				unknown = append(unknown, t.text)
 				continue
