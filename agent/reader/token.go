@@ -50,7 +50,7 @@ func tokenize(s string) []*token {
 		t := &token{text: m, low: strings.ToLower(m)}
 		r := []rune(m)
 		switch {
-		case strings.HasPrefix(m, `"`) || strings.HasPrefix(m, "“"):
+		case len(r) >= 2 && (r[0] == '"' && r[len(r)-1] == '"' || r[0] == '“' && r[len(r)-1] == '”'):
 			t.kind = tQuote
 			t.text = strings.TrimSpace(string(r[1 : len(r)-1]))
 			t.low = strings.ToLower(t.text)
