@@ -165,6 +165,12 @@ func Ask(ctx context.Context, db Store, q Question, opt Options) (*Result, error
 				// Kept so that a refusal still shows the failed run.
 				res.Plan, res.Trace, res.TraceDigest = verdict.Plan, tr, tr.TraceDigest
 				a.RuntimeError = &rv
+				if rf := resolveNames(res); rf != nil {
+					// A name that matched no node: no repair can help.
+					res.Attempts = append(res.Attempts, a)
+					res.Err, res.Refusal = rf, rf.Error()
+					return res, nil
+				}
 				feedback = map[string]any{"error": rv.Code, "attempt": int64(a.N), "message": rv.Message, "violations": []any{violationValue(rv)}}
 			} else {
 				res.Attempts = append(res.Attempts, a)

@@ -174,7 +174,7 @@ func (p *timeParser) core(i int) (when, bool, error) {
 	switch t.kind {
 	case tNum:
 		// Raw microseconds since the epoch.
-		if u := p.tok(i + 1).low; !strings.Contains(t.low, ".") && u == "μs" || !strings.Contains(t.low, ".") && (u == "us" || u == "microseconds" || u == "microsecond") {
+		if u := p.tok(i + 1).low; !strings.Contains(t.low, ".") && (u == "µs" || u == "μs" || u == "us" || u == "microseconds" || u == "microsecond") {
 			v, err := strconv.ParseInt(t.low, 10, 64)
 			if err != nil {
 				return bad(i+2, "not an integer number of microseconds")
