@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/tgms-go/tgms/agent/reader"
+	"github.com/tgms-go/tgms/plan"
 )
 
 // The corpus stores: CollegeMsg's extent and uids n1..n1899, and the
@@ -205,8 +206,14 @@ func check(t *testing.T, it corpusItem, env reader.Env, r *reader.Reading) strin
 			want(k, got, v)
 		}
 	}
-	if len(r.Plan()) == 0 {
-		bad = append(bad, "no plan")
+	var uids []string
+	for _, n := range r.Nodes {
+		if !n.ByName {
+			uids = append(uids, n.UID)
+		}
+	}
+	if v := plan.ValidateJSON(r.Plan(), plan.Options{UIDs: uids}); !v.Valid {
+		bad = append(bad, fmt.Sprintf("plan rejected by the contract: %+v", v.Violations))
 	}
 	return strings.Join(bad, "; ")
 }
