@@ -175,7 +175,7 @@ var intents = []*intent{
 		}},
 	{name: "event-count", example: "How many messages were sent {W}?",
 		need: []string{cHowMany, cEvent}, allow: []string{cSend, cReceive}, window: true, counted: "events", belief: true,
-		summary: func(r *Reading) string { return "the number of edge events (by start time) in the whole store" },
+		summary: func(r *Reading) string { return "the number of edge events (by start time)" },
 		build:   gmts("edge_event_count")},
 	{name: "node-event-count", example: "How many messages did {x} send {W}?",
 		need: []string{cHowMany, cEvent}, allow: []string{cSend, cReceive, cAround, cEither}, nodes: 1, window: true, counted: "events", belief: true,

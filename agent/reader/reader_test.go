@@ -51,6 +51,10 @@ func TestTimeForms(t *testing.T) {
 		{"How many messages were sent from 2004-05-03 12:00 UTC (1083585600000001) to 2004-05-04 12:00 UTC (1083672000000000)?", "2004-05-03T12:00:00.000001Z", "2004-05-04T12:00:00Z"},
 		{"How many messages were sent from 15/05/2004 to 2004-06-10?", "2004-05-15", "2004-06-10"},
 	}
+	r, err := reader.Read("How many messages were sent from 0 to 100?", collegeEnv)
+	if err != nil || r.Window.Start != 0 || r.Window.End != 100 {
+		t.Errorf("small raw microseconds: %v %v", r, err)
+	}
 	for _, c := range cases {
 		r, err := reader.Read(c.q, collegeEnv)
 		if err != nil {

@@ -234,6 +234,12 @@ func (x *extractor) extract() error {
 				}
 			}
 		}
+		// "from 0 to 100", "between 5 and 70": bare integers on both ends of a
+		// range are raw microseconds.
+		if j, ok := x.rawRange(i); ok {
+			i = j - 1
+			continue
+		}
 		// A belief-time phrase.
 		if done, err := x.beliefAt(i); err != nil {
 			return err
@@ -324,6 +330,42 @@ func (x *extractor) extract() error {
 	return nil
 }
 
+// rawRange reads "from N to M" (or between/and, ..) with bare integers
+// that are not years, days or counts of something.
+func (x *extractor) rawRange(i int) (int, bool) {
+	a, c, b := x.tok(i), x.tok(i+1), x.tok(i+2)
+	if p, _ := x.prevWord(i); p != "from" && p != "between" {
+		return i, false
+	}
+	if c.low != "to" && c.low != "and" && c.text != ".." && c.low != "until" {
+		return i, false
+	}
+	for _, t := range []*token{a, b} {
+		if t.kind != tNum || strings.ContainsAny(t.low, ".") {
+			return i, false
+		}
+		if _, yr := isYear(t); yr {
+			return i, false
+		}
+	}
+	if next := x.tok(i + 3); next.kind == tWord && (unitUS[next.low] > 0 || monthNames[next.low] > 0 || isOrdSuffix(next) || next.low == "µs") {
+		return i, false
+	}
+	va, err1 := strconv.ParseInt(a.low, 10, 64)
+	vb, err2 := strconv.ParseInt(b.low, 10, 64)
+	if err1 != nil || err2 != nil {
+		return i, false
+	}
+	prep, _ := x.prevWord(i)
+	x.s.times = append(x.s.times,
+		timeSlot{w: when{start: va, end: va + 1, prec: PrecInstant, text: a.text, i: i, j: i + 1}, prep: prep, i: i},
+		timeSlot{w: when{start: vb, end: vb + 1, prec: PrecInstant, text: b.text, i: i + 2, j: i + 3}, prep: c.low, i: i + 2})
+	x.s.notes = append(x.s.notes, fmt.Sprintf("%s and %s read as microseconds since the epoch", a.text, b.text))
+	x.use(i, i+3)
+	x.toks[i+1].used = false // the connective is read by the range
+	return i + 3, true
+}
+
 func isNodeNoun(w string) bool { return words[w] == cNodeNoun }
 
 // count reads a small count at i: "5" or "five".
@@ -403,7 +445,7 @@ func (x *extractor) uidOf(t *token) string {
 	return t.text
 }
 
-var srcCue = map[string]bool{"from": true, "by": true, "starting": true, "leaves": true, "source": true, "sender": true, "of": false}
+var srcCue = map[string]bool{"from": true, "by": true, "starting": true, "leaves": true, "source": true, "sender": true}
 var dstCue = map[string]bool{"to": true, "reach": true, "reaches": true, "reached": true, "arrive": true, "arrives": true, "at": true,
 	"reaching": true, "towards": true, "toward": true, "target": true, "into": true}
 
