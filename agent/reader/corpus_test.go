@@ -43,7 +43,7 @@ type corpusItem struct {
 
 // loadCorpus reads testdata/corpus.txt; half is "dev" (odd data lines) or
 // "held" (even ones).
-func loadCorpus(t *testing.T, half string) []corpusItem {
+func loadCorpus(t testing.TB, half string) []corpusItem {
 	t.Helper()
 	f, err := os.Open("../testdata/corpus.txt")
 	if err != nil {
@@ -82,7 +82,7 @@ func loadCorpus(t *testing.T, half string) []corpusItem {
 
 // parseTime reads the corpus's own time notation (independently of the
 // reader): µs, or a UTC date or date-time.
-func parseTime(t *testing.T, s string) int64 {
+func parseTime(t testing.TB, s string) int64 {
 	t.Helper()
 	if v, err := strconv.ParseInt(s, 10, 64); err == nil {
 		return v
@@ -96,7 +96,7 @@ func parseTime(t *testing.T, s string) int64 {
 	return 0
 }
 
-func parseDur(t *testing.T, s string) int64 {
+func parseDur(t testing.TB, s string) int64 {
 	t.Helper()
 	units := map[byte]float64{'d': 86_400e6, 'h': 3_600e6, 'm': 60e6, 's': 1e6}
 	if u, ok := units[s[len(s)-1]]; ok {
