@@ -5,7 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 
+	"github.com/tgms-go/tgms/agent/reader"
 	bt "github.com/tgms-go/tgms/bitemporal"
 	"github.com/tgms-go/tgms/canon"
 	"github.com/tgms-go/tgms/evidence"
@@ -66,7 +68,10 @@ type Attempt struct {
 
 // Result is everything Ask did.
 type Result struct {
-	Question    Question            `json:"question"`
+	Question Question `json:"question"`
+	// Reading is how the built-in reader read the question (nil for a
+	// planner that does not read, or when the question was refused).
+	Reading     *reader.Reading     `json:"reading,omitempty"`
 	Attempts    []Attempt           `json:"attempts"`
 	Plan        *plan.Plan          `json:"-"`
 	Trace       *exec.Trace         `json:"trace,omitempty"`
@@ -78,6 +83,9 @@ type Result struct {
 	// Refusal says why there is no answer at all (the planner refused, or
 	// no admitted plan ran within the budget); "" otherwise.
 	Refusal string `json:"refusal,omitempty"`
+	// Suggestions are question forms the reader would read, when it
+	// refused the question.
+	Suggestions []string `json:"suggestions,omitempty"`
 	// Err is the planner's refusal error (an ErrUnsupportedQuestion, …).
 	Err error `json:"-"`
 }
@@ -113,13 +121,26 @@ func Ask(ctx context.Context, db Store, q Question, opt Options) (*Result, error
 	res := &Result{Question: q, Attempts: []Attempt{}}
 	stats := q.Card.Stats()
 
-	raw, err := planner.Plan(ctx, q)
+	var raw []byte
+	var err error
+	if rd, ok := planner.(Reader); ok {
+		var r *reader.Reading
+		if r, err = rd.Read(q); err == nil {
+			res.Reading, raw = r, r.Plan()
+		}
+	} else {
+		raw, err = planner.Plan(ctx, q)
+	}
 	for {
 		if err != nil {
 			if ctx.Err() != nil {
 				return res, ctx.Err()
 			}
 			res.Err = err
+			var uq *ErrUnsupportedQuestion
+			if errors.As(err, &uq) {
+				res.Suggestions = uq.Suggestions
+			}
 			if len(res.Attempts) == 0 {
 				res.Refusal = err.Error()
 			} else {
@@ -144,11 +165,21 @@ func Ask(ctx context.Context, db Store, q Question, opt Options) (*Result, error
 				// Kept so that a refusal still shows the failed run.
 				res.Plan, res.Trace, res.TraceDigest = verdict.Plan, tr, tr.TraceDigest
 				a.RuntimeError = &rv
+				if rf := resolveNames(res); rf != nil {
+					// A name that matched no node: no repair can help.
+					res.Attempts = append(res.Attempts, a)
+					res.Err, res.Refusal = rf, rf.Error()
+					return res, nil
+				}
 				feedback = map[string]any{"error": rv.Code, "attempt": int64(a.N), "message": rv.Message, "violations": []any{violationValue(rv)}}
 			} else {
 				res.Attempts = append(res.Attempts, a)
 				res.Plan, res.Trace, res.TraceDigest = verdict.Plan, tr, tr.TraceDigest
 				res.Kind = verdict.Plan.Answer.Kind
+				if rf := resolveNames(res); rf != nil {
+					res.Err, res.Refusal = rf, rf.Error()
+					return res, nil
+				}
 				return finish(ctx, res, reporter, opt)
 			}
 		} else {
@@ -255,4 +286,46 @@ func certifiedValue(res *Result) any {
 		}
 	}
 	return res.Trace.Answer
+}
+
+// resolveNames fills in the uid each name of the reading resolved to, and
+// refuses a name that matched no node or more than one: the plan read the
+// first match, and an answer about a guessed node is not given.
+func resolveNames(res *Result) *ErrUnsupportedQuestion {
+	if res.Reading == nil || res.Trace == nil {
+		return nil
+	}
+	for i := range res.Reading.Nodes {
+		n := &res.Reading.Nodes[i]
+		if !n.ByName {
+			continue
+		}
+		for _, s := range res.Trace.Steps {
+			if s.Op != "resolve_entities" || s.Status != "ok" {
+				continue
+			}
+			if q, _ := s.Args["query"].(string); q != n.Written {
+				continue
+			}
+			rows, _ := s.Result["rows"].([]any)
+			total, _ := s.Result["rows_total"].(int64)
+			n.Matches = total
+			var uids []string
+			for _, r := range rows {
+				if m, ok := r.(map[string]any); ok {
+					if u, ok := m["uid"].(string); ok {
+						uids = append(uids, u)
+					}
+				}
+			}
+			switch {
+			case total == 0:
+				return &ErrUnsupportedQuestion{Question: res.Question.Text, Reason: fmt.Sprintf("which node? the name %q matches no node", n.Written), Missing: []string{"node"}}
+			case total > 1:
+				return &ErrUnsupportedQuestion{Question: res.Question.Text, Reason: fmt.Sprintf("which node? the name %q matches %d nodes (%s); give a uid", n.Written, total, strings.Join(uids, ", ")), Missing: []string{"node"}}
+			}
+			n.UID = uids[0]
+		}
+	}
+	return nil
 }

@@ -15,15 +15,16 @@
 // or an interval {t_a, t_b}) only when every claim about it survived the
 // gate, and nil otherwise.
 //
-// The RulePlanner needs no model: it recognises a fixed set of question
-// shapes — every template and paraphrase of the evaluation suites (package
-// eval) — with times written as "2004-05-01 12:00 UTC (1083412800000000)",
-// as dates, RFC 3339 or raw microseconds, and emits the same plan as the
-// template's oracle plan. A node named by something other than a task uid
-// is found with resolve_entities. Anything else is refused with
-// ErrUnsupportedQuestion rather than guessed. Its Repair knows one
-// deterministic fix (RepairPlan): a count over a truncated page becomes a
-// read of the producing step's rows_total.
+// The RulePlanner needs no model: it reads the question with package
+// reader (an intent and typed slots: nodes, times in many human forms,
+// windows, durations exactly as written, belief time) and writes the plan
+// a careful engineer would write for that intent. Ask records the reading
+// in Result.Reading and, after the plan ran, the uid each name resolved to;
+// a name that matched no node or several is refused. A question the reader
+// cannot fully read is refused with an ErrUnsupportedQuestion that says
+// what was missing and suggests forms. Its Repair knows one deterministic
+// fix (RepairPlan): a count over a truncated page becomes a read of the
+// producing step's rows_total.
 //
 // The LLMPlanner prompts any OpenAI-compatible endpoint (package llm) with
 // PlannerPrompt: rules, grounding and time conventions, the operator

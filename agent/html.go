@@ -91,6 +91,9 @@ th{background:#f4f4f4}pre{background:#f7f7f7;padding:.6rem;overflow-x:auto;font-
 <section id="question">
 <h2>Question</h2>
 <p>{{.Question.Text}}</p>
+{{with .Reading}}<p id="reading"><strong>{{.Line}}</strong></p>
+<details><summary>reading</summary><pre id="reading-json">{{pretty .}}</pre></details>{{end}}
+{{if .Suggestions}}<ul id="suggestions">{{range .Suggestions}}<li>try: {{.}}</li>{{end}}</ul>{{end}}
 <p class="muted">task uids: {{if .Question.UIDs}}{{range $i, $u := .Question.UIDs}}{{if $i}}, {{end}}<code>{{$u}}</code>{{end}}{{else}}(none){{end}}</p>
 </section>
 <section id="answer">

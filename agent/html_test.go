@@ -53,7 +53,17 @@ func TestWriteHTMLStructure(t *testing.T) {
 	if err := agent.WriteHTML(&buf, res); err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(buf.String(), `id="refusal"`) {
-		t.Error("refusal report lacks the refusal")
+	if !strings.Contains(buf.String(), `id="refusal"`) || !strings.Contains(buf.String(), `id="suggestions"`) {
+		t.Error("refusal report lacks the refusal or its suggestions")
+	}
+
+	// The built-in reader's reading is shown.
+	res, _ = agent.Ask(context.Background(), db, storeQuestion(db, "n1"), agent.Options{})
+	buf.Reset()
+	if err := agent.WriteHTML(&buf, res); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(buf.String(), `id="reading"`) || !strings.Contains(buf.String(), "Read as: distinct nodes reachable from n1") {
+		t.Error("report lacks the reading")
 	}
 }

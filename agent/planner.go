@@ -4,7 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 
+	"github.com/tgms-go/tgms/agent/reader"
 	"github.com/tgms-go/tgms/engine"
 	"github.com/tgms-go/tgms/exec"
 	"github.com/tgms-go/tgms/ops"
@@ -70,16 +72,41 @@ var ErrUnsupported = errors.New("unsupported question")
 type ErrUnsupportedQuestion struct {
 	Question string
 	Reason   string
+	// Missing names the slots that were missing or unreadable (node,
+	// window, time, bucket, duration).
+	Missing []string
+	// Suggestions are question forms that would be read, filled in with
+	// the question's own slots.
+	Suggestions []string
 }
 
 func (e *ErrUnsupportedQuestion) Error() string {
+	s := fmt.Sprintf("unsupported question: %q", e.Question)
 	if e.Reason != "" {
-		return fmt.Sprintf("unsupported question: %q (%s)", e.Question, e.Reason)
+		s = fmt.Sprintf("unsupported question: %q (%s)", e.Question, e.Reason)
 	}
-	return fmt.Sprintf("unsupported question: %q", e.Question)
+	if len(e.Suggestions) > 0 {
+		s += "; try: " + strings.Join(quoted(e.Suggestions), " or ")
+	}
+	return s
+}
+
+func quoted(s []string) []string {
+	out := make([]string, len(s))
+	for i, x := range s {
+		out[i] = fmt.Sprintf("%q", x)
+	}
+	return out
 }
 
 func (e *ErrUnsupportedQuestion) Unwrap() error { return ErrUnsupported }
+
+// A Reader is a planner that states how it read a question; Ask records
+// the reading in Result.Reading.
+type Reader interface {
+	Planner
+	Read(q Question) (*reader.Reading, error)
+}
 
 // ErrCannotRepair is returned by a planner's Repair when it has no better
 // plan to offer; the repair loop stops there.

@@ -294,12 +294,18 @@ func (g *gen) windowAt(t int64, minF, maxF float64) (int64, int64) {
 	return ta, ta + l
 }
 
-// stride is max(one day, length/buckets), widened so that there are at
-// most 2000 buckets.
+// stride is max(one day, length/buckets) in whole days, widened so that
+// there are at most 2000 buckets: a width a question prints exactly.
 func stride(ta, tb int64, buckets int64) int64 {
-	s := max(day, (tb-ta)/buckets)
-	return max(s, (tb-ta+1999)/2000)
+	s := max(day, (tb-ta)/buckets/day*day)
+	for (tb-ta+s-1)/s > 2000 {
+		s += day
+	}
+	return s
 }
+
+// wholeHours rounds a duration down to whole hours (at least one).
+func wholeHours(d int64) int64 { return max(hour, d/hour*hour) }
 
 // family instantiates templates round-robin until n tasks are accepted or
 // maxTries·n attempts are spent.
@@ -563,5 +569,20 @@ func ts(t int64) string {
 // span prints a window "from A to B".
 func span(ta, tb int64) string { return "from " + ts(ta) + " to " + ts(tb) }
 
-func days(d int64) string  { return fmt.Sprintf("%.1f days", float64(d)/day) }
-func hours(d int64) string { return fmt.Sprintf("%.1f hours", float64(d)/hour) }
+// exact prints a duration exactly: in the largest of days, hours, minutes
+// and seconds that divides it, else as a rounded figure with the
+// microseconds beside it ("1.5 hours (5400000001 µs)").
+func exact(d int64) string {
+	for _, u := range []struct {
+		us   int64
+		name string
+	}{{day, "day"}, {hour, "hour"}, {60_000_000, "minute"}, {1_000_000, "second"}} {
+		if d%u.us == 0 {
+			if d == u.us {
+				return "1 " + u.name
+			}
+			return fmt.Sprintf("%d %ss", d/u.us, u.name)
+		}
+	}
+	return fmt.Sprintf("%.1f hours (%d µs)", float64(d)/hour, d)
+}

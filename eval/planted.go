@@ -67,16 +67,16 @@ func (g *gen) plantedTasks(m *datasets.Manifest) ([]Task, error) {
 			i := nTri
 			if pat.Kind == "triangle" {
 				q = para(i,
-					fmt.Sprintf("Which nodes take part in a time-ordered 3-cycle a→b→c→a that completes within %s, %s?", hours(delta), w),
-					fmt.Sprintf("%s, which nodes form temporal cyclic triangles (three messages around a cycle within %s)?", capital(w), hours(delta)),
-					fmt.Sprintf("List every node in a cyclic triangle of messages spanning at most %s %s.", hours(delta), w))
+					fmt.Sprintf("Which nodes take part in a time-ordered 3-cycle a→b→c→a that completes within %s, %s?", exact(delta), w),
+					fmt.Sprintf("%s, which nodes form temporal cyclic triangles (three messages around a cycle within %s)?", capital(w), exact(delta)),
+					fmt.Sprintf("List every node in a cyclic triangle of messages spanning at most %s %s.", exact(delta), w))
 				nTri++
 			} else {
 				i = nPP
 				q = para(i,
-					fmt.Sprintf("Which nodes play ping-pong (a→b, b→a, a→b) within %s, %s?", hours(delta), w),
-					fmt.Sprintf("%s, which pairs of nodes exchange three alternating messages within %s? List the nodes.", capital(w), hours(delta)),
-					fmt.Sprintf("List every node in a back-and-forth exchange a→b→a→b spanning at most %s %s.", hours(delta), w))
+					fmt.Sprintf("Which nodes play ping-pong (a→b, b→a, a→b) within %s, %s?", exact(delta), w),
+					fmt.Sprintf("%s, which pairs of nodes exchange three alternating messages within %s? List the nodes.", capital(w), exact(delta)),
+					fmt.Sprintf("List every node in a back-and-forth exchange a→b→a→b spanning at most %s %s.", exact(delta), w))
 				nPP++
 			}
 			steps := []step{mkStep("s1", "find_temporal_motif_instances", map[string]any{"motif": motifs[pat.Kind], "delta": delta, "window": win(ta, tb), "limit": rowLimit})}

@@ -112,9 +112,9 @@ var t1Templates = []template{
 		w := span(ta, tb)
 		return &draft{
 			question: para(p,
-				fmt.Sprintf("Cutting the period %s into buckets of %s from its start, which bucket had the most edge events?", w, days(s)),
-				fmt.Sprintf("Which %s bucket (counted from %s) was the busiest in events, up to %s?", days(s), ts(ta), ts(tb)),
-				fmt.Sprintf("%s, in consecutive buckets of %s, when was activity (edge events) highest?", capital(w), days(s))),
+				fmt.Sprintf("Cutting the period %s into buckets of %s from its start, which bucket had the most edge events?", w, exact(s)),
+				fmt.Sprintf("Which %s bucket (counted from %s) was the busiest in events, up to %s?", exact(s), ts(ta), ts(tb)),
+				fmt.Sprintf("%s, in consecutive buckets of %s, when was activity (edge events) highest?", capital(w), exact(s))),
 			steps: []step{
 				mkStep("s1", "graph_metric_timeseries", map[string]any{"metric": "edge_event_count", "window": win(ta, tb), "stride": s, "limit": rowLimit}),
 				mkStep("s2", "compute", map[string]any{"fn": "topk", "input": ref("s1.rows"), "field": "value", "k": 1}, "s1"),
@@ -176,9 +176,9 @@ var t1Templates = []template{
 		w := span(ta, tb)
 		return &draft{
 			question: para(p,
-				fmt.Sprintf("In buckets of %s %s, how many buckets were bursts of event activity (z-score at least 3 against the previous 10 buckets)?", days(s), w),
-				fmt.Sprintf("How many %s buckets %s show a burst in the edge event rate (z-score ≥ 3 over a 10-bucket history)?", days(s), w),
-				fmt.Sprintf("%s, counting in %s buckets, how many bursts of activity are there (z ≥ 3, 10 buckets of history)?", capital(w), days(s))),
+				fmt.Sprintf("In buckets of %s %s, how many buckets were bursts of event activity (z-score at least 3 against the previous 10 buckets)?", exact(s), w),
+				fmt.Sprintf("How many %s buckets %s show a burst in the edge event rate (z-score ≥ 3 over a 10-bucket history)?", exact(s), w),
+				fmt.Sprintf("%s, counting in %s buckets, how many bursts of activity are there (z ≥ 3, 10 buckets of history)?", capital(w), exact(s))),
 			steps: []step{
 				mkStep("s1", "burst_detection", map[string]any{"target": map[string]any{"kind": "edge_event_rate"}, "window": win(ta, tb), "stride": s, "limit": rowLimit}),
 				mkStep("s2", "compute", map[string]any{"fn": "count", "input": ref("s1.rows")}, "s1"),
@@ -264,9 +264,9 @@ var t3Templates = []template{
 		w := span(ta, tb)
 		return &draft{
 			question: para(p,
-				fmt.Sprintf("In buckets of %s %s, when was the first burst of event activity (z-score at least 3 against the previous 10 buckets)?", days(s), w),
-				fmt.Sprintf("Which %s bucket %s is the first burst in the edge event rate (z ≥ 3, 10 buckets of history)?", days(s), w),
-				fmt.Sprintf("%s, counting events in %s buckets, when does activity first burst (z ≥ 3)?", capital(w), days(s))),
+				fmt.Sprintf("In buckets of %s %s, when was the first burst of event activity (z-score at least 3 against the previous 10 buckets)?", exact(s), w),
+				fmt.Sprintf("Which %s bucket %s is the first burst in the edge event rate (z ≥ 3, 10 buckets of history)?", exact(s), w),
+				fmt.Sprintf("%s, counting events in %s buckets, when does activity first burst (z ≥ 3)?", capital(w), exact(s))),
 			steps: []step{mkStep("s1", "burst_detection", map[string]any{"target": map[string]any{"kind": "edge_event_rate"}, "window": win(ta, tb), "stride": s, "limit": rowLimit})},
 			from:  "s1.rows[0]",
 		}
@@ -280,13 +280,13 @@ var t4Templates = []template{
 			return nil
 		}
 		ta, tb := g.windowAt(e.t, 0.2, 0.5)
-		delta := max(hour, g.span/20)
+		delta := wholeHours(max(hour, g.span/20))
 		w := span(ta, tb)
 		return &draft{
 			question: para(p,
-				fmt.Sprintf("Among the nodes %s can reach along time-respecting paths %s, how many cyclic triangles a→b→c→a completing within %s happen in that period?", x, w, hours(delta)),
-				fmt.Sprintf("Restricting to the nodes reachable from %s by time-ordered edges %s, count the temporal cyclic triangles (span at most %s) in that window.", x, w, hours(delta)),
-				fmt.Sprintf("%s, how many δ-temporal cyclic triangles (δ = %s) are formed only by nodes that %s can reach in time order?", capital(w), hours(delta), x)),
+				fmt.Sprintf("Among the nodes %s can reach along time-respecting paths %s, how many cyclic triangles a→b→c→a completing within %s happen in that period?", x, w, exact(delta)),
+				fmt.Sprintf("Restricting to the nodes reachable from %s by time-ordered edges %s, count the temporal cyclic triangles (span at most %s) in that window.", x, w, exact(delta)),
+				fmt.Sprintf("%s, how many δ-temporal cyclic triangles (δ = %s) are formed only by nodes that %s can reach in time order?", capital(w), exact(delta), x)),
 			uids: []string{x},
 			steps: []step{
 				mkStep("s1", "resolve_entities", map[string]any{"query": x, "limit": rowLimit}),
@@ -323,13 +323,13 @@ var t4Templates = []template{
 			return nil
 		}
 		ta, tb := g.windowAt(e.t, 0.1, 0.3)
-		delta := max(hour, g.span/50)
+		delta := wholeHours(max(hour, g.span/50))
 		w := span(ta, tb)
 		return &draft{
 			question: para(p,
-				fmt.Sprintf("Among the nodes %s can reach along time-respecting paths %s, which node starts the earliest cyclic triangle a→b→c→a completing within %s?", x, w, hours(delta)),
-				fmt.Sprintf("Considering only nodes reachable from %s by time-ordered edges %s, who sends the first edge of the earliest temporal cyclic triangle (span at most %s)?", x, w, hours(delta)),
-				fmt.Sprintf("%s, in the first δ-temporal cyclic triangle (δ = %s) among nodes %s reaches in time order, which node acts first?", capital(w), hours(delta), x)),
+				fmt.Sprintf("Among the nodes %s can reach along time-respecting paths %s, which node starts the earliest cyclic triangle a→b→c→a completing within %s?", x, w, exact(delta)),
+				fmt.Sprintf("Considering only nodes reachable from %s by time-ordered edges %s, who sends the first edge of the earliest temporal cyclic triangle (span at most %s)?", x, w, exact(delta)),
+				fmt.Sprintf("%s, in the first δ-temporal cyclic triangle (δ = %s) among nodes %s reaches in time order, which node acts first?", capital(w), exact(delta), x)),
 			uids: []string{x},
 			steps: []step{
 				reach("s1", x, ta, tb),
@@ -343,13 +343,13 @@ var t4Templates = []template{
 		if !ok {
 			return nil
 		}
-		gap := max(hour, g.span/200)
+		gap := wholeHours(max(hour, g.span/200))
 		who := map[string]any{"src": ref("s1.rows[0].uid")}
 		return &draft{
 			question: para(p,
-				fmt.Sprintf("How many ordered pairs of edges sent by %s have the second starting after the first ends, within %s?", x, hours(gap)),
-				fmt.Sprintf("Count the pairs (a, b) of %s's outgoing edges where b begins at most %s after a ends.", x, hours(gap)),
-				fmt.Sprintf("For node %s, how many pairs of its outgoing interactions follow one another with a gap of at most %s?", x, hours(gap))),
+				fmt.Sprintf("How many ordered pairs of edges sent by %s have the second starting after the first ends, within %s?", x, exact(gap)),
+				fmt.Sprintf("Count the pairs (a, b) of %s's outgoing edges where b begins at most %s after a ends.", x, exact(gap)),
+				fmt.Sprintf("For node %s, how many pairs of its outgoing interactions follow one another with a gap of at most %s?", x, exact(gap))),
 			uids: []string{x},
 			steps: []step{
 				mkStep("s1", "resolve_entities", map[string]any{"query": x, "limit": rowLimit}),

@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/tgms-go/tgms"
 	"github.com/tgms-go/tgms/agent"
+	"github.com/tgms-go/tgms/agent/reader"
 	bt "github.com/tgms-go/tgms/bitemporal"
 	"github.com/tgms-go/tgms/evidence"
 	"github.com/tgms-go/tgms/llm"
@@ -22,19 +23,47 @@ func newAsk() *cobra.Command {
 	var maxRepairs int
 	cmd := &cobra.Command{
 		Use:   `ask --store DIR "QUESTION" [--planner rule|llm] [--model M --api-base URL] [--uids a,b] [--json] [--html FILE]`,
-		Short: "Ask a question: plan, check, run, verify; print the certified answer",
-		Long: `Ask a question of a store. A planner writes a plan (the built-in rule
-planner, no model needed, or an LLM over any OpenAI-compatible endpoint); the
+		Short: "Ask a question: read, plan, check, run, verify; print the certified answer",
+		Long: `Ask a question of a store. A planner writes a plan (the built-in reader,
+no model needed, or an LLM over any OpenAI-compatible endpoint); the
 plan contract admits it or sends structured violations back for repair (at
 most --max-repairs repairs); the executor runs it pinned at the store's
 current belief time; the deterministic reporter states the answer as typed
 claims; and the evidence gate lets through only the claims the trace
 supports. Withheld claims are listed with their reasons.
 
-Node uids written in the question are the task's input uids unless --uids
-gives them; other names are resolved by the plan (resolve_entities).
+The built-in reader (--planner rule) parses the question into an intent and
+typed slots, independent of word order, and says how it read it on the first
+line ("Read as: …"). It answers only a question it read completely; otherwise
+it refuses (exit 2), names what was missing or unreadable, and suggests
+question forms filled in with your own nodes and times.
 
---json prints one object: answer.value is the certified typed answer (a
+Node uids written in the question are the task's input uids unless --uids
+gives them; a "quoted name" (or "named X") is resolved with resolve_entities,
+and a name that matches no node or several is refused.
+
+Question shapes the reader knows (one example each; {x} {y} nodes, {W} a
+window, {t} {t1} {t2} instants, {D} a duration, {k} a count):
+` + intentHelp() + `
+Times: raw microseconds; RFC 3339 (2004-05-03T12:00:00Z, +02:00 offsets);
+2004-05-03 and 2004-05-03 12:00 UTC; 2004/05/03; May 3, 2004, 3 May 2004,
+the 3rd of May 2004; noon UTC on May 3, 2004, May 3, 2004 at 15:30 UTC, 3pm;
+months (May 2004, in June: the year is taken from the store when only one
+fits), weeks (the first week of June 2004, the week of May 3, 2004,
+2004-W23), quarters (Q3 2004, the third quarter of 2004), years (in 2004).
+A date followed by "(µs)" is that exact instant.
+Windows: from A to B, between A and B, A .. B (end exclusive); A through B,
+A to B inclusive (end of B's day/month); since A; until B; during/in P; on D;
+N days starting A; no window = the whole store.
+Durations exactly as written: weekly, daily, 10-day buckets, in buckets of
+3 days, within 2 hours, δ = 90 minutes, 4.3 days (371520000000 µs).
+Belief time: as of transaction time T, as of belief time T, as the store
+believed on D (end of that day), before the correction at T (T − 1 µs);
+now / currently / under current belief (the default).
+
+--json prints one object: reading (intent, summary, nodes and what names
+resolved to, window {t_a, t_b} with t_a inclusive and t_b exclusive,
+instants, bucket, delta, belief), answer.value is the certified typed answer (a
 number, a uid, a list of uids or an interval {t_a, t_b}; null when nothing
 survived the gate), with the claims and their verdicts, withheld claims,
 attempts and repairs, and the trace digest. --html writes a self-contained
@@ -153,14 +182,30 @@ func askJSON(res *agent.Result) map[string]any {
 		m["plan"] = res.Trace.Plan
 		m["trace_ok"] = res.Trace.OK
 	}
+	if res.Reading != nil {
+		m["reading"] = res.Reading
+	}
 	if res.Refusal != "" {
 		m["refusal"] = res.Refusal
+		m["suggestions"] = res.Suggestions
 	}
 	return m
 }
 
+// intentHelp lists the reader's question shapes for --help.
+func intentHelp() string {
+	var b strings.Builder
+	for _, in := range reader.Intents() {
+		fmt.Fprintf(&b, "  %-23s %s\n", in[0], in[1])
+	}
+	return b.String()
+}
+
 // printAsk prints a result for a person.
 func printAsk(out io.Writer, res *agent.Result) {
+	if res.Reading != nil {
+		fmt.Fprintln(out, res.Reading.Line())
+	}
 	fmt.Fprintf(out, "question: %s\n", res.Question.Text)
 	for _, a := range res.Attempts {
 		switch {
@@ -177,7 +222,10 @@ func printAsk(out io.Writer, res *agent.Result) {
 		}
 	}
 	if res.Refusal != "" {
-		fmt.Fprintf(out, "refused: %s\n", res.Refusal)
+		fmt.Fprintf(out, "refused: %s\n", refusalText(res))
+		for _, sg := range res.Suggestions {
+			fmt.Fprintf(out, "  try: %s\n", sg)
+		}
 		return
 	}
 	if res.Trace != nil {
@@ -218,4 +266,14 @@ func plannerFactory(name, model, apiBase, apiKey string) (func() agent.Planner, 
 		return func() agent.Planner { return &agent.LLMPlanner{Client: c} }, &agent.LLMReporter{Client: c}, nil
 	}
 	return nil, nil, badInput("--planner %q: use rule or llm", name)
+}
+
+// refusalText is the refusal without the suggestions, which are printed
+// one a line.
+func refusalText(res *agent.Result) string {
+	var uq *agent.ErrUnsupportedQuestion
+	if errors.As(res.Err, &uq) && uq.Reason != "" {
+		return uq.Reason
+	}
+	return res.Refusal
 }

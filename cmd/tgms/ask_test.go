@@ -110,7 +110,7 @@ func TestDemoAsks(t *testing.T) {
 		"== asking questions (rule planner: no model, no network)",
 		"-- before the correction", "the certified answer changed from 1 to 3",
 		"refused at run time: E_LIMIT", "attempt 2: admitted and run",
-		"refused: unsupported question", "== HTML report of the repaired question: " + html,
+		`refused: I cannot answer questions that ask for "influential"`, "try: Which 3 nodes sent the most messages", "== HTML report of the repaired question: " + html,
 	} {
 		if !strings.Contains(out, want) {
 			t.Fatalf("demo output lacks %q:\n%s", want, out)
@@ -121,8 +121,10 @@ func TestDemoAsks(t *testing.T) {
 	}
 }
 
-// A node named by its name, not a uid, is resolved by the plan; small raw
-// microsecond times are read where a time is expected.
+// A node named by its name, not a uid, is resolved by the plan and the
+// reading says which node it resolved to; small raw microsecond times are
+// read when written with their unit. A name that matches no node is
+// refused after the plan ran.
 func TestAskResolvesNames(t *testing.T) {
 	dir := t.TempDir()
 	store := filepath.Join(dir, "s")
@@ -133,7 +135,7 @@ func TestAskResolvesNames(t *testing.T) {
 		t.Fatal(errs)
 	}
 	out, errs, code := runCLI(t, "ask", "--store", store, "--json",
-		"How many nodes can ACME Corp reach along time-respecting paths (each edge no earlier than the one before) with events from 0 to 21?")
+		`How many nodes can "ACME Corp" reach along time-respecting paths (each edge no earlier than the one before) with events from 0 µs to 21 µs?`)
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
@@ -146,6 +148,33 @@ func TestAskResolvesNames(t *testing.T) {
 	}
 	if got.Answer.Value != float64(2) || !strings.Contains(out, `"op": "resolve_entities"`) {
 		t.Fatalf("answer %v:\n%s", got.Answer.Value, out)
+	}
+	for _, want := range []string{`"intent": "reach-count"`, `"uid": "acme"`, `"by_name": true`, `"t_b": 21`} {
+		if !strings.Contains(out, want) {
+			t.Fatalf("reading lacks %s:\n%s", want, out)
+		}
+	}
+	out, _, code = runCLI(t, "ask", "--store", store, `How many nodes can "Globex" reach from 0 µs to 21 µs?`)
+	if code != 2 || !strings.Contains(out, `the name "Globex" matches no node`) {
+		t.Fatalf("unknown name: exit %d:\n%s", code, out)
+	}
+}
+
+// The first line says how the question was read; an unreadable one is
+// refused with exit 2, what was wrong, and suggestions with its own slots.
+func TestAskShowsReadingAndRefusesWell(t *testing.T) {
+	store := askStore(t)
+	out, _, code := runCLI(t, "ask", "--store", store, "How many messages did n1 send?")
+	if code != 0 || !strings.HasPrefix(out, "Read as: the number of events sent by n1, events in [") || !strings.Contains(out, "no window was written: the whole store") {
+		t.Fatalf("exit %d:\n%s", code, out)
+	}
+	out, _, code = runCLI(t, "ask", "--store", store, "How many messages did n1 send on Mayy 3, 2020?")
+	if code != 2 || !strings.Contains(out, `I could not read the date "Mayy 3"`) {
+		t.Fatalf("exit %d:\n%s", code, out)
+	}
+	out, _, code = runCLI(t, "ask", "--store", store, "--json", "What is the average number of messages n1 sent?")
+	if code != 2 || !strings.Contains(out, `"suggestions": [`) || !strings.Contains(out, "n1") {
+		t.Fatalf("exit %d:\n%s", code, out)
 	}
 }
 

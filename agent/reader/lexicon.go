@@ -1,0 +1,208 @@
+package reader
+
+import "strings"
+
+// Concepts: what a content word contributes to choosing an intent.
+const (
+	cHowMany   = "how-many"
+	cWhich     = "which"
+	cWhen      = "when"
+	cNodeNoun  = "node-noun"
+	cEvent     = "event"
+	cReach     = "reach"
+	cTimeOrder = "time-order"
+	cFirst     = "first"
+	cLatest    = "latest"
+	cDepart    = "depart"
+	cPath      = "path"
+	cNeighbour = "neighbour"
+	cDegree    = "degree"
+	cSend      = "send"
+	cReceive   = "receive"
+	cPeak      = "peak"
+	cMost      = "most"
+	cNew       = "new"
+	cRecip     = "reciprocity"
+	cShare     = "share"
+	cPartner   = "partner"
+	cDistinct  = "distinct"
+	cVersion   = "version"
+	cCorrect   = "correction"
+	cEvolve    = "evolution"
+	cAdded     = "added"
+	cRemoved   = "removed"
+	cPresent   = "present"
+	cSnapshot  = "snapshot"
+	cCompare   = "compare"
+	cNot       = "not"
+	cBurst     = "burst"
+	cTriangle  = "triangle"
+	cPingPong  = "ping-pong"
+	cMotif     = "motif"
+	cPair      = "pair"
+	cFollow    = "follow"
+	cGained    = "gained"
+	cLost      = "lost"
+	cBetween   = "between"
+	cEither    = "either"
+	cAround    = "around"
+	cBucket    = "bucket"
+	cTimeNoun  = "time-noun"
+	cRank      = "rank"
+	cPeriod    = "period"
+	// Words that change a question's meaning in ways no intent handles.
+	cUnsupported = "unsupported"
+	cSenders     = "senders"    // a noun naming who sent
+	cRecipients  = "recipients" // a noun naming who received
+)
+
+// phrases are read before single words, longest first; each becomes one
+// concept ("" for a phrase that only restates a definition).
+var phrases = []struct {
+	words string
+	cpt   string
+}{
+	{"each edge no earlier than the one before", cTimeOrder},
+	{"no earlier than the one before", cTimeOrder},
+	{"ties broken by uid", ""}, {"ties by uid", ""}, {"ties broken by node id", ""},
+	{"an edge valid in either direction", ""}, {"incident edges valid at that instant", cDegree},
+	{"edges by their start time", ""}, {"by their start time", ""},
+	{"answer with its start and end", ""}, {"give the interval", ""}, {"far above its usual rate", ""},
+	{"three messages around a cycle", cTriangle}, {"three alternating messages", cPingPong},
+	{"the second starting after the first ends", cFollow}, {"b begins at most", cFollow}, {"after a ends", cFollow},
+	{"follow one another", cFollow}, {"follow each other", cFollow}, {"followed each other", cFollow}, {"one after another", cFollow}, {"back to back", cFollow},
+	{"after every correction so far", ""}, {"before the records were revised", ""},
+	{"in that period", ""}, {"in that window", ""}, {"in that time", ""}, {"over that period", ""},
+	{"for the first time", cNew}, {"became active", cNew}, {"first valid", cNew}, {"show up", cNew}, {"showed up", cNew},
+	{"shared a valid edge with", cNeighbour}, {"shared an edge with", cNeighbour}, {"directly connected to", cNeighbour},
+	{"connected to", cNeighbour}, {"linked to", cNeighbour}, {"one hop", cNeighbour},
+	{"reverse direction", cRecip}, {"both directions", cRecip}, {"two way", cRecip}, {"other way", cRecip},
+	{"in either direction", cEither}, {"either direction", cEither}, {"in both directions", cEither},
+	{"with whom", cWhich + "+" + cPartner}, {"from whom", cWhich}, {"to whom", cWhich}, {"talk to", cPartner}, {"talked to", cPartner}, {"talked with", cPartner}, {"dealt with", cPartner},
+	{"in touch with", cPartner}, {"exchange messages with", cPartner}, {"exchanged messages with", cPartner},
+	{"at least one", ""}, {"in time order", cTimeOrder}, {"time order", cTimeOrder}, {"in order of time", cTimeOrder},
+	{"back and forth", cPingPong}, {"ping pong", cPingPong}, {"tit for tat", cPingPong},
+	{"most active", cPeak}, {"how many", cHowMany}, {"how much", cUnsupported}, {"number of", cHowMany}, {"what number of", cHowMany},
+	{"on record", ""}, {"take part in", ""}, {"takes part in", ""}, {"took part in", ""}, {"part of", ""},
+	{"so far", ""}, {"at all", ""}, {"at any point", ""}, {"all time", ""}, {"of all", ""}, {"in total", cHowMany},
+	{"the whole store", ""}, {"the whole dataset", ""}, {"the whole graph", ""}, {"the entire store", ""},
+	{"from its start", ""}, {"ranked by", cRank}, {"in terms of", cRank},
+	{"time respecting", cTimeOrder}, {"time ordered", cTimeOrder}, {"time-respecting", cTimeOrder},
+	{"move forward in time", cTimeOrder}, {"moving forward in time", cTimeOrder}, {"forward in time", cTimeOrder},
+	{"what time", cWhen}, {"at what time", cWhen}, {"what moment", cWhen},
+	{"pass it on", cReach}, {"passed on", cReach}, {"get to", cReach}, {"got to", cReach}, {"hear from", cReach}, {"hears from", cReach},
+	{"in common", cUnsupported}, {"3 cycle", cTriangle}, {"3 cycles", cTriangle}, {"2 node", ""},
+	{"how late", cLatest}, {"how soon", cFirst}, {"ping pongs", cPingPong}, {"highest number of", cPeak}, {"largest number of", cPeak},
+	{"most number of", cPeak}, {"right now", ""}, {"closed by", ""}, {"each other", ""}, {"one another", ""},
+}
+
+// words maps single words (lower case) to concepts.
+var words = map[string]string{}
+
+func addWords(cpt string, ws string) {
+	for _, w := range strings.Fields(ws) {
+		words[w] = cpt
+	}
+}
+
+func init() {
+	addWords(cHowMany, "count tally total")
+	addWords(cWhich, "which who whom list name identify enumerate find")
+	addWords(cWhen, "when")
+	addWords(cNodeNoun, "node nodes vertex vertices user users account accounts people person member members student students participant participants individual individuals one ones")
+	addWords(cEvent, "message messages event events interaction interactions contact contacts email emails rating ratings edge edges activity traffic communication communications messaging interacted interact exchange exchanges exchanged transfers post posts link links chat chats exchanging")
+	addWords(cReach, "arrival reach reaches reached reachable reaching spread spreads propagate propagates propagated travel travels arrive arrives arrived arriving land lands gets hear hears heard")
+	addWords(cTimeOrder, "chain chains")
+	addWords(cFirst, "first earliest soonest")
+	addWords(cLatest, "latest")
+	addWords(cDepart, "leave leaves leaving depart departs departure departing")
+	addWords(cPath, "path paths route routes journey journeys")
+	addWords(cNeighbour, "neighbour neighbours neighbor neighbors neighbourhood neighborhood adjacent")
+	addWords(cDegree, "degree incident touching")
+	addWords(cSend, "sent send sends sending outgoing wrote write writes messaged emailed rated written")
+	addWords(cSenders, "sender senders")
+	addWords(cRecipients, "recipient recipients receiver receivers")
+	addWords(cReceive, "received receive receives receiving incoming inbound got")
+	addWords(cPeak, "busiest peak highest heaviest")
+	addWords(cMost, "most")
+	addWords(cNew, "new appeared appear appears joined join joins newcomers")
+	addWords(cRecip, "reciprocity reciprocated reciprocal answered replied reply replies mutual returned")
+	addWords(cShare, "share fraction proportion percentage percent ratio")
+	addWords(cPartner, "partner partners correspondent correspondents interlocutors counterparts")
+	addWords(cDistinct, "distinct different unique separate")
+	addWords(cVersion, "version versions history revisions")
+	addWords(cCorrect, "correction corrections corrected correcting fixed fixes revised amended")
+	addWords(cEvolve, "evolution evolved evolve evolving retracted retraction retractions")
+	addWords(cAdded, "added")
+	addWords(cRemoved, "removed disappeared vanished gone dropped deleted")
+	addWords(cPresent, "present existed exist existing")
+	addWords(cSnapshot, "snapshot snapshots")
+	addWords(cCompare, "comparing compared compare versus vs")
+	addWords(cNot, "not no never without except excluding neither nor n't")
+	addWords(cBurst, "burst bursts bursting spike spikes surge surges")
+	addWords(cTriangle, "triangle triangles cycle cycles cyclic")
+	addWords(cPingPong, "pingpong alternating")
+	addWords(cMotif, "motif motifs pattern patterns instance instances")
+	addWords(cPair, "pair pairs ordered")
+	addWords(cFollow, "follow follows followed gap gaps")
+	addWords(cGained, "gained gain gains gaining acquired")
+	addWords(cLost, "lost lose loses losing")
+	addWords(cBetween, "between")
+	addWords(cAround, "around involving involve involves involved")
+	addWords(cBucket, "bucket buckets bin bins slice slices chunk chunks")
+	addWords(cTimeNoun, "time µs μs microseconds timestamp")
+	addWords(cRank, "top rank ranking leading biggest largest")
+	addWords(cPeriod, "period interval stretch spell window day week hour")
+	addWords(cUnsupported, "average mean median longest shortest fastest slowest least fewest fewer less more than greater smaller "+
+		"percentile centrality central influential important pagerank betweenness cluster clustering community communities "+
+		"predict forecast will tomorrow yesterday today ago next delete insert update create "+
+		"sum minimum maximum min max longer shorter always if why how")
+	// Filler: words that carry no intent of their own here.
+	for _, w := range strings.Fields(`a an the of in on at to from by for with and or but as into onto within inside over during throughout
+		across along via using use used through thru than then that this these those there here it its it's they them their
+		do does did done doing was were is are be been being has have had having can could would should might must shall
+		what whats what's what’s please tell me us we our i you your my give get find out let see know knew known
+		store stored graph dataset data network database db record records recorded
+		between among amongst only also just still ever all any each every some someone something anything anybody
+		other others else another same own itself themselves himself herself
+		happen happened happens take took taken took occur occurred occurs
+		time times date dates moment instant point started start starts starting begin begins beginning began
+		end ends ending ended stood stand standing state
+		along up down back off again altogether overall inclusive inclusively exclusive included including
+		valid direct directly one-hop hop hops immediate
+		then when whenever where whether
+		become became becomes active
+		believed believe believes believing belief current currently now present-day latest-belief today's
+		transaction tt known
+		so such very really exactly precisely roughly
+		made make makes making
+		hold holds held keep kept
+		form forms formed forming
+		having cutting cut split splitting divided dividing group grouped grouping
+		counted according
+		recorded logged registered
+		result results answer answers
+		usual rate rates level levels
+		starting after before since until till by
+		something anyone everyone
+		temporal δ delta δ-temporal span spanning spans completing complete completes completed
+		apart together
+		acts act acting sends
+		again per
+		information info under directed undirected against play plays playing considering consider restricting restrict restricted
+		go goes eventually towards toward lead leads led passed pass right closed changes change changed second
+		played counts
+		counting consecutive successive show shows showed shown
+		take`) {
+		if _, ok := words[w]; !ok {
+			words[w] = ""
+		}
+	}
+	// Variable names in motif notation (a→b→c→a) are filler too.
+	for _, w := range []string{"a", "b", "c", "x", "y", "z"} {
+		words[w] = ""
+	}
+}
+
+// isKnown reports whether a lower-case word is in the lexicon.
+func isKnown(w string) bool { _, ok := words[w]; return ok }

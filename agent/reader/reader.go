@@ -1,0 +1,373 @@
+package reader
+
+import (
+	"fmt"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// Env is what the reader knows besides the question: the node uids the
+// task supplied, a lookup of the store's uids, and the store's valid-time
+// extent [VtMin, VtMax) (the default window, and the years a date without
+// one may mean).
+type Env struct {
+	UIDs         []string
+	IsNode       func(uid string) bool
+	VtMin, VtMax int64
+}
+
+// Read reads a question. It returns a Reading with its plan, or a
+// *Refusal naming what was missing, unreadable or ambiguous with
+// suggested forms. It never guesses: every content word must be read.
+func Read(text string, env Env) (*Reading, error) {
+	if strings.TrimSpace(text) == "" {
+		return nil, &Refusal{Problem: "the question is empty", Suggestions: suggestions(nil, nil, env, 3)}
+	}
+	if len(text) > 2000 {
+		return nil, &Refusal{Problem: "the question is longer than 2000 characters"}
+	}
+	x, err := prepare(text, env)
+	if err != nil {
+		return nil, err
+	}
+	return x.choose(text)
+}
+
+// prepare extracts the slots and reads the remaining words.
+func prepare(text string, env Env) (*extractor, error) {
+	toks := tokenize(text)
+	x := &extractor{timeParser: timeParser{toks: toks, lo: env.VtMin, hi: env.VtMax}, env: env, s: &slots{concepts: map[string]int{}}}
+	if err := x.extract(); err != nil {
+		if rf, ok := err.(*Refusal); ok {
+			return nil, rf
+		}
+		return nil, &Refusal{Problem: err.Error(), Missing: []string{"time"}}
+	}
+	if err := x.concepts(); err != nil {
+		return nil, err
+	}
+	return x, nil
+}
+
+// Claims lists every intent whose concepts and slots a question fits.
+// Read answers only when exactly one does; tests use Claims to show that
+// no two intents claim the same question.
+func Claims(text string, env Env) []string {
+	if strings.TrimSpace(text) == "" || len(text) > 2000 {
+		return nil
+	}
+	x, err := prepare(text, env)
+	if err != nil {
+		return nil
+	}
+	if _, bad := x.s.concepts[cUnsupported]; bad {
+		return nil
+	}
+	var out []string
+	for _, in := range intents {
+		if !in.fitsConcepts(x.s.concepts) {
+			continue
+		}
+		if _, prob := x.fill(in, text); prob == "" {
+			out = append(out, in.name)
+		}
+	}
+	return out
+}
+
+// concepts reads the words no slot consumed: phrases, then single words.
+// An unknown word, or a number no slot explains, is a refusal.
+func (x *extractor) concepts() error {
+	toks := x.toks
+	// Word positions not consumed, for phrase matching across hyphens.
+	var idx []int
+	for i, t := range toks {
+		if !t.used && (t.kind == tWord || t.kind == tNum) {
+			idx = append(idx, i)
+		}
+	}
+	for p := 0; p < len(idx); p++ {
+		matched := false
+		for _, ph := range phrases {
+			ws := strings.Fields(strings.ReplaceAll(ph.words, "-", " "))
+			if p+len(ws) > len(idx) {
+				continue
+			}
+			ok := true
+			for k, w := range ws {
+				if toks[idx[p+k]].low != w || (k > 0 && !adjacent(toks, idx[p+k-1], idx[p+k])) {
+					ok = false
+					break
+				}
+			}
+			if ok {
+				for k := range ws {
+					toks[idx[p+k]].used = true
+				}
+				for _, c := range strings.Split(ph.cpt, "+") {
+					if c != "" {
+						x.mark(c, idx[p])
+					}
+				}
+				p += len(ws) - 1
+				matched = true
+				break
+			}
+		}
+		if matched {
+			continue
+		}
+	}
+	var unknown []string
+	for i, t := range toks {
+		if t.used {
+			continue
+		}
+		switch t.kind {
+		case tWord:
+			c, ok := words[t.low]
+			if !ok {
+				if m := nearMonth(t.low); m != "" && (x.tok(i+1).kind == tNum || x.tok(i-1).kind == tNum) {
+					a, b := i, i+2
+					if x.tok(i+1).kind != tNum {
+						a, b = i-1, i+1
+					}
+					return &Refusal{Problem: fmt.Sprintf("I could not read the date %q (did you mean %s?)", x.span(a, b), strings.ToUpper(m[:1])+m[1:]), Missing: []string{"time"}}
+				}
+				unknown = append(unknown, t.text)
+				continue
+			}
+			if c != "" {
+				x.mark(c, i)
+			}
+			if c == cHowMany {
+				x.counted(i)
+			}
+		case tNum:
+			return &Refusal{Problem: fmt.Sprintf("I could not tell what the number %s means here", t.text)}
+		case tISO, tSlash, tClock, tWeek, tQuarter:
+			return &Refusal{Problem: fmt.Sprintf("I could not read the time %q", t.text), Missing: []string{"time"}}
+		}
+	}
+	if len(unknown) > 0 {
+		return &Refusal{Problem: fmt.Sprintf("I do not know the word%s %s", plural(len(unknown)), strings.Join(quoteAll(unknown), ", "))}
+	}
+	return nil
+}
+
+func plural(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
+}
+
+// adjacent reports whether only hyphens or nothing separate tokens a < b.
+func adjacent(toks []*token, a, b int) bool {
+	for k := a + 1; k < b; k++ {
+		if toks[k].text != "-" && toks[k].text != "—" {
+			return false
+		}
+	}
+	return true
+}
+
+func (x *extractor) mark(c string, i int) {
+	if _, ok := x.s.concepts[c]; !ok {
+		x.s.concepts[c] = i
+	}
+}
+
+// counted records what "how many" counts: the first noun after it.
+func (x *extractor) counted(i int) {
+	for k := i + 1; k < len(x.toks) && k <= i+4; k++ {
+		switch words[x.toks[k].low] {
+		case cNodeNoun, cNeighbour, cPartner:
+			x.mark("counts-nodes", k)
+			return
+		case cEvent:
+			if x.toks[k].low == "edge" && words[x.tok(k+1).low] == cEvent {
+				continue
+			}
+			x.mark("counts-events", k)
+			return
+		}
+	}
+}
+
+func nearMonth(w string) string {
+	for m := range monthNames {
+		if len(m) >= 3 && len(w) >= 3 && editDistance(w, m) == 1 {
+			return m
+		}
+	}
+	return ""
+}
+
+func editDistance(a, b string) int {
+	d := make([]int, len(b)+1)
+	for j := range d {
+		d[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		prev := d[0]
+		d[0] = i
+		for j := 1; j <= len(b); j++ {
+			cur := d[j]
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			d[j] = min(d[j]+1, d[j-1]+1, prev+cost)
+			prev = cur
+		}
+	}
+	return d[len(b)]
+}
+
+func (in *intent) fitsConcepts(cs map[string]int) bool {
+	for _, n := range in.need {
+		ok := false
+		for _, alt := range strings.Split(n, "|") {
+			if _, has := cs[alt]; has {
+				ok = true
+			}
+		}
+		if !ok {
+			return false
+		}
+	}
+	for c := range cs {
+		if strings.HasPrefix(c, "counts-") {
+			continue
+		}
+		if !in.accepts(c) {
+			return false
+		}
+	}
+	if in.counted == "nodes" {
+		if _, ok := cs["counts-events"]; ok {
+			return false
+		}
+	}
+	if in.counted == "events" {
+		if _, ok := cs["counts-nodes"]; ok {
+			return false
+		}
+	}
+	return true
+}
+
+// choose picks the intent whose concepts the question holds and whose
+// slots it fills, and builds the reading.
+func (x *extractor) choose(text string) (*Reading, error) {
+	cs := x.s.concepts
+	if _, bad := cs[cUnsupported]; bad {
+		w := x.wordOf(cUnsupported)
+		return nil, &Refusal{Problem: fmt.Sprintf("I cannot answer questions that ask for %q: no question shape I know uses it", w),
+			Suggestions: suggestions(x, nil, x.env, 3)}
+	}
+	var fit []*intent
+	for _, in := range intents {
+		if in.fitsConcepts(cs) {
+			fit = append(fit, in)
+		}
+	}
+	if len(fit) == 0 {
+		return nil, &Refusal{Problem: "no question shape I know fits " + x.conceptText(), Suggestions: suggestions(x, nil, x.env, 3)}
+	}
+	// Among the shapes the words fit, keep those whose slots the question fills.
+	var readings []*Reading
+	var problems []string
+	var near []*intent
+	for _, in := range fit {
+		r, prob := x.fill(in, text)
+		if prob != "" {
+			problems = append(problems, prob)
+			near = append(near, in)
+			continue
+		}
+		readings = append(readings, r)
+	}
+	switch len(readings) {
+	case 1:
+		return readings[0], nil
+	case 0:
+		return nil, &Refusal{Problem: strings.Join(unique(problems), "; "), Missing: missingOf(problems), Suggestions: suggestions(x, near, x.env, 3)}
+	}
+	names := make([]string, len(readings))
+	var fits []*intent
+	for i, r := range readings {
+		names[i] = r.Intent
+		fits = append(fits, byName(r.Intent))
+	}
+	return nil, &Refusal{Problem: "the question fits more than one shape equally (" + strings.Join(names, ", ") + ")", Suggestions: suggestions(x, fits, x.env, 3)}
+}
+
+func byName(n string) *intent {
+	for _, in := range intents {
+		if in.name == n {
+			return in
+		}
+	}
+	return nil
+}
+
+func unique(s []string) []string {
+	slices.Sort(s)
+	return slices.Compact(s)
+}
+
+func missingOf(problems []string) []string {
+	var out []string
+	for _, p := range problems {
+		for _, m := range []string{"node", "window", "time", "bucket", "duration"} {
+			if strings.Contains(p, "which "+m) || strings.Contains(p, "no "+m) {
+				out = append(out, m)
+			}
+		}
+	}
+	return unique(out)
+}
+
+func (x *extractor) wordOf(c string) string {
+	if i, ok := x.s.concepts[c]; ok && i < len(x.toks) {
+		return x.toks[i].text
+	}
+	return c
+}
+
+func (x *extractor) conceptText() string {
+	var cs []string
+	for c := range x.s.concepts {
+		if !strings.HasPrefix(c, "counts-") {
+			cs = append(cs, c)
+		}
+	}
+	sort.Strings(cs)
+	if len(cs) == 0 {
+		return "the question: it names no quantity I can compute"
+	}
+	return "the words read as " + strings.Join(cs, ", ")
+}
+
+func parseFloat(s string) float64 { f, _ := strconv.ParseFloat(s, 64); return f }
+func parseInt(s string) int64     { n, _ := strconv.ParseInt(s, 10, 64); return n }
+
+func (r *Reading) node(role string) Node {
+	for _, n := range r.Nodes {
+		if n.Role == role {
+			return n
+		}
+	}
+	return Node{}
+}
+
+func (r *Reading) maxHops() int64 {
+	if r.Options["max_hops"] != "" {
+		return parseInt(r.Options["max_hops"])
+	}
+	return 4
+}

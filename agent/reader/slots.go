@@ -1,0 +1,545 @@
+package reader
+
+import (
+	"fmt"
+	"math"
+	"math/big"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// slots is everything typed a question holds, before an intent is chosen.
+type slots struct {
+	nodes    []nodeSlot
+	times    []timeSlot
+	durs     []durSlot
+	belief   *Belief
+	k        int64 // "top 5": 0 when not given
+	kText    string
+	z        float64 // burst threshold, 0 when not given
+	history  int64   // burst history length in buckets, 0 when not given
+	maxHops  int64
+	concepts map[string]int // concept → first token index
+	notes    []string
+}
+
+type nodeSlot struct {
+	written string
+	uid     string // "" for a name to resolve
+	cue     string // "src", "dst" or "" from the words before it
+	base    bool
+	i       int
+}
+
+type timeSlot struct {
+	w    when
+	prep string // the connective before it: from, to, through, between, and, since, until, in, at, on, ..
+	i    int
+}
+
+type durSlot struct {
+	us      int64
+	written string
+	role    string // "bucket", "delta" or "" (any)
+	i, j    int    // tokens [i, j)
+	taken   bool   // read as a window's length
+}
+
+var uidLikeRE = regexp.MustCompile(`^n\d+$`)
+
+var unitUS = map[string]int64{
+	"µs": 1, "μs": 1, "us": 1, "microsecond": 1, "microseconds": 1,
+	"ms": 1000, "millisecond": 1000, "milliseconds": 1000,
+	"s": usSecond, "sec": usSecond, "secs": usSecond, "second": usSecond, "seconds": usSecond,
+	"min": usMinute, "mins": usMinute, "minute": usMinute, "minutes": usMinute,
+	"h": usHour, "hr": usHour, "hrs": usHour, "hour": usHour, "hours": usHour,
+	"d": usDay, "day": usDay, "days": usDay,
+	"wk": usWeek, "wks": usWeek, "week": usWeek, "weeks": usWeek,
+}
+
+var numberWords = map[string]int64{"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
+	"eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "fifteen": 15, "twenty": 20, "thirty": 30}
+
+var adverbDur = map[string]int64{"hourly": usHour, "daily": usDay, "weekly": usWeek}
+
+var bucketWords = map[string]bool{"bucket": true, "buckets": true, "bin": true, "bins": true, "slice": true, "slices": true,
+	"chunk": true, "chunks": true, "period": true, "periods": true, "stretch": true, "window": true, "windows": true,
+	"interval": true, "intervals": true, "burst": true, "bursts": true, "spell": true, "steps": true, "step": true}
+
+// exactMicros reads "1.5" × unit exactly; ok is false when the product is
+// not a whole number of microseconds.
+func exactMicros(num string, unit int64) (int64, bool) {
+	r, ok := new(big.Rat).SetString(num)
+	if !ok {
+		return 0, false
+	}
+	r.Mul(r, new(big.Rat).SetInt64(unit))
+	if !r.IsInt() || !r.Num().IsInt64() || r.Num().Int64() <= 0 {
+		return 0, false
+	}
+	return r.Num().Int64(), true
+}
+
+// durAt reads a duration at i: "3 days", "10-day", "1.5 hours", "an hour",
+// "90 min", "weekly", "day-long", each optionally followed by "(N µs)".
+func (x *extractor) durAt(i int) (durSlot, int, error) {
+	t := x.tok(i)
+	if us, ok := adverbDur[t.low]; ok {
+		return durSlot{us: us, written: t.text, role: "bucket", i: i}, i + 1, nil
+	}
+	var num string
+	switch {
+	case t.kind == tNum:
+		num = t.low
+	case numberWords[t.low] > 0 && t.kind == tWord:
+		num = strconv.FormatInt(numberWords[t.low], 10)
+	default:
+		// "day-long", "hour-long"
+		if u, ok := unitUS[t.low]; ok && u >= usHour && x.tok(i+1).text == "-" && x.tok(i+2).low == "long" {
+			return durSlot{us: u, written: x.span(i, i+3), role: "bucket", i: i}, i + 3, nil
+		}
+		return durSlot{}, i, nil
+	}
+	j := i + 1
+	if x.tok(j).text == "-" {
+		j++
+	}
+	unit, ok := unitUS[x.tok(j).low]
+	if !ok || x.tok(j).kind != tWord {
+		return durSlot{}, i, nil
+	}
+	if num == "1" && t.kind == tWord && t.low != "one" && j == i+1 && unit < usHour && x.tok(j).low != "minute" && x.tok(j).low != "second" {
+		return durSlot{}, i, nil
+	}
+	j++
+	written := x.span(i, j)
+	us, exact := exactMicros(num, unit)
+	// "(371520000000 µs)" beside a rounded figure pins the exact value.
+	if x.tok(j).text == "(" && x.tok(j+1).kind == tNum && x.tok(j+3).text == ")" {
+		if u := x.tok(j + 2).low; u == "µs" || u == "μs" || u == "us" {
+			v, err := strconv.ParseInt(x.tok(j+1).low, 10, 64)
+			f, _ := strconv.ParseFloat(num, 64)
+			shown := float64(v) / float64(unit)
+			dec := 0
+			if k := strings.IndexByte(num, '.'); k >= 0 {
+				dec = len(num) - k - 1
+			}
+			if err != nil || v <= 0 || math.Abs(shown-f) > 0.5*math.Pow10(-dec)+1e-12 {
+				return durSlot{}, j + 4, fmt.Errorf("the duration %q and its microseconds %s disagree", written, x.tok(j+1).low)
+			}
+			written = x.span(i, j+4)
+			return durSlot{us: v, written: written, i: i}, j + 4, nil
+		}
+	}
+	if !exact {
+		return durSlot{}, j, fmt.Errorf("the duration %q is not a whole number of microseconds; write it in a smaller unit", written)
+	}
+	if strings.HasSuffix(x.tok(j).low, "long") && x.tok(j-1).text == "-" {
+		j++
+	}
+	return durSlot{us: us, written: written, i: i}, j, nil
+}
+
+// extractor pulls typed slots out of tokens, marking what it consumed.
+type extractor struct {
+	timeParser
+	env Env
+	s   *slots
+}
+
+func (x *extractor) use(i, j int) {
+	if i < 0 {
+		i = 0
+	}
+	for k := i; k < j && k < len(x.toks); k++ {
+		x.toks[k].used = true
+	}
+}
+
+// prevWord is the nearest word before i that is not an article.
+func (x *extractor) prevWord(i int) (string, int) {
+	for k := i - 1; k >= 0; k-- {
+		t := x.toks[k]
+		if t.kind == tPunct && t.text != "(" {
+			continue
+		}
+		if t.low == "the" || t.low == "a" || t.low == "an" {
+			continue
+		}
+		return t.low, k
+	}
+	return "", -1
+}
+
+var beliefWords = map[string]bool{"transaction": true, "tt": true, "belief": true, "believed": true, "believing": true,
+	"recorded": true, "record": true, "records": true, "knew": true, "known": true, "knowledge": true, "on-record": true}
+
+// extract reads nodes, times, durations, belief time, k and burst
+// parameters, in that order of precedence at each position.
+func (x *extractor) extract() error {
+	toks := x.toks
+	for i := 0; i < len(toks); i++ {
+		t := toks[i]
+		if t.used {
+			continue
+		}
+		// z-score threshold and history length of burst detection.
+		if t.low == "z" || (t.low == "score" && i > 0 && toks[i-1].text == "-") {
+			j := i + 1
+			if t.low == "z" && x.tok(j).text == "-" && x.tok(j+1).low == "score" {
+				j += 2
+			}
+			for x.tok(j).low == "at" || x.tok(j).low == "least" || x.tok(j).low == "of" || x.tok(j).low == "above" || x.tok(j).text == "≥" || x.tok(j).text == ">=" || x.tok(j).text == "=" {
+				j++
+			}
+			if x.tok(j).kind == tNum {
+				z, err := strconv.ParseFloat(x.tok(j).low, 64)
+				if err == nil {
+					x.s.z = z
+					x.use(i, j+1)
+					i = j
+					continue
+				}
+			}
+		}
+		if t.kind == tNum || numberWords[t.low] > 0 {
+			if n, j, ok := x.historyAt(i); ok {
+				x.s.history = n
+				x.use(i, j)
+				i = j - 1
+				continue
+			}
+		}
+		if t.low == "top" || t.low == "hops" || t.low == "hop" {
+			if n, ok := x.count(i + 1); ok && t.low == "top" {
+				x.s.k, x.s.kText = n, x.span(i, i+2)
+				x.use(i, i+2)
+				x.s.concepts[cRank] = i
+				i++
+				continue
+			}
+			if (t.low == "hops" || t.low == "hop") && i >= 2 {
+				if n, ok := x.count(i - 1); ok && (x.tok(i-2).low == "most" || x.tok(i-2).low == "max" || x.tok(i-2).low == "than") {
+					x.s.maxHops = n
+					x.use(i-2, i+1)
+					if l := x.tok(i - 3).low; l == "at" || l == "more" || l == "no" {
+						x.use(i-3, i-2)
+					}
+					if x.tok(i-3).low == "more" && x.tok(i-4).low == "no" {
+						x.use(i-4, i-3)
+					}
+					continue
+				}
+			}
+		}
+		// "from 0 to 100", "between 5 and 70": bare integers on both ends of a
+		// range are raw microseconds.
+		if j, ok := x.rawRange(i); ok {
+			i = j - 1
+			continue
+		}
+		// A belief-time phrase.
+		if done, err := x.beliefAt(i); err != nil {
+			return err
+		} else if done > i {
+			i = done - 1
+			continue
+		}
+		// A time expression.
+		if w, ok, err := x.at(i); ok {
+			if err != nil {
+				return err
+			}
+			// "N days starting A" is read as one range below; here a
+			// duration number is not a time.
+			prep, _ := x.prevWord(i)
+			x.s.times = append(x.s.times, timeSlot{w: w, prep: prep, i: i})
+			x.use(w.i, w.j)
+			if w.inferred != "" {
+				x.s.notes = append(x.s.notes, w.text+": "+w.inferred)
+			}
+			i = w.j - 1
+			continue
+		}
+		// A duration.
+		if d, j, err := x.durAt(i); err != nil {
+			return err
+		} else if j > i {
+			d.role = x.durRole(d, i, j)
+			d.j = j
+			// "at most 2 hours", "no more than 2 hours": the bound is the duration.
+			if l1, l2 := x.tok(i-2).low, x.tok(i-1).low; l1 == "at" && l2 == "most" || l1 == "more" && l2 == "than" && x.tok(i-3).low == "no" || l1 == "up" && l2 == "to" {
+				x.use(i-2, i)
+				if l1 == "more" {
+					x.toks[i-3].used = true
+				}
+				if d.role == "" {
+					d.role = "delta"
+				}
+			}
+			x.s.durs = append(x.s.durs, d)
+			x.use(i, j)
+			i = j - 1
+			continue
+		}
+		// A node: a uid the task supplied or the store knows, or a name.
+		if t.kind == tWord && x.isNode(t.low, t.text) {
+			x.addNode(t.text, x.uidOf(t), i)
+			t.used = true
+			continue
+		}
+		if t.kind == tQuote && t.text != "" {
+			x.addNode(t.text, "", i)
+			t.used = true
+			continue
+		}
+		if t.kind == tWord && (t.low == "named" || t.low == "called") {
+			j := i + 1
+			for j < len(toks) && toks[j].kind == tWord && len(toks[j].text) > 0 && toks[j].text[0] >= 'A' && toks[j].text[0] <= 'Z' {
+				j++
+			}
+			if j > i+1 {
+				x.addNode(x.span(i+1, j), "", i+1)
+				x.use(i, j)
+				i = j - 1
+				continue
+			}
+		}
+		if t.kind == tWord && uidLikeRE.MatchString(t.low) {
+			return &Refusal{Problem: fmt.Sprintf("%s is not a node of this store", t.text), Missing: []string{"node"}}
+		}
+		// "which day", "the busiest week": a one-unit bucket.
+		if u, ok := unitUS[t.low]; ok && t.kind == tWord && u >= usHour {
+			if p, _ := x.prevWord(i); p == "which" || p == "what" || p == "busiest" || p == "peak" || p == "active" || p == "single" {
+				x.s.durs = append(x.s.durs, durSlot{us: u, written: t.text, role: "bucket", i: i})
+				t.used = true
+				continue
+			}
+		}
+		// "the 5 most", "which three nodes".
+		if n, ok := x.count(i); ok && (x.tok(i+1).low == "most" || x.tok(i+1).low == "busiest" || isNodeNoun(x.tok(i+1).low) || isNodeNoun(x.tok(i+2).low) && x.tok(i+1).low == "most") {
+			if p, _ := x.prevWord(i); p == "which" || p == "top" || p == "what" || p == "list" || p == "name" || p == "the" || p == "" || p == "are" || p == "were" || x.tok(i+1).low == "most" {
+				x.s.k, x.s.kText = n, t.text
+				t.used = true
+				continue
+			}
+		}
+	}
+	return nil
+}
+
+// rawRange reads "from N to M" (or between/and, ..) with bare integers
+// that are not years, days or counts of something.
+func (x *extractor) rawRange(i int) (int, bool) {
+	a, c, b := x.tok(i), x.tok(i+1), x.tok(i+2)
+	if p, _ := x.prevWord(i); p != "from" && p != "between" {
+		return i, false
+	}
+	if c.low != "to" && c.low != "and" && c.text != ".." && c.low != "until" {
+		return i, false
+	}
+	for _, t := range []*token{a, b} {
+		if t.kind != tNum || strings.ContainsAny(t.low, ".") {
+			return i, false
+		}
+		if _, yr := isYear(t); yr {
+			return i, false
+		}
+	}
+	if next := x.tok(i + 3); next.kind == tWord && (unitUS[next.low] > 0 || monthNames[next.low] > 0 || isOrdSuffix(next) || next.low == "µs") {
+		return i, false
+	}
+	va, err1 := strconv.ParseInt(a.low, 10, 64)
+	vb, err2 := strconv.ParseInt(b.low, 10, 64)
+	if err1 != nil || err2 != nil {
+		return i, false
+	}
+	prep, _ := x.prevWord(i)
+	x.s.times = append(x.s.times,
+		timeSlot{w: when{start: va, end: va + 1, prec: PrecInstant, text: a.text, i: i, j: i + 1}, prep: prep, i: i},
+		timeSlot{w: when{start: vb, end: vb + 1, prec: PrecInstant, text: b.text, i: i + 2, j: i + 3}, prep: c.low, i: i + 2})
+	x.s.notes = append(x.s.notes, fmt.Sprintf("%s and %s read as microseconds since the epoch", a.text, b.text))
+	x.use(i, i+3)
+	x.toks[i+1].used = false // the connective is read by the range
+	return i + 3, true
+}
+
+func isNodeNoun(w string) bool { return words[w] == cNodeNoun }
+
+// count reads a small count at i: "5" or "five".
+func (x *extractor) count(i int) (int64, bool) {
+	t := x.tok(i)
+	if t.kind == tNum {
+		n, err := strconv.ParseInt(t.low, 10, 64)
+		return n, err == nil && n >= 1 && n <= 1000
+	}
+	if n := numberWords[t.low]; n > 1 || t.low == "one" {
+		return n, true
+	}
+	return 0, false
+}
+
+// historyAt reads "10 buckets of history", "previous 10 buckets",
+// "a 10-bucket history", "history of 10 buckets".
+func (x *extractor) historyAt(i int) (int64, int, bool) {
+	n, ok := x.count(i)
+	if !ok {
+		return 0, i, false
+	}
+	j := i + 1
+	if x.tok(j).text == "-" {
+		j++
+	}
+	if l := x.tok(j).low; l != "bucket" && l != "buckets" {
+		return 0, i, false
+	}
+	j++
+	switch {
+	case x.tok(j).low == "of" && x.tok(j+1).low == "history":
+		return n, j + 2, true
+	case x.tok(j).low == "history":
+		return n, j + 1, true
+	case x.tok(i-1).low == "previous" || x.tok(i-1).low == "preceding" || x.tok(i-1).low == "prior" || x.tok(i-1).low == "last":
+		x.toks[i-1].used = true
+		return n, j, true
+	}
+	return 0, i, false
+}
+
+// durRole says whether a duration sizes buckets or bounds a motif/gap.
+func (x *extractor) durRole(d durSlot, i, j int) string {
+	if d.role != "" {
+		return d.role
+	}
+	next := x.tok(j).low
+	if bucketWords[next] || (x.tok(j).text == "-" && bucketWords[x.tok(j+1).low]) {
+		return "bucket"
+	}
+	for k := i - 1; k >= 0 && k >= i-3; k-- {
+		switch x.tok(k).low {
+		case "buckets", "bucket", "bins", "slices", "chunks", "per", "each", "every", "steps", "stride":
+			return "bucket"
+		case "within", "δ", "delta", "most", "apart", "gap", "span", "spanning", "than", "inside":
+			return "delta"
+		}
+	}
+	return ""
+}
+
+func (x *extractor) isNode(low, text string) bool {
+	if i := strings.IndexAny(text, "'’"); i > 0 {
+		text = text[:i]
+	}
+	if slices.Contains(x.env.UIDs, text) {
+		return true
+	}
+	return x.env.IsNode != nil && x.env.IsNode(text)
+}
+
+func (x *extractor) uidOf(t *token) string {
+	if i := strings.IndexAny(t.text, "'’"); i > 0 {
+		return t.text[:i]
+	}
+	return t.text
+}
+
+var srcCue = map[string]bool{"from": true, "by": true, "starting": true, "leaves": true, "source": true, "sender": true}
+var dstCue = map[string]bool{"to": true, "reach": true, "reaches": true, "reached": true, "arrive": true, "arrives": true, "at": true,
+	"reaching": true, "towards": true, "toward": true, "target": true, "into": true}
+
+func (x *extractor) addNode(written, uid string, i int) {
+	if i := strings.IndexAny(written, "'’"); i > 0 && uid != "" {
+		written = written[:i]
+	}
+	for _, n := range x.s.nodes {
+		if n.written == written {
+			return
+		}
+	}
+	cue := ""
+	p, _ := x.prevWord(i)
+	if p == "node" || p == "user" || p == "account" || p == "member" || p == "student" || p == "person" {
+		_, k := x.prevWord(i)
+		p, _ = x.prevWord(k)
+	}
+	if p == "at" {
+		if _, k := x.prevWord(i); k > 0 {
+			if q, _ := x.prevWord(k); q == "starting" || q == "beginning" || q == "leaving" || q == "start" || q == "begins" || q == "starts" {
+				p = "starting"
+			}
+		}
+	}
+	switch {
+	case srcCue[p]:
+		cue = "src"
+	case dstCue[p]:
+		cue = "dst"
+	}
+	x.s.nodes = append(x.s.nodes, nodeSlot{written: written, uid: uid, cue: cue, i: i})
+}
+
+// beliefAt reads a belief-time phrase starting at i: "as of transaction
+// time T", "as the store believed on D", "believing what we believed at
+// T", "as of belief time T", "before the correction at T", "under current
+// belief", "now", "currently". It returns the index after the phrase (i
+// when there is none).
+func (x *extractor) beliefAt(i int) (int, error) {
+	t := x.tok(i)
+	switch t.low {
+	case "now", "currently", "presently":
+		if x.s.belief == nil {
+			x.s.belief = &Belief{Now: true, Written: t.text}
+		}
+		t.used = true
+		return i + 1, nil
+	case "current", "latest":
+		if n := x.tok(i + 1).low; n == "belief" || n == "beliefs" || n == "knowledge" || n == "records" || n == "state" {
+			if x.s.belief == nil {
+				x.s.belief = &Belief{Now: true, Written: x.span(i, i+2)}
+			}
+			x.use(i, i+2)
+			return i + 2, nil
+		}
+	}
+	// Find a time within the next few tokens whose lead-in names belief.
+	cue, before := false, false
+	end := min(len(x.toks), i+8)
+	for k := i; k < end; k++ {
+		l := x.tok(k).low
+		if beliefWords[l] {
+			cue = true
+		}
+		if l == "correction" || l == "corrected" || l == "revision" || l == "revised" || l == "fix" {
+			if x.tok(i).low == "before" || x.tok(i).low == "just" {
+				before, cue = true, true
+			}
+		}
+		if w, ok, err := x.at(k); ok && k > i {
+			if !cue {
+				return i, nil
+			}
+			if err != nil {
+				return i, err
+			}
+			if l0 := x.tok(i).low; l0 != "as" && l0 != "before" && l0 != "just" && l0 != "believing" && l0 != "according" &&
+				l0 != "transaction" && l0 != "belief" && l0 != "with" && l0 != "under" && l0 != "at" && l0 != "in" && l0 != "on" {
+				return i, nil
+			}
+			tt := w.start
+			if before {
+				tt = w.start - 1
+			} else if w.prec != PrecInstant {
+				// A belief "on May 3" is what the store held at the end of that day.
+				tt = w.end - 1
+			}
+			x.s.belief = &Belief{AsOfTT: tt, Written: x.span(i, w.j), Before: before}
+			x.use(i, w.j)
+			return w.j, nil
+		} else if x.tok(k).used || x.tok(k).text == "?" || x.tok(k).text == ";" {
+			return i, nil
+		}
+	}
+	return i, nil
+}

@@ -1,0 +1,635 @@
+package reader
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Precision of a written time: an instant, or the calendar period it
+// names.
+const (
+	PrecInstant = "instant"
+	PrecDay     = "day"
+	PrecWeek    = "week"
+	PrecMonth   = "month"
+	PrecQuarter = "quarter"
+	PrecYear    = "year"
+)
+
+const (
+	usSecond = int64(1_000_000)
+	usMinute = 60 * usSecond
+	usHour   = 60 * usMinute
+	usDay    = 24 * usHour
+	usWeek   = 7 * usDay
+)
+
+// when is one time expression: the period [start, end) it names (an
+// instant is [t, t+1)), how precise it was, and its tokens [i, j).
+type when struct {
+	start, end int64
+	prec       string
+	text       string
+	inferred   string // how a missing year was filled in, "" if none
+	i, j       int
+}
+
+// dateErr is an unreadable time expression.
+type dateErr struct{ text, why string }
+
+func (e *dateErr) Error() string {
+	if e.why == "" {
+		return fmt.Sprintf("I could not read the date %q", e.text)
+	}
+	return fmt.Sprintf("I could not read the date %q: %s", e.text, e.why)
+}
+
+var monthNames = map[string]int{
+	"january": 1, "jan": 1, "february": 2, "feb": 2, "march": 3, "mar": 3, "april": 4, "apr": 4,
+	"may": 5, "june": 6, "jun": 6, "july": 7, "jul": 7, "august": 8, "aug": 8,
+	"september": 9, "sep": 9, "sept": 9, "october": 10, "oct": 10, "november": 11, "nov": 11, "december": 12, "dec": 12,
+}
+
+var ordinals = map[string]int{"first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "last": -1,
+	"1st": 1, "2nd": 2, "3rd": 3, "4th": 4, "5th": 5}
+
+// zoneWords are time-zone names the reader will not guess offsets for.
+var zoneWords = map[string]bool{"est": true, "edt": true, "cst": true, "cdt": true, "mst": true, "mdt": true, "pst": true, "pdt": true,
+	"cet": true, "cest": true, "bst": true, "ist": true, "jst": true, "eet": true, "eest": true, "aest": true, "hkt": true, "msk": true}
+
+// yearPreps are the words after which a bare four-digit number is a year.
+var yearPreps = map[string]bool{"in": true, "during": true, "throughout": true, "over": true, "for": true, "since": true, "until": true,
+	"till": true, "from": true, "to": true, "through": true, "thru": true, "between": true, "and": true, "of": true, "before": true,
+	"after": true, "by": true, "year": true, "whole": true, "all": true}
+
+// timeParser reads time expressions out of a token list; the store's
+// valid-time extent [lo, hi) fills in a missing year when exactly one fits.
+type timeParser struct {
+	toks   []*token
+	lo, hi int64
+}
+
+func (p *timeParser) tok(i int) *token {
+	if i < 0 || i >= len(p.toks) {
+		return &token{kind: tPunct}
+	}
+	return p.toks[i]
+}
+
+func (p *timeParser) span(i, j int) string {
+	var b strings.Builder
+	for k := max(i, 0); k < j && k < len(p.toks); k++ {
+		t := p.toks[k].text
+		if k > i && t != "-" && t != "," && t != ")" && p.toks[k-1].text != "-" && p.toks[k-1].text != "(" {
+			b.WriteByte(' ')
+		}
+		b.WriteString(t)
+	}
+	return b.String()
+}
+
+func utc(y, m, d int) int64 { return time.Date(y, time.Month(m), d, 0, 0, 0, 0, time.UTC).UnixMicro() }
+
+func validDay(y, m, d int) bool {
+	return m >= 1 && m <= 12 && d >= 1 && time.Date(y, time.Month(m), d, 0, 0, 0, 0, time.UTC).Day() == d
+}
+
+func isYear(t *token) (int, bool) {
+	if t.kind != tNum || len(t.low) != 4 {
+		return 0, false
+	}
+	y, err := strconv.Atoi(t.low)
+	return y, err == nil && y >= 1900 && y <= 2200
+}
+
+func dayNum(t *token) (int, bool) {
+	if t.kind != tNum || len(t.low) > 2 {
+		return 0, false
+	}
+	d, err := strconv.Atoi(t.low)
+	return d, err == nil && d >= 1 && d <= 31
+}
+
+func isOrdSuffix(t *token) bool {
+	switch t.low {
+	case "st", "nd", "rd", "th":
+		return true
+	}
+	return false
+}
+
+// month reads a month name at i; "May" needs a date-like neighbour, since
+// "may" is also a verb.
+func (p *timeParser) month(i int) (int, bool) {
+	t := p.tok(i)
+	if t.kind != tWord {
+		return 0, false
+	}
+	m, ok := monthNames[t.low]
+	if !ok {
+		return 0, false
+	}
+	if t.low == "may" || t.low == "mar" || t.low == "march" {
+		next, prev := p.tok(i+1), p.tok(i-1)
+		_, yr := isYear(next)
+		_, dn := dayNum(next)
+		if !yr && !dn && !yearPreps[prev.low] && prev.low != "early" && prev.low != "late" && prev.low != "mid" && prev.low != "the" {
+			return 0, false
+		}
+	}
+	return m, true
+}
+
+// at reads a time expression starting at token i. ok is false when there
+// is none; err is set when there is one that cannot be read.
+func (p *timeParser) at(i int) (w when, ok bool, err error) {
+	w, ok, err = p.core(i)
+	if !ok || err != nil {
+		return w, ok, err
+	}
+	// A parenthesised microsecond value pins the exact instant.
+	if p.tok(w.j).text == "(" && p.tok(w.j+2).text == ")" && p.tok(w.j+1).kind == tNum {
+		us, perr := strconv.ParseInt(p.tok(w.j+1).low, 10, 64)
+		if perr == nil && len(p.tok(w.j+1).low) >= 10 {
+			text := p.span(w.i, w.j+3)
+			if us < w.start || us >= w.end {
+				return w, true, &dateErr{text, fmt.Sprintf("the written date and the microseconds %d disagree", us)}
+			}
+			w.start, w.end, w.prec, w.j, w.text = us, us+1, PrecInstant, w.j+3, text
+		}
+	}
+	return w, true, nil
+}
+
+func (p *timeParser) core(i int) (when, bool, error) {
+	t := p.tok(i)
+	mk := func(s, e int64, prec string, j int) (when, bool, error) {
+		return when{start: s, end: e, prec: prec, i: i, j: j, text: p.span(i, j)}, true, nil
+	}
+	bad := func(j int, why string) (when, bool, error) {
+		return when{i: i, j: j}, true, &dateErr{p.span(i, j), why}
+	}
+	switch t.kind {
+	case tNum:
+		// Raw microseconds since the epoch.
+		if u := p.tok(i + 1).low; !strings.Contains(t.low, ".") && (u == "µs" || u == "μs" || u == "us" || u == "microseconds" || u == "microsecond") {
+			v, err := strconv.ParseInt(t.low, 10, 64)
+			if err != nil {
+				return bad(i+2, "not an integer number of microseconds")
+			}
+			return mk(v, v+1, PrecInstant, i+2)
+		}
+		if len(t.low) >= 13 && !strings.Contains(t.low, ".") {
+			v, err := strconv.ParseInt(t.low, 10, 64)
+			if err != nil {
+				return bad(i+1, "too large for microseconds since the epoch")
+			}
+			return mk(v, v+1, PrecInstant, i+1)
+		}
+		if y, ok := isYear(t); ok {
+			if q := p.tok(i + 1); q.kind == tQuarter && len(q.low) == 2 {
+				return p.quarter(i, y, int(q.low[1]-'0'), i+2)
+			}
+			if yearPreps[p.tok(i-1).low] || p.tok(i+1).text == ".." || p.tok(i-1).text == ".." {
+				return mk(utc(y, 1, 1), utc(y+1, 1, 1), PrecYear, i+1)
+			}
+			return when{}, false, nil
+		}
+		if d, ok := dayNum(t); ok {
+			j := i + 1
+			if isOrdSuffix(p.tok(j)) {
+				j++
+			}
+			if p.tok(j).low == "of" {
+				j++
+			}
+			if m, ok := p.month(j); ok {
+				return p.dayMonthYear(i, d, m, j+1)
+			}
+		}
+		if p.isClock(i) {
+			return p.clockFirst(i)
+		}
+	case tISO:
+		return p.iso(i)
+	case tSlash:
+		parts := strings.Split(t.low, "/")
+		a, _ := strconv.Atoi(parts[0])
+		b, _ := strconv.Atoi(parts[1])
+		c, _ := strconv.Atoi(parts[2])
+		var y, m, d int
+		switch {
+		case len(parts[0]) == 4:
+			y, m, d = a, b, c
+		case len(parts[2]) == 4:
+			y = c
+			switch {
+			case a > 12 && b <= 12:
+				d, m = a, b
+			case b > 12 && a <= 12:
+				m, d = a, b
+			case a == b:
+				m, d = a, b
+			default:
+				return bad(i+1, fmt.Sprintf("it could be %s or %s; write it as %04d-%02d-%02d or %04d-%02d-%02d",
+					dayMonthText(a, b, c), dayMonthText(b, a, c), c, b, a, c, a, b))
+			}
+		default:
+			return bad(i+1, "write the year with four digits")
+		}
+		if !validDay(y, m, d) {
+			return bad(i+1, "no such day")
+		}
+		return p.withClock(i, utc(y, m, d), i+1)
+	case tClock:
+		return p.clockFirst(i)
+	case tWeek:
+		parts := strings.SplitN(t.low, "-w", 2)
+		y, _ := strconv.Atoi(parts[0])
+		n, _ := strconv.Atoi(parts[1])
+		return p.isoWeek(i, y, n, i+1)
+	case tQuarter:
+		if len(t.low) == 7 {
+			y, _ := strconv.Atoi(t.low[:4])
+			return p.quarter(i, y, int(t.low[6]-'0'), i+1)
+		}
+		j := i + 1
+		if p.tok(j).low == "of" || p.tok(j).text == "," {
+			j++
+		}
+		if y, ok := isYear(p.tok(j)); ok {
+			return p.quarter(i, y, int(t.low[1]-'0'), j+1)
+		}
+		return bad(i+1, "which year? write the quarter as Q3 2004")
+	case tWord:
+		if t.low == "the" {
+			w, ok, err := p.core(i + 1)
+			if ok {
+				w.i = i
+				w.text = p.span(i, w.j)
+			}
+			return w, ok, err
+		}
+		if t.low == "noon" || t.low == "midnight" {
+			return p.clockFirst(i)
+		}
+		if m, ok := p.month(i); ok {
+			return p.monthFirst(i, m)
+		}
+		if n, ok := ordinals[t.low]; ok {
+			switch p.tok(i + 1).low {
+			case "week":
+				return p.weekOf(i, n)
+			case "quarter":
+				j := i + 2
+				if p.tok(j).low == "of" {
+					j++
+				}
+				y, ok := isYear(p.tok(j))
+				if !ok || n < 1 || n > 4 {
+					return bad(j+1, "write the quarter as Q3 2004")
+				}
+				return p.quarter(i, y, n, j+1)
+			}
+		}
+		if t.low == "week" {
+			if p.tok(i+1).low == "of" {
+				// "the week of May 3, 2004": seven days from that day.
+				w, ok, err := p.core(i + 2)
+				if !ok || err != nil || w.prec != PrecDay {
+					return when{}, false, err
+				}
+				return mk(w.start, w.start+usWeek, PrecWeek, w.j)
+			}
+			if n, ok := dayNum(p.tok(i + 1)); ok || p.tok(i+1).kind == tNum {
+				if !ok {
+					n, _ = strconv.Atoi(p.tok(i + 1).low)
+				}
+				j := i + 2
+				if p.tok(j).low == "of" || p.tok(j).text == "," {
+					j++
+				}
+				if y, ok := isYear(p.tok(j)); ok {
+					return p.isoWeek(i, y, n, j+1)
+				}
+			}
+		}
+	}
+	return when{}, false, nil
+}
+
+func dayMonthText(d, m, y int) string {
+	if m < 1 || m > 12 {
+		return "?"
+	}
+	return fmt.Sprintf("%d %s %d", d, time.Month(m), y)
+}
+
+func (p *timeParser) isClock(i int) bool {
+	t := p.tok(i)
+	if t.kind == tClock || t.low == "noon" || t.low == "midnight" {
+		return true
+	}
+	if t.kind == tNum {
+		if n, err := strconv.Atoi(t.low); err == nil && n >= 1 && n <= 12 {
+			a := p.tok(i + 1).low
+			return a == "am" || a == "pm" || a == "a.m" || a == "p.m"
+		}
+	}
+	return false
+}
+
+// clock reads a time of day at i with its zone: the offset from midnight
+// UTC (µs; the zone's offset already applied), the precision span and the
+// next token.
+func (p *timeParser) clock(i int) (off, width int64, j int, err error) {
+	t := p.tok(i)
+	j = i + 1
+	var h, m int
+	var sec float64
+	width = usMinute
+	switch {
+	case t.low == "noon":
+		h = 12
+	case t.low == "midnight":
+		h = 0
+	case t.kind == tNum:
+		h, _ = strconv.Atoi(t.low)
+	default:
+		c := t.low
+		zone := ""
+		if k := strings.IndexAny(c, "z+-"); k > 0 {
+			c, zone = c[:k], c[k:]
+		}
+		parts := strings.Split(c, ":")
+		h, _ = strconv.Atoi(parts[0])
+		m, _ = strconv.Atoi(parts[1])
+		if len(parts) == 3 {
+			sec, _ = strconv.ParseFloat(parts[2], 64)
+			width = usSecond
+			if strings.Contains(parts[2], ".") {
+				width = 1
+			}
+		}
+		if zone != "" && zone != "z" {
+			zo, zerr := parseOffset(zone)
+			if zerr != nil {
+				return 0, 0, j, zerr
+			}
+			off -= zo
+		}
+	}
+	if a := p.tok(j).low; a == "am" || a == "pm" {
+		if h < 1 || h > 12 {
+			return 0, 0, j, fmt.Errorf("%d %s is not a time of day", h, a)
+		}
+		if a == "pm" && h != 12 {
+			h += 12
+		}
+		if a == "am" && h == 12 {
+			h = 0
+		}
+		j++
+	}
+	if h > 23 || m > 59 || sec >= 60 {
+		return 0, 0, j, fmt.Errorf("no such time of day")
+	}
+	off += int64(h)*usHour + int64(m)*usMinute + int64(sec*1e6+0.5)
+	zoff, j, err := p.zone(j)
+	return off - zoff, width, j, err
+}
+
+// zone reads an optional zone after a time: UTC, GMT, Z, UTC+2, UTC-05:30.
+func (p *timeParser) zone(j int) (int64, int, error) {
+	t := p.tok(j)
+	if zoneWords[t.low] {
+		return 0, j, fmt.Errorf("time zone %s: write the time in UTC or with a numeric offset such as +02:00", t.text)
+	}
+	if t.low != "utc" && t.low != "gmt" && t.low != "z" {
+		return 0, j, nil
+	}
+	j++
+	if s := p.tok(j).text; s == "+" || s == "-" {
+		n := p.tok(j + 1)
+		if n.kind == tNum || n.kind == tClock {
+			off, err := parseOffset(s + n.low)
+			return off, j + 2, err
+		}
+	}
+	return 0, j, nil
+}
+
+// parseOffset reads +2, -5, +02:00, +0530 as µs east of UTC.
+func parseOffset(s string) (int64, error) {
+	sign := int64(1)
+	if s[0] == '-' {
+		sign = -1
+	}
+	s = strings.ReplaceAll(s[1:], ":", "")
+	var h, m int
+	var err error
+	switch len(s) {
+	case 1, 2:
+		h, err = strconv.Atoi(s)
+	case 4:
+		h, err = strconv.Atoi(s[:2])
+		if err == nil {
+			m, err = strconv.Atoi(s[2:])
+		}
+	default:
+		err = fmt.Errorf("bad offset")
+	}
+	if err != nil || h > 14 || m > 59 {
+		return 0, fmt.Errorf("cannot read the UTC offset %q", s)
+	}
+	return sign * (int64(h)*usHour + int64(m)*usMinute), nil
+}
+
+// withClock reads an optional "[at] 15:30 [UTC]" after a day starting at
+// day0 (tokens up to j).
+func (p *timeParser) withClock(i int, day0 int64, j int) (when, bool, error) {
+	k := j
+	if p.tok(k).low == "at" || p.tok(k).text == "," && p.isClock(k+1) {
+		k++
+	}
+	if p.isClock(k) {
+		off, width, k2, err := p.clock(k)
+		w := when{start: day0 + off, end: day0 + off + width, prec: PrecInstant, i: i, j: k2, text: p.span(i, k2)}
+		if err != nil {
+			return w, true, &dateErr{w.text, err.Error()}
+		}
+		return w, true, nil
+	}
+	// "2004-05-03 UTC": a day in UTC.
+	if l := p.tok(j).low; l == "utc" || l == "gmt" {
+		j++
+	}
+	return when{start: day0, end: day0 + usDay, prec: PrecDay, i: i, j: j, text: p.span(i, j)}, true, nil
+}
+
+// clockFirst reads "15:30 UTC on May 3, 2004" and "noon on 2004-05-03".
+func (p *timeParser) clockFirst(i int) (when, bool, error) {
+	off, width, j, err := p.clock(i)
+	if err != nil {
+		return when{i: i, j: j}, true, &dateErr{p.span(i, j), err.Error()}
+	}
+	k := j
+	if p.tok(k).low == "on" || p.tok(k).text == "," {
+		k++
+	}
+	d, ok, derr := p.core(k)
+	if derr != nil {
+		return d, true, derr
+	}
+	if !ok || d.prec != PrecDay {
+		return when{i: i, j: j}, true, &dateErr{p.span(i, j), "a time of day needs a date, e.g. 15:30 UTC on 2004-05-03"}
+	}
+	return when{start: d.start + off, end: d.start + off + width, prec: PrecInstant, i: i, j: d.j, text: p.span(i, d.j), inferred: d.inferred}, true, nil
+}
+
+func (p *timeParser) iso(i int) (when, bool, error) {
+	s := p.tok(i).text
+	if strings.ContainsAny(s, "Tt") {
+		s = strings.Replace(strings.Replace(s, "t", "T", 1), "z", "Z", 1)
+		for _, layout := range []string{time.RFC3339Nano, "2006-01-02T15:04Z07:00", "2006-01-02T15:04:05.999999999", "2006-01-02T15:04"} {
+			if tm, err := time.Parse(layout, s); err == nil {
+				st := tm.UnixMicro()
+				zoff, j, zerr := p.zone(i + 1)
+				w := when{start: st - zoff, end: st - zoff + 1, prec: PrecInstant, i: i, j: j, text: p.span(i, j)}
+				if zerr != nil {
+					return w, true, &dateErr{w.text, zerr.Error()}
+				}
+				return w, true, nil
+			}
+		}
+		return when{i: i, j: i + 1}, true, &dateErr{s, "not an RFC 3339 time"}
+	}
+	parts := strings.Split(s, "-")
+	y, _ := strconv.Atoi(parts[0])
+	m, _ := strconv.Atoi(parts[1])
+	d, _ := strconv.Atoi(parts[2])
+	if !validDay(y, m, d) {
+		return when{i: i, j: i + 1}, true, &dateErr{s, "no such day"}
+	}
+	return p.withClock(i, utc(y, m, d), i+1)
+}
+
+// monthFirst reads "May 3, 2004", "May 3rd 2004", "May 2004", "May".
+func (p *timeParser) monthFirst(i, m int) (when, bool, error) {
+	j := i + 1
+	if d, ok := dayNum(p.tok(j)); ok {
+		if _, isY := isYear(p.tok(j)); !isY {
+			j++
+			if isOrdSuffix(p.tok(j)) {
+				j++
+			}
+			return p.dayMonthYear(i, d, m, j)
+		}
+	}
+	if p.tok(j).text == "," || p.tok(j).low == "of" {
+		if _, ok := isYear(p.tok(j + 1)); ok {
+			j++
+		}
+	}
+	if y, ok := isYear(p.tok(j)); ok {
+		return when{start: utc(y, m, 1), end: utc(y, m+1, 1), prec: PrecMonth, i: i, j: j + 1, text: p.span(i, j+1)}, true, nil
+	}
+	y, how, err := p.inferYear(func(y int) (int64, int64) { return utc(y, m, 1), utc(y, m+1, 1) })
+	w := when{prec: PrecMonth, i: i, j: i + 1, text: p.span(i, i+1), inferred: how}
+	if err != nil {
+		return w, true, &dateErr{w.text, err.Error()}
+	}
+	w.start, w.end = utc(y, m, 1), utc(y, m+1, 1)
+	return w, true, nil
+}
+
+// dayMonthYear finishes a day-and-month date at j with an optional year
+// and time of day.
+func (p *timeParser) dayMonthYear(i, d, m, j int) (when, bool, error) {
+	k := j
+	if p.tok(k).text == "," {
+		k++
+	}
+	y, ok := isYear(p.tok(k))
+	how := ""
+	if ok {
+		j = k + 1
+	} else {
+		var err error
+		y, how, err = p.inferYear(func(y int) (int64, int64) { return utc(y, m, d), utc(y, m, d) + usDay })
+		if err != nil {
+			return when{i: i, j: j}, true, &dateErr{p.span(i, j), err.Error()}
+		}
+	}
+	if !validDay(y, m, d) {
+		return when{i: i, j: j}, true, &dateErr{p.span(i, j), "no such day"}
+	}
+	w, ok2, err := p.withClock(i, utc(y, m, d), j)
+	w.inferred = how
+	return w, ok2, err
+}
+
+// weekOf reads "first week of June 2004": days 1–7 (second: 8–14, …;
+// last: the month's last seven days).
+func (p *timeParser) weekOf(i, n int) (when, bool, error) {
+	j := i + 2
+	if p.tok(j).low != "of" {
+		return when{}, false, nil
+	}
+	mw, ok, err := p.core(j + 1)
+	if !ok || err != nil {
+		return mw, ok, err
+	}
+	if mw.prec != PrecMonth {
+		return when{i: i, j: mw.j}, true, &dateErr{p.span(i, mw.j), "a week of a month needs a month, e.g. the first week of June 2004"}
+	}
+	s := mw.start + int64(n-1)*usWeek
+	if n < 0 {
+		s = mw.end - usWeek
+	}
+	if s+usWeek > mw.end {
+		return when{i: i, j: mw.j}, true, &dateErr{p.span(i, mw.j), "that month has no such week"}
+	}
+	return when{start: s, end: s + usWeek, prec: PrecWeek, i: i, j: mw.j, text: p.span(i, mw.j), inferred: mw.inferred}, true, nil
+}
+
+func (p *timeParser) isoWeek(i, y, n, j int) (when, bool, error) {
+	// ISO week 1 holds January 4th; weeks start on Monday.
+	jan4 := time.Date(y, 1, 4, 0, 0, 0, 0, time.UTC)
+	monday := jan4.AddDate(0, 0, -((int(jan4.Weekday()) + 6) % 7))
+	s := monday.AddDate(0, 0, 7*(n-1))
+	if n < 1 || n > 53 || (n == 53 && s.AddDate(0, 0, 3).Year() != y) {
+		return when{i: i, j: j}, true, &dateErr{p.span(i, j), fmt.Sprintf("%d has no ISO week %d", y, n)}
+	}
+	return when{start: s.UnixMicro(), end: s.UnixMicro() + usWeek, prec: PrecWeek, i: i, j: j, text: p.span(i, j)}, true, nil
+}
+
+func (p *timeParser) quarter(i, y, q, j int) (when, bool, error) {
+	return when{start: utc(y, 3*q-2, 1), end: utc(y, 3*q+1, 1), prec: PrecQuarter, i: i, j: j, text: p.span(i, j)}, true, nil
+}
+
+// inferYear picks the only year whose period overlaps the store's
+// valid-time extent.
+func (p *timeParser) inferYear(period func(y int) (int64, int64)) (int, string, error) {
+	if p.hi <= p.lo {
+		return 0, "", fmt.Errorf("which year? the store holds no events to infer it from")
+	}
+	y0 := time.UnixMicro(p.lo).UTC().Year()
+	y1 := time.UnixMicro(p.hi - 1).UTC().Year()
+	var fit []int
+	for y := y0; y <= y1 && y-y0 < 400; y++ {
+		s, e := period(y)
+		if s < p.hi && e > p.lo {
+			fit = append(fit, y)
+		}
+	}
+	switch len(fit) {
+	case 1:
+		return fit[0], fmt.Sprintf("year %d: the only one in the store's extent", fit[0]), nil
+	case 0:
+		return 0, "", fmt.Errorf("which year? no year of the store's extent (%d–%d) has it", y0, y1)
+	}
+	return 0, "", fmt.Errorf("which year? the store's extent has %d of them (%d–%d); add the year", len(fit), fit[0], fit[len(fit)-1])
+}
