@@ -3,11 +3,12 @@ package ops
 import (
 	"encoding/json"
 	"fmt"
-	"github.com/tgms-go/tgms/canon"
 	"math"
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/tgms-go/tgms/canon"
 )
 
 // Schema is the subset of JSON Schema that operator arguments and results
