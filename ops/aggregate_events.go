@@ -1,11 +1,6 @@
 package ops
 
-// Hard caps of aggregate_events.
-const (
-	aggMaxGroups  = 100_000
-	aggMaxBuckets = 2_000
-	aggDayUS      = 86_400_000_000
-)
+const aggDayUS = 86_400_000_000
 
 func init() {
 	Register(&Spec{
@@ -77,9 +72,25 @@ when nothing matched) holding the dimension columns, the aggregate columns
 and group_key (the dimension values in group_by order: t_a for a time
 bucket, uids, labels, rel_type); rows_total is the number of groups.
 prop_coercion {prop: count} is present when the call reads a property.
-More than 100,000 groups is E_LIMIT: narrow the window, restrict rel_types,
-add an endpoint_filter, use pair_mode undirected, or use coarser
-dimensions.`,
+Post-aggregation, in this order: having [{col, cmp, value}] keeps the
+groups whose aggregate column col compares (eq ne lt le gt ge, exactly, 1
+equals 1.0) true with the number value for every predicate (a null
+aggregate passes none); order_by [{col, dir asc|desc}] orders the kept
+groups by output columns (nulls last in both directions, numbers by
+value, strings by bytes; ties keep group_key order) and numbers them in
+column rank (1, 2, ...); top k keeps the first k. Then rows_total is the
+number of rows kept and groups_total (present with having or top) the
+number of groups before. Example: the pair with most messages is
+group_by pair, count, order_by count desc, top 1.
+Memory: the groups a call holds count against its memory budget (256 MiB
+unless the executor says otherwise; about 300 bytes a group); over it is
+E_LIMIT naming the number of groups and bytes: narrow the window, restrict
+rel_types, add an endpoint_filter, use pair_mode undirected, or use
+coarser dimensions. Time buckets have no fixed cap: only non-empty
+buckets are groups.
+endpoint_filter with uids [] keeps no event; a uid the store does not
+know at as_of_tt matches no event (it is not an error: nobody sent or
+received anything as that node).`,
 		Args: Obj("", map[string]*Schema{
 			"window": Window(),
 			"group_by": Arr("up to three dimensions; [] = one global row", Obj("a dimension", map[string]*Schema{
@@ -100,23 +111,41 @@ dimensions.`,
 			"rel_types": RelTypes(),
 			"endpoint_filter": Obj("keep events whose src, dst or either endpoint is among uids", map[string]*Schema{
 				"role": Enum("which endpoint must match", "src", "dst", "either"),
-				"uids": UIDList("the nodes").Max(50_000),
+				"uids": UIDList("the nodes ([] or unknown uids: no event)"),
 			}, "role", "uids").OrNull(),
 			"prop_filter": Obj("typed property predicate", map[string]*Schema{
 				"prop":  Str("property name").NonEmpty(),
 				"cmp":   Enum("comparison", "eq", "ne", "lt", "le", "gt", "ge", "exists"),
 				"value": Any("literal: number, string or boolean (none for exists)"),
 			}, "prop", "cmp").OrNull(),
+			"having": Arr("keep the groups whose aggregate columns pass every predicate", Obj("a predicate col cmp value", map[string]*Schema{
+				"col":   Str("an aggregate column of this call (count, distinct_src, mean_prop, ...)").NonEmpty(),
+				"cmp":   Enum("comparison", "eq", "ne", "lt", "le", "gt", "ge"),
+				"value": Num("the number to compare with"),
+			}, "col", "cmp", "value")).Max(4).OrNull(),
+			"order_by": Arr("order the groups by output columns (ties by group_key); adds column rank", Obj("an order key", map[string]*Schema{
+				"col": Str("an output column of this call").NonEmpty(),
+				"dir": Enum("asc (default) or desc", "asc", "desc"),
+			}, "col")).NonEmpty().Max(3).OrNull(),
+			"top":      Int("keep the first top groups of the order (after having)").Range(1, MaxList).OrNull(),
 			"as_of_tt": AsOfTT(),
 			"limit":    Limit(),
 			"cursor":   Cursor(),
 		}, "window", "group_by", "aggregates"),
 		Result: Paged("one row per non-empty group, in group_key order", aggRowSchema(), map[string]*Schema{
 			"prop_coercion": Any("object {prop: number of events whose value did not take part}; present when the call reads a property"),
+			"groups_total":  Int("with having or top: the number of groups before they narrowed the result"),
 		}),
-		Order:  "group_key: the dimensions in group_by order; time buckets by start, uids, labels and rel_types by code point, null labels first",
-		Paged:  true,
-		RowKey: func(row map[string]any) []any { k, _ := row["group_key"].([]any); return k },
+		Order: "group_key: the dimensions in group_by order; time buckets by start, uids, labels and rel_types by code point, null labels first; " +
+			"with order_by: rank",
+		Paged: true,
+		RowKey: func(row map[string]any) []any {
+			if r, ok := row["rank"]; ok {
+				return []any{r}
+			}
+			k, _ := row["group_key"].([]any)
+			return k
+		},
 		Cost: func(c *Call) Cost {
 			return c.ScanCost(c.WindowFraction(c.Window("window")))
 		},
@@ -128,6 +157,7 @@ func aggRowSchema() *Schema {
 	n := func(d string) *Schema { return Num(d).OrNull() }
 	i := func(d string) *Schema { return Int(d).OrNull() }
 	return Obj("a group: its dimension columns and aggregate columns (only those the call asked for)", map[string]*Schema{
+		"rank":             Int("with order_by: the row's 1-based position in the order"),
 		"group_key":        Arr("the dimension values in group_by order (the sort and cursor key)", Any("a dimension value")),
 		"t_a":              Int("time_bucket: bucket start (µs, clipped to the window)"),
 		"t_b":              Int("time_bucket: bucket end, exclusive (µs, clipped to the window)"),

@@ -157,6 +157,7 @@ func aggKernel(c *Call, p *aggPlan, stream bool) (out map[string]any, dirty bool
 		}
 	}
 	index := newAggIndex(widths)
+	maxGroups := c.MemBudget() / p.rowBytes
 
 	labelIDs := map[string]int64{}
 	var labelNames []string
@@ -360,10 +361,9 @@ func aggKernel(c *Call, p *aggPlan, stream bool) (out map[string]any, dirty bool
 			}
 			gi, pk := index.find(&k, p.slots)
 			if gi < 0 {
-				if len(gs) >= aggMaxGroups {
-					return nil, false, Errorf(ELimit, map[string]any{"limit": aggMaxGroups,
-						"hint": "narrow the window, restrict rel_types, add an endpoint_filter, use pair_mode undirected, or use coarser dimensions (a larger stride or unit)"},
-						"more than %d groups", aggMaxGroups)
+				if int64(len(gs)) >= maxGroups {
+					return nil, false, c.Materialize(int64(len(gs))+1, p.rowBytes, "groups",
+						"narrow the window, restrict rel_types, add an endpoint_filter, use pair_mode undirected, or use coarser dimensions (a larger stride or unit)")
 				}
 				gi = int32(len(gs))
 				index.add(&k, pk, gi)

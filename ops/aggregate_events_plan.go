@@ -66,6 +66,10 @@ type aggPlan struct {
 	epSet      map[uint32]bool
 	rels       map[string]bool
 	needLabels bool
+	having     []aggPred
+	order      []aggOrder
+	top        int64 // 0: every group
+	rowBytes   int64 // bytes one group holds (the memory budget's unit)
 }
 
 type aggFilter struct {
@@ -116,21 +120,10 @@ func aggParse(c *Call) (*aggPlan, error) {
 			}
 			if hasS {
 				d.stride = toInt(m["stride"])
-				nb := (p.w.End - p.w.Start + d.stride - 1) / d.stride
-				if nb > aggMaxBuckets {
-					minStride := (p.w.End - p.w.Start + aggMaxBuckets - 1) / aggMaxBuckets
-					return nil, Errorf(ELimit, map[string]any{"path": path + "/stride", "hint": fmt.Sprintf("use a stride of at least %d or a narrower window", minStride), "min_stride": minStride},
-						"stride %d makes %d buckets, more than %d", d.stride, nb, aggMaxBuckets)
-				}
 				dcols = []string{"t_a", "t_b"}
 			} else {
 				d.unit = m["unit"].(string)
 				d.off = toInt(m["utc_offset_minutes"]) * 60_000_000
-				nb := aggCalIndex(d.unit, p.w.End-1+d.off) - aggCalIndex(d.unit, p.w.Start+d.off) + 1
-				if nb > aggMaxBuckets {
-					return nil, Errorf(ELimit, map[string]any{"path": path + "/unit", "hint": "use a coarser unit (day < week < month < year) or a narrower window"},
-						"unit %s makes %d buckets in the window, more than %d", d.unit, nb, aggMaxBuckets)
-				}
 				dcols = []string{"t_a", "t_b", "bucket"}
 			}
 			p.slots++
@@ -267,12 +260,10 @@ func aggParse(c *Call) (*aggPlan, error) {
 	if ef, ok := c.Args["endpoint_filter"].(map[string]any); ok {
 		p.epRole = roles[ef["role"].(string)]
 		p.epSet = map[uint32]bool{}
-		for i, u := range ef["uids"].([]any) {
-			id, err := c.Node("/endpoint_filter/uids/"+strconv.Itoa(i), u.(string))
-			if err != nil {
-				return nil, err
+		for _, u := range ef["uids"].([]any) {
+			if id, ok := c.R.Node(u.(string)); ok {
+				p.epSet[id] = true // an unknown uid matches no event
 			}
-			p.epSet[id] = true
 		}
 	}
 	if pf, ok := c.Args["prop_filter"].(map[string]any); ok {
@@ -299,6 +290,13 @@ func aggParse(c *Call) (*aggPlan, error) {
 			}
 		}
 		p.filter = f
+	}
+	aggCols := map[string]bool{}
+	for _, a := range p.aggs {
+		aggCols[a.col] = true
+	}
+	if err := aggParsePost(c, p, cols, aggCols); err != nil {
+		return nil, err
 	}
 	return p, nil
 }

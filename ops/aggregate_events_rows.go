@@ -123,7 +123,12 @@ func aggRows(c *Call, p *aggPlan, gs []*aggGroup, stream bool, distinct [][4]int
 	slices.SortFunc(rows, func(x, y map[string]any) int {
 		return compareKeys(x["group_key"].([]any), y["group_key"].([]any))
 	})
+	groups := int64(len(rows))
+	rows = aggNarrow(p, rows)
 	out := map[string]any{"rows": rowsOf(rows)}
+	if len(p.having) > 0 || p.top > 0 {
+		out["groups_total"] = groups
+	}
 	if needProps {
 		pc := map[string]any{}
 		for k, v := range coercion {

@@ -48,7 +48,7 @@ var (
 	computeScalar  = []string{"count", "sum", "min", "max", "mean", "median", "ratio", "diff", "percent", "interval_relation"}
 )
 
-const computeMaxInput = 50_000
+const computeMaxInput = MaxList
 
 func init() {
 	Register(&Spec{
@@ -79,7 +79,7 @@ func init() {
 			"a":            computeIntervalSchema("interval_relation: the first interval"),
 			"b":            computeIntervalSchema("interval_relation: the second interval"),
 			"group_by":     Str("count, sum, min, max, mean, median, topk: reduce or rank each group of rows with equal values of this column").OrNull(),
-			"limit":        Limit(),
+			"limit":        Int("row functions: rows per page; default: every row of the result").Range(1, MaxList).OrNull(),
 			"cursor":       Str("row functions: the cursor of the previous page of the same call (all other arguments unchanged)").OrNull(),
 		}, "fn"),
 		Result: Obj("", map[string]*Schema{
@@ -113,9 +113,10 @@ Output. Scalar functions return {value, truncated: false}: count, sum, min,
 max, mean, median (without group_by), ratio, diff, percent,
 interval_relation. Row functions return a page {rows, rows_total,
 truncated, cursor}: topk, filter, derive, join, intersect, difference,
-union, and every function with group_by. Pages hold at most limit rows;
-pass the returned cursor, with all other arguments unchanged, for the next
-page (a cursor that does not fit this call's rows is E_INVALID_ARG). Arguments a function does
+union, and every function with group_by. Without limit a row function
+returns every row of its result (its input's size bounds it); with limit,
+pages of at most limit rows: pass the returned cursor, with all other
+arguments unchanged, for the next page (a cursor that does not fit this call's rows is E_INVALID_ARG). Arguments a function does
 not use are ignored.
 
 Values. When field is null the input elements themselves are the values;
@@ -471,9 +472,9 @@ func (k *computeCtx) page(rows []any) (map[string]any, error) {
 				"bad cursor: it does not belong to this call")
 		}
 	}
-	limit := int(k.c.Int("limit"))
-	if limit <= 0 {
-		limit = 100
+	limit := len(rows) // no limit: the whole result
+	if k.has("limit") {
+		limit = int(k.c.Int("limit"))
 	}
 	end := min(len(rows), offset+limit)
 	out := map[string]any{

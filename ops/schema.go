@@ -362,7 +362,7 @@ func UIDField(desc string) *Schema {
 
 // UIDList is a list of node uids.
 func UIDList(desc string) *Schema {
-	return &Schema{Type: "array", Description: desc, Items: UIDField("a node uid"), MinItems: 1, MaxItems: 10_000}
+	return &Schema{Type: "array", Description: desc, Items: UIDField("a node uid"), MaxItems: MaxList}
 }
 
 // Range bounds a number or integer schema (inclusive).
