@@ -101,3 +101,26 @@ func TestPlanMemoryBudget(t *testing.T) {
 		t.Fatalf("the refusal does not name the budget: %+v", s1.Error)
 	}
 }
+
+// The answer's certification: a count over whole results is certified; the
+// rows_total of a filter whose input was a page is not, and says why.
+func TestAnswerStatus(t *testing.T) {
+	db := pairStore(t)
+	tr := exec.Run(context.Background(), db, mustPlan(t, onePairPlan), exec.Options{})
+	if ok, why := tr.AnswerStatus(); !ok {
+		t.Fatalf("whole count not certified: %s", why)
+	}
+	paged := strings.Replace(onePairPlan, `"aggregates":[{"agg":"count"}]}`, `"aggregates":[{"agg":"count"}],"limit":50}`, 1)
+	paged = strings.Replace(paged, `"from":"s3.value"`, `"from":"s2.rows_total"`, 1)
+	tr = exec.Run(context.Background(), db, mustPlan(t, paged), exec.Options{})
+	ok, why := tr.AnswerStatus()
+	if ok || !strings.Contains(why, "incomplete inputs") || !strings.Contains(why, "s1.rows") {
+		t.Fatalf("the rows_total of a filter over a page: certified %v (%s)", ok, why)
+	}
+	// rows_total of the page itself is certain.
+	own := strings.Replace(paged, `"from":"s2.rows_total"`, `"from":"s1.rows_total"`, 1)
+	tr = exec.Run(context.Background(), db, mustPlan(t, own), exec.Options{})
+	if ok, why := tr.AnswerStatus(); !ok || tr.Answer != int64(300) {
+		t.Fatalf("rows_total of a page: %v %v (%s)", tr.Answer, ok, why)
+	}
+}
