@@ -38,6 +38,11 @@ Dimensions (group_by items, column names in brackets):
       or "2024"; t_a/t_b are the bucket's bounds in UTC µs clipped to the
       window. More than 2000 buckets in the window is E_LIMIT (use a larger
       stride, a coarser unit or a narrower window);
+  {dim:"calendar_cycle", cycle:c, utc_offset_minutes:m}  [c] the position of
+      the local event time (time + m minutes, fixed offset, required) in a
+      cycle, an integer: hour_of_day 0..23, day_of_week 1 (Monday)..7
+      (Sunday), day_of_month 1..31, month_of_year 1..12 ("messages by hour
+      of day" groups every day's hour 14 together);
   {dim:"endpoint", role:"src"|"dst"|"either"}  [src | dst | node];
   {dim:"label", role:"src"|"dst"|"either"}     [src_label | dst_label | node_label]
       the label of the endpoint's node version believed at as_of_tt and
@@ -94,11 +99,12 @@ received anything as that node).`,
 		Args: Obj("", map[string]*Schema{
 			"window": Window(),
 			"group_by": Arr("up to three dimensions; [] = one global row", Obj("a dimension", map[string]*Schema{
-				"dim":                Enum("what to group by", "time_bucket", "endpoint", "label", "rel_type", "pair"),
+				"dim":                Enum("what to group by", "time_bucket", "calendar_cycle", "endpoint", "label", "rel_type", "pair"),
+				"cycle":              Enum("calendar_cycle: the position in which cycle (local time)", "hour_of_day", "day_of_week", "day_of_month", "month_of_year"),
 				"role":               Enum("endpoint and label: which endpoint", "src", "dst", "either"),
 				"stride":             Int("time_bucket: bucket width in µs").Range(1, 1<<62),
 				"unit":               Enum("time_bucket: calendar unit instead of stride", "day", "week", "month", "year"),
-				"utc_offset_minutes": Int("time_bucket with unit: fixed local offset from UTC in minutes (required with unit)").Range(-1440, 1440),
+				"utc_offset_minutes": Int("time_bucket with unit, calendar_cycle: fixed local offset from UTC in minutes (required with them)").Range(-1440, 1440),
 				"pair_mode":          Enum("pair: directed (src, dst) or undirected (node_a <= node_b)", "directed", "undirected"),
 			}, "dim")).Max(3),
 			"aggregates": Arr("one to six aggregates", Obj("an aggregate", map[string]*Schema{
@@ -168,6 +174,10 @@ func aggRowSchema() *Schema {
 		"node_a":           UIDField("pair undirected: the smaller uid"),
 		"node_b":           UIDField("pair undirected: the larger uid"),
 		"rel_type":         Str("relation type"),
+		"hour_of_day":      Int("calendar_cycle hour_of_day: local hour 0..23"),
+		"day_of_week":      Int("calendar_cycle day_of_week: 1 Monday .. 7 Sunday (local)"),
+		"day_of_month":     Int("calendar_cycle day_of_month: 1..31 (local)"),
+		"month_of_year":    Int("calendar_cycle month_of_year: 1..12 (local)"),
 		"src_label":        Str("label of the source node at the event time").OrNull(),
 		"dst_label":        Str("label of the destination node at the event time").OrNull(),
 		"node_label":       Str("label of the viewed endpoint at the event time").OrNull(),

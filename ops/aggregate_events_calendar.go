@@ -114,3 +114,21 @@ func aggCalFromIndex(unit string, idx int64) (sd, ed int64) {
 	}
 	return aggDaysFromCivil(idx, 1, 1), aggDaysFromCivil(idx+1, 1, 1)
 }
+
+// aggCycleOf is the position of local time L in a calendar cycle:
+// hour_of_day 0..23, day_of_week 1 (Monday)..7 (ISO), day_of_month 1..31,
+// month_of_year 1..12.
+func aggCycleOf(cycle string, L int64) int64 {
+	days := aggFloorDiv(L, aggDayUS)
+	switch cycle {
+	case "hour_of_day":
+		return aggFloorDiv(L, aggDayUS/24) - days*24
+	case "day_of_week":
+		return (days + 3) - aggFloorDiv(days+3, 7)*7 + 1 // 1970-01-01 was a Thursday
+	case "day_of_month":
+		_, _, d := aggCivilFromDays(days)
+		return d
+	}
+	_, m, _ := aggCivilFromDays(days)
+	return m
+}

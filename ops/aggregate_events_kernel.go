@@ -146,6 +146,8 @@ func aggKernel(c *Call, p *aggPlan, stream bool) (out map[string]any, dirty bool
 			widths = append(widths, uint(bits.Len64(uint64(nb-1))))
 		case aggDimEndpoint:
 			widths = append(widths, nodeBits)
+		case aggDimCycle:
+			widths = append(widths, 5) // 0..31
 		case aggDimRel:
 			// Keys hold the store's dense rel ids, below the number of
 			// rel types it has seen.
@@ -349,6 +351,8 @@ func aggKernel(c *Call, p *aggPlan, stream bool) (out map[string]any, dirty bool
 						}
 						k[d.slot] = lid
 					}
+				case aggDimCycle:
+					k[d.slot] = aggCycleOf(d.unit, t+d.off)
 				case aggDimRel:
 					k[d.slot] = int64(r.RelID(v))
 				case aggDimPair:

@@ -15,6 +15,7 @@ const (
 	aggDimLabel
 	aggDimRel
 	aggDimPair
+	aggDimCycle
 )
 
 const (
@@ -35,8 +36,8 @@ type aggDim struct {
 	kind       int
 	role       int
 	stride     int64
-	unit       string
-	off        int64 // µs
+	unit       string // calendar unit, or the cycle of a calendar_cycle
+	off        int64  // µs
 	undirected bool
 	slot       int // first key slot
 }
@@ -145,6 +146,19 @@ func aggParse(c *Call) (*aggPlan, error) {
 				p.needLabels = true
 				dcols = []string{[]string{"src_label", "dst_label", "node_label"}[d.role]}
 			}
+			p.slots++
+		case "calendar_cycle":
+			d.kind = aggDimCycle
+			allowed["cycle"], allowed["utc_offset_minutes"] = true, true
+			cy, ok := m["cycle"].(string)
+			if !ok {
+				return nil, aggErr(path+"/cycle", `add "cycle": "hour_of_day", "day_of_week", "day_of_month" or "month_of_year"`, "calendar_cycle needs a cycle")
+			}
+			if _, ok := m["utc_offset_minutes"]; !ok {
+				return nil, aggErr(path+"/utc_offset_minutes", "state the local offset explicitly; 0 means UTC", "a calendar cycle needs utc_offset_minutes")
+			}
+			d.unit, d.off = cy, toInt(m["utc_offset_minutes"])*60_000_000
+			dcols = []string{cy}
 			p.slots++
 		case "rel_type":
 			d.kind = aggDimRel

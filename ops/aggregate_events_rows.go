@@ -36,6 +36,9 @@ func aggRows(c *Call, p *aggPlan, gs []*aggGroup, stream bool, distinct [][4]int
 				}
 				row[[]string{"src_label", "dst_label", "node_label"}[d.role]] = l
 				gk = append(gk, l)
+			case aggDimCycle:
+				row[d.unit] = g.key[d.slot]
+				gk = append(gk, g.key[d.slot])
 			case aggDimRel:
 				rel := r.RelName(uint32(g.key[d.slot]))
 				row["rel_type"] = rel

@@ -29,6 +29,10 @@ func aggGen(rng *rand.Rand, w *world) map[string]any {
 		func() map[string]any {
 			return map[string]any{"dim": "label", "role": []string{"src", "dst", "either"}[rng.IntN(3)]}
 		},
+		func() map[string]any {
+			return map[string]any{"dim": "calendar_cycle", "cycle": []string{"hour_of_day", "day_of_week", "day_of_month", "month_of_year"}[rng.IntN(4)],
+				"utc_offset_minutes": int64(rng.IntN(2881) - 1440)}
+		},
 		func() map[string]any { return map[string]any{"dim": "rel_type"} },
 		func() map[string]any {
 			d := map[string]any{"dim": "pair"}
@@ -76,8 +80,8 @@ func aggGen(rng *rand.Rand, w *world) map[string]any {
 	var gb []any
 	for range rng.IntN(3) + rng.IntN(2)*rng.IntN(2) {
 		i := rng.IntN(len(dims))
-		if i >= 6 && rng.IntN(4) > 0 {
-			i = rng.IntN(6)
+		if i >= 7 && rng.IntN(4) > 0 {
+			i = rng.IntN(7)
 		}
 		gb = append(gb, dims[i]())
 	}
@@ -141,6 +145,8 @@ func aggPostGen(rng *rand.Rand, args map[string]any) {
 			cols = append(cols, map[any]string{"src": "src", "dst": "dst", "either": "node"}[m["role"]])
 		case "label":
 			cols = append(cols, map[any]string{"src": "src_label", "dst": "dst_label", "either": "node_label"}[m["role"]])
+		case "calendar_cycle":
+			cols = append(cols, m["cycle"].(string))
 		case "rel_type":
 			cols = append(cols, "rel_type")
 		case "pair":

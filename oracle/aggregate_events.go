@@ -80,6 +80,13 @@ func aggregateEvents(s *bt.MemStore, args map[string]any) (map[string]any, error
 				name += "_label"
 			}
 			cs = []string{name}
+		case "calendar_cycle":
+			_, ho := m["utc_offset_minutes"]
+			cy, hc := m["cycle"].(string)
+			if !hc || !ho || !only(m, "dim", "cycle", "utc_offset_minutes") {
+				return nil, errInvalid
+			}
+			cs = []string{cy}
 		case "rel_type":
 			if !only(m, "dim") {
 				return nil, errInvalid
@@ -273,6 +280,8 @@ func aggregateEvents(s *bt.MemStore, args map[string]any) (map[string]any, error
 						start, _ := aggCalendar(m["unit"].(string), num(m["utc_offset_minutes"]), o.t)
 						k = append(k, max(start, ta))
 					}
+				case "calendar_cycle":
+					k = append(k, aggCycle(m["cycle"].(string), num(m["utc_offset_minutes"]), o.t))
 				case "endpoint":
 					k = append(k, pick())
 				case "label":
@@ -342,6 +351,8 @@ func aggregateEvents(s *bt.MemStore, args map[string]any) (map[string]any, error
 					name += "_label"
 				}
 				row[name] = key[i]
+			case "calendar_cycle":
+				row[m["cycle"].(string)] = key[i]
 			case "rel_type":
 				row["rel_type"] = key[i]
 			case "pair":
@@ -623,4 +634,19 @@ func aggCalName(unit string, offMin int64, t bt.Time) string {
 		return fmt.Sprintf("%04d-%02d", lt.Year(), int(lt.Month()))
 	}
 	return fmt.Sprintf("%04d", lt.Year())
+}
+
+// aggCycle reads the position in a calendar cycle off the local time the
+// standard library computes.
+func aggCycle(cycle string, offMin int64, t bt.Time) int64 {
+	lt := time.UnixMicro(t).In(time.FixedZone("", int(offMin)*60))
+	switch cycle {
+	case "hour_of_day":
+		return int64(lt.Hour())
+	case "day_of_week":
+		return int64((int(lt.Weekday())+6)%7 + 1)
+	case "day_of_month":
+		return int64(lt.Day())
+	}
+	return int64(lt.Month())
 }
