@@ -245,6 +245,10 @@ func runStep(ctx context.Context, src Source, p *plan.Plan, t *Trace, index map[
 		r.Status, r.Error = "failed", ops.Errorf(ops.ENotFound, map[string]any{"allowed": ops.Names()}, "unknown operator %q", s.Op)
 		return
 	}
+	if err := windowOutside(src, asOf, spec, s.Args, args); err != nil {
+		r.Status, r.Error = "failed", err
+		return
+	}
 	if _, reads := spec.Args.Properties["as_of_tt"]; reads {
 		if v, given := args["as_of_tt"].(int64); !given || v >= bt.OpenEnd {
 			args["as_of_tt"] = asOf

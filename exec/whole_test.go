@@ -9,6 +9,8 @@ import (
 	"github.com/tgms-go/tgms"
 	bt "github.com/tgms-go/tgms/bitemporal"
 	"github.com/tgms-go/tgms/exec"
+	"github.com/tgms-go/tgms/ops"
+	"github.com/tgms-go/tgms/plan"
 )
 
 // pairStore has 300 directed pairs: pair i sends 1 + i%3 messages, so 100
@@ -122,5 +124,29 @@ func TestAnswerStatus(t *testing.T) {
 	tr = exec.Run(context.Background(), db, mustPlan(t, own), exec.Options{})
 	if ok, why := tr.AnswerStatus(); !ok || tr.Answer != int64(300) {
 		t.Fatalf("rows_total of a page: %v %v (%s)", tr.Answer, ok, why)
+	}
+}
+
+// A window wholly outside the data is refused the same way written
+// literally (by the plan contract) and reached by reference (at run time),
+// both with the units hint.
+func TestWindowOutsideTheDataLiteralAndByReference(t *testing.T) {
+	db := pairStore(t)
+	es := db.Stats()
+	st := ops.Stats{Nodes: int64(es.Nodes), NodeVersions: int64(es.NodeVersions), EdgeVersions: int64(es.EdgeVersions), VtMin: es.VtMin, VtMax: es.VtMax}
+	literal := `{"plan_id":"w","steps":[{"id":"s1","op":"aggregate_events","args":{"window":{"t_a":900000,"t_b":900100},"group_by":[],"aggregates":[{"agg":"count"}]},"depends_on":[]}],"answer_spec":{"kind":"count","from":"s1.rows[0].count"}}`
+	v := plan.ValidateJSON([]byte(literal), plan.Options{Stats: &st})
+	if v.Valid || v.Violations[0].Rule != plan.RuleWindowExtent || !strings.Contains(v.Violations[0].Hint, "units") {
+		t.Fatalf("literal window outside the data: %+v", v.Violations)
+	}
+	// s2's window starts where s1's only bucket ends, after the data.
+	byRef := `{"plan_id":"w2","steps":[
+ {"id":"s1","op":"aggregate_events","args":{"window":{"t_a":0,"t_b":3000},"group_by":[{"dim":"time_bucket","stride":3000}],"aggregates":[{"agg":"count"}]},"depends_on":[]},
+ {"id":"s2","op":"aggregate_events","args":{"window":{"t_a":{"$ref":"s1.rows[0].t_b"},"t_b":900000},"group_by":[],"aggregates":[{"agg":"count"}]},"depends_on":["s1"]}],
+ "answer_spec":{"kind":"count","from":"s2.rows[0].count"}}`
+	tr := exec.Run(context.Background(), db, mustPlan(t, byRef), exec.Options{})
+	s2, _ := tr.Step("s2")
+	if s2.Status != "failed" || s2.Error.Code != "E_INVALID_ARG" || s2.Error.Details["rule"] != plan.RuleWindowExtent || !strings.Contains(s2.Error.Details["hint"].(string), "units") {
+		t.Fatalf("window by reference outside the data: %s %+v", s2.Status, s2.Error)
 	}
 }

@@ -17,12 +17,21 @@ type aggKey [6]int64
 type aggGroup struct {
 	key   aggKey // slot ordinals (see aggIndex)
 	count int64
-	acc   [aggNumSrcs]aggAcc
-	times []int64  // event times, for the sequence aggregates
-	pairs []uint64 // src<<32 | dst (count_distinct of pair)
+	acc   *[aggNumSrcs]aggAcc // allocated when a numeric value arrives
+	times []int64             // event times, for the sequence aggregates
+	pairs []uint64            // src<<32 | dst (count_distinct of pair)
 	// streamed sequence state: last time, largest gap, session start,
 	// longest session
 	sLast, sGap, sStart, sSpan int64
+}
+
+// accOf is the accumulator of numeric source src (empty when no value
+// arrived).
+func (g *aggGroup) accOf(src int) *aggAcc {
+	if g.acc == nil {
+		return &aggAcc{}
+	}
+	return &g.acc[src]
 }
 
 // aggIndex maps group keys to group indexes. Each slot holds a small
@@ -406,6 +415,9 @@ func aggKernel(c *Call, p *aggPlan, stream bool) (out map[string]any, dirty bool
 				}
 				for s := range aggNumSrcs {
 					if has[s] {
+						if g.acc == nil {
+							g.acc = new([aggNumSrcs]aggAcc)
+						}
 						g.acc[s].add(nums[s])
 					}
 				}

@@ -60,6 +60,9 @@ func aggParsePost(c *Call, p *aggPlan, cols map[string]string, aggCols map[strin
 		row += 16 + int64(len(col)) + 24
 	}
 	p.rowBytes = row + int64(unsafe.Sizeof(aggGroup{})) + 16
+	if p.needSrc != [aggNumSrcs]bool{} {
+		p.rowBytes += int64(unsafe.Sizeof([aggNumSrcs]aggAcc{}))
+	}
 	return nil
 }
 

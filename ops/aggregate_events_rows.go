@@ -66,15 +66,15 @@ func aggRows(c *Call, p *aggPlan, gs []*aggGroup, stream bool, distinct [][4]int
 			case "count_distinct":
 				val = distinct[gi][slices.Index([]string{"src", "dst", "node", "pair"}, a.of)]
 			case "sum":
-				s, err := g.acc[a.src].sum()
+				s, err := g.accOf(a.src).sum()
 				if err != nil {
 					return nil, err
 				}
 				val = s
 			case "mean":
-				val = g.acc[a.src].mean()
+				val = g.accOf(a.src).mean()
 			case "min", "max":
-				acc := &g.acc[a.src]
+				acc := g.accOf(a.src)
 				if acc.s.n > 0 {
 					if a.agg == "min" {
 						val = acc.min.value()
