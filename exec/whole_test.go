@@ -150,3 +150,19 @@ func TestWindowOutsideTheDataLiteralAndByReference(t *testing.T) {
 		t.Fatalf("window by reference outside the data: %s %+v", s2.Status, s2.Error)
 	}
 }
+
+// An empty uid list, or uids the store does not know, in a filter position
+// is an empty, complete answer: a certified count of 0.
+func TestEmptyFilterIsACertifiedZero(t *testing.T) {
+	db := pairStore(t)
+	for _, uids := range []string{`[]`, `["nobody"]`} {
+		v := plan.ValidateJSON([]byte(`{"plan_id":"e","steps":[{"id":"s1","op":"aggregate_events","args":{"window":{"t_a":0,"t_b":10000},"group_by":[],"aggregates":[{"agg":"count"}],"endpoint_filter":{"role":"src","uids":`+uids+`}},"depends_on":[]}],"answer_spec":{"kind":"count","from":"s1.rows[0].count"}}`), plan.Options{UIDs: []string{"nobody"}})
+		if !v.Valid {
+			t.Fatalf("uids %s: rejected %+v", uids, v.Violations)
+		}
+		tr := exec.Run(context.Background(), db, v.Plan, exec.Options{})
+		if ok, why := tr.AnswerStatus(); !ok || tr.Answer != int64(0) {
+			t.Fatalf("uids %s: answer %v certified %v (%s)", uids, tr.Answer, ok, why)
+		}
+	}
+}
