@@ -57,7 +57,11 @@ of events. Two dimensions producing the same column are E_INVALID_ARG.
 Aggregates (columns): count [count]; count_distinct of src|dst|node|pair
 [distinct_src, distinct_dst, distinct_node (either endpoint), distinct_pair
 (directed pairs)]; sum of duration|prop, mean|min|max of duration|vt_s|prop
-[sum_duration, mean_vt_s, min_prop, ...]; max_gap [max_gap] the largest
+[sum_duration, mean_vt_s, min_prop, ...]; first|last of src|dst
+[first_src, last_dst, ...] the counterpart of the group's earliest (latest)
+event, ties at one time broken by the smaller (src, dst) uids in code-point
+order, null for an empty group ("who sent the first message to B": group
+by endpoint dst, first of src; its time is min of vt_s); max_gap [max_gap] the largest
 difference between consecutive event times (null below 2 events);
 max_in_window with span [max_in_window] the most events in any
 [t, t + span) starting at an event time t (0 for an empty group);
@@ -108,8 +112,8 @@ received anything as that node).`,
 				"pair_mode":          Enum("pair: directed (src, dst) or undirected (node_a <= node_b)", "directed", "undirected"),
 			}, "dim")).Max(3),
 			"aggregates": Arr("one to six aggregates", Obj("an aggregate", map[string]*Schema{
-				"agg":  Enum("aggregate function", "count", "count_distinct", "sum", "mean", "min", "max", "max_gap", "max_in_window", "max_session_span"),
-				"of":   Enum("what it reads: count_distinct src|dst|node|pair; sum duration|prop; mean/min/max duration|vt_s|prop", "src", "dst", "node", "pair", "duration", "vt_s", "prop"),
+				"agg":  Enum("aggregate function", "count", "count_distinct", "sum", "mean", "min", "max", "first", "last", "max_gap", "max_in_window", "max_session_span"),
+				"of":   Enum("what it reads: count_distinct src|dst|node|pair; sum duration|prop; mean/min/max duration|vt_s|prop; first/last src|dst", "src", "dst", "node", "pair", "duration", "vt_s", "prop"),
 				"prop": Str("the property, with of = prop").NonEmpty(),
 				"span": Int("max_in_window: window length in µs").Range(1, 1<<62),
 				"gap":  Int("max_session_span: largest gap inside a session, µs").Range(0, 1<<62),
@@ -198,6 +202,10 @@ func aggRowSchema() *Schema {
 		"min_prop":         n("smallest value of the numeric property"),
 		"max_prop":         n("largest value of the numeric property"),
 		"max_gap":          i("largest gap between consecutive event times (µs)"),
+		"first_src":        UIDField("first: the source of the group's first event").OrNull(),
+		"first_dst":        UIDField("first: the destination of the group's first event").OrNull(),
+		"last_src":         UIDField("last: the source of the group's last event").OrNull(),
+		"last_dst":         UIDField("last: the destination of the group's last event").OrNull(),
 		"max_in_window":    Int("most events within any span starting at an event"),
 		"max_session_span": i("longest session (last - first event time, µs)"),
 	})

@@ -23,6 +23,33 @@ type aggGroup struct {
 	// streamed sequence state: last time, largest gap, session start,
 	// longest session
 	sLast, sGap, sStart, sSpan int64
+	// first and last event (time, src, dst), for first/last
+	ends       bool
+	fT, lT     int64
+	fSrc, fDst uint32
+	lSrc, lDst uint32
+}
+
+// addEnds keeps the group's first and last event: earliest and latest
+// time, ties broken by the smaller (src, dst) uids in code-point order.
+func (g *aggGroup) addEnds(r engine.Reader, t int64, src, dst uint32) {
+	less := func(s1, d1, s2, d2 uint32) bool {
+		if s1 != s2 {
+			return r.UID(s1) < r.UID(s2)
+		}
+		return r.UID(d1) < r.UID(d2)
+	}
+	switch {
+	case !g.ends:
+		g.ends = true
+		g.fT, g.fSrc, g.fDst, g.lT, g.lSrc, g.lDst = t, src, dst, t, src, dst
+		return
+	case t < g.fT || t == g.fT && less(src, dst, g.fSrc, g.fDst):
+		g.fT, g.fSrc, g.fDst = t, src, dst
+	}
+	if t > g.lT || t == g.lT && less(src, dst, g.lSrc, g.lDst) {
+		g.lT, g.lSrc, g.lDst = t, src, dst
+	}
 }
 
 // accOf is the accumulator of numeric source src (empty when no value
@@ -198,7 +225,7 @@ func aggKernel(c *Call, p *aggPlan, stream bool) (out map[string]any, dirty bool
 	var gs []*aggGroup
 	var gLast, gCount []int64
 	var dl [3][]uint64 // group<<32 | node, for count_distinct of src, dst, node
-	needGroup := needSeqTimes || stream || p.needSrc != [aggNumSrcs]bool{} || p.distinct[3]
+	needGroup := needSeqTimes || stream || p.needSrc != [aggNumSrcs]bool{} || p.distinct[3] || p.needEnds
 	if len(p.dims) == 0 {
 		gs = append(gs, &aggGroup{})
 		gLast, gCount = append(gLast, -1), append(gCount, 0)
@@ -423,6 +450,9 @@ func aggKernel(c *Call, p *aggPlan, stream bool) (out map[string]any, dirty bool
 				}
 				if p.distinct[3] {
 					g.pairs = append(g.pairs, uint64(src)<<32|uint64(dst))
+				}
+				if p.needEnds {
+					g.addEnds(r, t, src, dst)
 				}
 			}
 			gk := uint64(gi) << 32

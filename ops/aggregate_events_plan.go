@@ -67,6 +67,7 @@ type aggPlan struct {
 	epSet      map[uint32]bool
 	rels       map[string]bool
 	needLabels bool
+	needEnds   bool // first/last: each group's first and last event
 	having     []aggPred
 	order      []aggOrder
 	top        int64 // 0: every group
@@ -231,6 +232,10 @@ func aggParse(c *Call) (*aggPlan, error) {
 				}
 				p.prop = pr
 			}
+		case "first", "last":
+			err = need("src", "dst")
+			a.col = a.agg + "_" + a.of
+			p.needEnds = true
 		case "max_gap":
 			a.col = "max_gap"
 			p.needSeq = true

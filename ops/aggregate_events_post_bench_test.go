@@ -34,3 +34,10 @@ func BenchmarkAggregateEventsHourBucketsSynth1M(b *testing.B) {
 		"group_by":   []any{map[string]any{"dim": "time_bucket", "stride": int64(3_600_000_000)}},
 		"aggregates": []any{map[string]any{"agg": "count"}}})
 }
+
+// Who each node first wrote to: first of dst per source over 1M events.
+func BenchmarkAggregateEventsFirstSynth1M(b *testing.B) {
+	aggBenchRun(b, "aggregate_events", map[string]any{"window": aggBenchWindow(91),
+		"group_by":   []any{map[string]any{"dim": "endpoint", "role": "src"}},
+		"aggregates": []any{map[string]any{"agg": "first", "of": "dst"}, map[string]any{"agg": "last", "of": "dst"}}})
+}

@@ -82,6 +82,11 @@ func aggRows(c *Call, p *aggPlan, gs []*aggGroup, stream bool, distinct [][4]int
 						val = acc.max.value()
 					}
 				}
+			case "first", "last":
+				if g.ends {
+					id := map[string]uint32{"first_src": g.fSrc, "first_dst": g.fDst, "last_src": g.lSrc, "last_dst": g.lDst}[a.col]
+					val = r.UID(id)
+				}
 			case "max_gap":
 				if stream {
 					if g.count >= 2 {

@@ -171,6 +171,37 @@ func TestAggregateEventsCollegeMsgQuestions(t *testing.T) {
 	}
 }
 
+// "Who sent the first message to each recipient, and when?" on CollegeMsg:
+// first of src per destination, against a scan of the file (ties at one
+// second broken by the smaller sender uid).
+func TestAggregateEventsCollegeMsgFirstSender(t *testing.T) {
+	raw := readSNAP(t, "CollegeMsg.txt.gz", false)
+	e := snapStore(t, "collegemsg")
+	type first struct {
+		t   int64
+		src string
+	}
+	want := map[string]first{}
+	for _, ev := range raw {
+		f, ok := want[ev.dst]
+		if !ok || ev.t < f.t || ev.t == f.t && ev.src < f.src {
+			want[ev.dst] = first{ev.t, ev.src}
+		}
+	}
+	r := snapCall(t, e, map[string]any{"window": wholeWindow, "group_by": []any{map[string]any{"dim": "endpoint", "role": "dst"}},
+		"aggregates": []any{map[string]any{"agg": "first", "of": "src"}, map[string]any{"agg": "min", "of": "vt_s"}}, "limit": int64(10_000)})
+	rows := r["rows"].([]any)
+	if len(rows) != len(want) {
+		t.Fatalf("%d recipients, brute force %d", len(rows), len(want))
+	}
+	for _, x := range rows {
+		m := x.(map[string]any)
+		if w := want[m["dst"].(string)]; m["first_src"] != w.src || m["min_vt_s"] != w.t {
+			t.Fatalf("%v: brute force %+v", m, w)
+		}
+	}
+}
+
 // Bitcoin-OTC: "Which accounts received at least 10 ratings and a negative
 // mean rating? Worst first." — having on two aggregates, order by mean.
 func TestAggregateEventsBitcoinOTCQuestion(t *testing.T) {

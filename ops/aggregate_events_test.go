@@ -65,6 +65,9 @@ func aggGen(rng *rand.Rand, w *world) map[string]any {
 			}
 			return a
 		},
+		func() map[string]any {
+			return map[string]any{"agg": []string{"first", "last"}[rng.IntN(2)], "of": []string{"src", "dst"}[rng.IntN(2)]}
+		},
 		func() map[string]any { return map[string]any{"agg": "max_gap"} },
 		func() map[string]any { return map[string]any{"agg": "max_in_window", "span": int64(1 + rng.IntN(30))} },
 		func() map[string]any { return map[string]any{"agg": "max_session_span", "gap": int64(rng.IntN(10))} },
@@ -130,6 +133,8 @@ func aggPostGen(rng *rand.Rand, args map[string]any) {
 		switch agg := m["agg"].(string); agg {
 		case "count", "max_gap", "max_in_window", "max_session_span":
 			aggCols = append(aggCols, agg)
+		case "first", "last":
+			aggCols = append(aggCols, agg+"_"+of)
 		case "count_distinct":
 			aggCols = append(aggCols, "distinct_"+of)
 		default:

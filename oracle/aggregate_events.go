@@ -133,6 +133,9 @@ func aggregateEvents(s *bt.MemStore, args map[string]any) (map[string]any, error
 			} else if ok {
 				ok = only(m, "agg", "of")
 			}
+		case "first", "last":
+			col = agg + "_" + of
+			ok = (of == "src" || of == "dst") && only(m, "agg", "of")
 		case "max_gap":
 			col, ok = "max_gap", only(m, "agg")
 		case "max_in_window":
@@ -370,6 +373,32 @@ func aggregateEvents(s *bt.MemStore, args map[string]any) (map[string]any, error
 			agg, _ := m["agg"].(string)
 			of, _ := m["of"].(string)
 			switch agg {
+			case "first", "last":
+				// every member, compared with every other: the earliest (or
+				// latest) time, then the smallest src, then dst
+				var best *aggOcc
+				for j := range members {
+					o := &members[j]
+					if best == nil {
+						best = o
+						continue
+					}
+					better := o.t < best.t
+					if agg == "last" {
+						better = o.t > best.t
+					}
+					if o.t == best.t {
+						better = o.src < best.src || o.src == best.src && o.dst < best.dst
+					}
+					if better {
+						best = o
+					}
+				}
+				var v any
+				if best != nil {
+					v = map[string]string{"src": best.src, "dst": best.dst}[of]
+				}
+				row[agg+"_"+of] = v
 			case "count":
 				row["count"] = int64(len(members))
 			case "count_distinct":

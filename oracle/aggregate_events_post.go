@@ -14,6 +14,8 @@ func aggOraclePost(args map[string]any, cols map[string]bool, rows []map[string]
 			aggCols[agg] = true
 		case "count_distinct":
 			aggCols["distinct_"+of] = true
+		case "first", "last":
+			aggCols[agg+"_"+of] = true
 		default:
 			aggCols[agg+"_"+of] = true
 		}
