@@ -33,23 +33,25 @@ type aggGroup struct {
 // addEnds keeps the group's first and last event: earliest and latest
 // time, ties broken by the smaller (src, dst) uids in code-point order.
 func (g *aggGroup) addEnds(r engine.Reader, t int64, src, dst uint32) {
-	less := func(s1, d1, s2, d2 uint32) bool {
-		if s1 != s2 {
-			return r.UID(s1) < r.UID(s2)
-		}
-		return r.UID(d1) < r.UID(d2)
-	}
 	switch {
 	case !g.ends:
 		g.ends = true
 		g.fT, g.fSrc, g.fDst, g.lT, g.lSrc, g.lDst = t, src, dst, t, src, dst
 		return
-	case t < g.fT || t == g.fT && less(src, dst, g.fSrc, g.fDst):
+	case t < g.fT || t == g.fT && aggPairLess(r, src, dst, g.fSrc, g.fDst):
 		g.fT, g.fSrc, g.fDst = t, src, dst
 	}
-	if t > g.lT || t == g.lT && less(src, dst, g.lSrc, g.lDst) {
+	if t > g.lT || t == g.lT && aggPairLess(r, src, dst, g.lSrc, g.lDst) {
 		g.lT, g.lSrc, g.lDst = t, src, dst
 	}
+}
+
+// aggPairLess orders (src, dst) pairs by their uids in code-point order.
+func aggPairLess(r engine.Reader, s1, d1, s2, d2 uint32) bool {
+	if s1 != s2 {
+		return r.UID(s1) < r.UID(s2)
+	}
+	return d1 != d2 && r.UID(d1) < r.UID(d2)
 }
 
 // accOf is the accumulator of numeric source src (empty when no value

@@ -84,7 +84,15 @@ func aggRows(c *Call, p *aggPlan, gs []*aggGroup, stream bool, distinct [][4]int
 				}
 			case "first", "last":
 				if g.ends {
-					id := map[string]uint32{"first_src": g.fSrc, "first_dst": g.fDst, "last_src": g.lSrc, "last_dst": g.lDst}[a.col]
+					id := g.fSrc
+					switch a.col {
+					case "first_dst":
+						id = g.fDst
+					case "last_src":
+						id = g.lSrc
+					case "last_dst":
+						id = g.lDst
+					}
 					val = r.UID(id)
 				}
 			case "max_gap":
