@@ -170,6 +170,7 @@ type Op struct {
 	Ref    Ref
 	Props  Props
 	Valid  Interval
+	To     Interval // correct: where the fact really held (zero: where it was believed)
 	At     Time
 	Events []Event
 }
@@ -192,6 +193,16 @@ func Retract(r Ref, t Time) Op { return Op{Kind: OpRetract, Ref: r, At: t} }
 func Correct(r Ref, props Props, valid Interval) Op {
 	return Op{Kind: OpCorrect, Ref: r, Props: props, Valid: valid}
 }
+
+// CorrectTime builds a correct op that moves a fact in valid time: what was
+// believed over from in truth held over to, with props. It is a
+// correction (we were wrong about when), not a retract and a new assert.
+func CorrectTime(r Ref, props Props, from, to Interval) Op {
+	return Op{Kind: OpCorrect, Ref: r, Props: props, Valid: from, To: to}
+}
+
+// Moves reports whether a correct op moves the fact in valid time.
+func (op *Op) Moves() bool { return op.To != (Interval{}) }
 
 // Ingest builds a bulk ingest op of events; nodes it creates get nodeLabel.
 func Ingest(events []Event, nodeLabel string) Op {
@@ -276,6 +287,11 @@ func (op *Op) Validate(i int) error {
 		}
 		if err := checkProps(i, k, op.Props); err != nil {
 			return err
+		}
+		if op.Moves() {
+			if err := checkIv("to_vt", op.To); err != nil {
+				return err
+			}
 		}
 		return checkIv("vt", op.Valid)
 	case OpIngest:

@@ -353,7 +353,9 @@ func (p *planner) notFound(i int, op *Op, known bool) error {
 
 // correct replaces the props of the identity over op.Valid: believed
 // versions overlapping it are closed, their parts outside it re-inserted,
-// and one corrected version covers all of op.Valid (gaps included).
+// and one corrected version covers all of op.Valid (gaps included). A
+// moving correct (op.To set) puts that version over op.To instead, which
+// must not overlap what stays believed.
 func (p *planner) correct(i int, op *Op) error {
 	if op.Ref.Kind == RefNode {
 		hits := p.believedNodes(op.Ref.UID, op.Valid)
@@ -368,7 +370,14 @@ func (p *planner) correct(i int, op *Op) error {
 				p.insertNode(frag)
 			}
 		}
-		p.insertNode(NodeVersion{UID: op.Ref.UID, Label: hits[0].v.Label, Props: op.Props, Valid: op.Valid, CreatedBy: OpCorrect})
+		to := op.Valid
+		if op.Moves() {
+			to = op.To
+			if len(p.believedNodes(op.Ref.UID, to)) > 0 {
+				return p.moveConflict(i, op)
+			}
+		}
+		p.insertNode(NodeVersion{UID: op.Ref.UID, Label: hits[0].v.Label, Props: op.Props, Valid: to, CreatedBy: OpCorrect})
 		return nil
 	}
 	hits := p.believedEdges(op.Ref.Edge, op.Valid)
@@ -384,8 +393,22 @@ func (p *planner) correct(i int, op *Op) error {
 			p.insertEdge(frag, h.auto())
 		}
 	}
-	p.insertEdge(EdgeVersion{Key: hits[0].v.Key, Props: op.Props, Valid: op.Valid, CreatedBy: OpCorrect}, auto)
+	to := op.Valid
+	if op.Moves() {
+		to = op.To
+		if len(p.believedEdges(op.Ref.Edge, to)) > 0 {
+			return p.moveConflict(i, op)
+		}
+	}
+	p.insertEdge(EdgeVersion{Key: hits[0].v.Key, Props: op.Props, Valid: to, CreatedBy: OpCorrect}, auto)
 	return nil
+}
+
+// moveConflict refuses a move onto valid time the identity is still
+// believed over (outside the interval it moves from).
+func (p *planner) moveConflict(i int, op *Op) error {
+	return opErr(CodeConflict, i, op.Kind, "to_vt", "%s is still believed over part of %s outside %s: correct or retract that part first, or move onto free valid time",
+		op.Ref, op.To, op.Valid)
 }
 
 // ingest is the bulk path: every event becomes a new edge identity with one

@@ -15,6 +15,8 @@ import (
 //	{"op":"assert_edge","src":"a","dst":"b","rel_type":"KNOWS","disc":"","props":{...},"vt_s":T,"vt_e":T}
 //	{"op":"retract","ref":REF,"t":T}
 //	{"op":"correct","ref":REF,"props":{...},"vt_s":T,"vt_e":T}
+//	{"op":"correct","ref":REF,"props":{...},"vt_s":T,"vt_e":T,"to_vt_s":T,"to_vt_e":T}
+//	    (the fact believed over [vt_s, vt_e) held over [to_vt_s, to_vt_e))
 //	{"op":"ingest","node_label":"Node","events":[{"src":..,"dst":..,"rel_type":..,"vt_s":T,"vt_e":T,"disc":..,"props":{...}}, ...]}
 //
 // REF is {"kind":"node","uid":"a"} or {"kind":"edge","src":..,"dst":..,"rel_type":..,"disc":..}.
@@ -51,6 +53,11 @@ func DecodeOp(data []byte) (Op, error) {
 		op.Ref, op.At = d.ref(), d.time("t", true, 0)
 	case OpCorrect:
 		op.Ref, op.Props, op.Valid = d.ref(), d.props("props"), d.interval()
+		if _, moves := d.m["to_vt_s"]; moves {
+			op.To = Interval{d.time("to_vt_s", true, 0), d.time("to_vt_e", false, OpenEnd)}
+		} else if _, end := d.m["to_vt_e"]; end {
+			d.fail("to_vt_s", "is required with to_vt_e (where the fact really started)")
+		}
 	case OpIngest:
 		op.Label = d.str("node_label", false)
 		evs, _ := d.field("events", true).([]any)
@@ -228,6 +235,9 @@ func EncodeOp(op Op) ([]byte, error) {
 		m["ref"], m["t"] = ref(op.Ref), op.At
 	case OpCorrect:
 		m["ref"], m["props"], m["vt_s"], m["vt_e"] = ref(op.Ref), props(op.Props), op.Valid.Start, op.Valid.End
+		if op.Moves() {
+			m["to_vt_s"], m["to_vt_e"] = op.To.Start, op.To.End
+		}
 	case OpIngest:
 		evs := make([]any, len(op.Events))
 		for i, e := range op.Events {

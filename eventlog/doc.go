@@ -81,6 +81,9 @@ Each op is its bitemporal.OpKind as one byte, then fields in this order:
 	3 retract      ref t:varint
 	4 correct      ref props:string vt_s:varint vt_e:varint
 	5 ingest       node_label:string nevents:uvarint event{nevents}
+	6 correct that moves the fact in valid time (bitemporal.CorrectTime)
+	               ref props:string vt_s:varint vt_e:varint
+	               to_vt_s:varint to_vt_e:varint
 
 props is the property bag's canonical JSON text (bitemporal.Props); the
 empty string means no properties. A ref is one byte, the bitemporal.RefKind,
@@ -91,8 +94,8 @@ followed by
 	other    nothing (an invalid ref, kept so the batch replays as it ran)
 
 Fields of bitemporal.Op that the op's kind does not use are not stored and
-decode as zero values. Op kinds other than 1 to 5 are refused by Append and
-by the decoder.
+decode as zero values. Op kinds other than 1 to 6 are refused by Append and
+by the decoder (6 is written only for a moving correct).
 
 # Ingest events
 

@@ -48,6 +48,15 @@ func AppendRecord(dst []byte, r *Record) []byte {
 	var d *encDict
 	for i := range r.Ops {
 		op := &r.Ops[i]
+		if op.Kind == bitemporal.OpCorrect && op.Moves() {
+			dst = append(dst, opCorrectMoving)
+			dst = appendRef(dst, &op.Ref)
+			dst = appendString(dst, string(op.Props))
+			for _, t := range []bitemporal.Time{op.Valid.Start, op.Valid.End, op.To.Start, op.To.End} {
+				dst = binary.AppendVarint(dst, t)
+			}
+			continue
+		}
 		dst = append(dst, byte(op.Kind))
 		switch op.Kind {
 		case bitemporal.OpAssertNode:
@@ -411,9 +420,24 @@ func (d *decoder) record(r *Record) error {
 	return nil
 }
 
+// opCorrectMoving is the kind byte of a correct that moves the fact in
+// valid time (bitemporal.CorrectTime); a plain correct keeps byte 4, so
+// logs written before it decode unchanged.
+const opCorrectMoving = 6
+
 func (d *decoder) op(op *bitemporal.Op) {
 	k := bitemporal.OpKind(d.byte1("op kind"))
 	op.Kind = k
+	if k == opCorrectMoving {
+		op.Kind = bitemporal.OpCorrect
+		d.ref(&op.Ref)
+		op.Props = bitemporal.Props(d.str("props"))
+		op.Valid.Start = d.varint("vt_s")
+		op.Valid.End = d.varint("vt_e")
+		op.To.Start = d.varint("to_vt_s")
+		op.To.End = d.varint("to_vt_e")
+		return
+	}
 	switch k {
 	case bitemporal.OpAssertNode:
 		op.UID = d.str("uid")

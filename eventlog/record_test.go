@@ -356,7 +356,7 @@ func TestDecodeErrors(t *testing.T) {
 		{"trailing", append(AppendRecord(nil, &Record{TT: 1, Seq: 1}), 0), "1 unexpected bytes"},
 		{"op count too big", []byte{1, 2, 1, 0xff, 0xff, 0xff, 0xff, 0x0f}, "does not fit"},
 		{"op count vs bytes", []byte{1, 2, 1, 2, 3, 0, 1}, "op count 2 does not fit"},
-		{"unknown op", []byte{1, 2, 1, 1, 6, 0, 0}, "unknown op kind 6"},
+		{"unknown op", []byte{1, 2, 1, 1, 7, 0, 0}, "unknown op kind 7"},
 		{"op none", []byte{1, 2, 1, 1, 0, 0, 0}, "unknown op kind 0"},
 		{"overlong varint", []byte{1, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x01}, "overlong varint"},
 		{"string too long", []byte{1, 2, 1, 1, 1, 9, 'a', 0, 0, 0, 0}, "runs past the end"},

@@ -26,8 +26,7 @@ type Source interface {
 // Limits of one plan run.
 const (
 	DefaultDeadline = 60 * time.Second
-	MaxPlanRows     = 50_000 // rows materialized per plan (sum of rows_total)
-	ExcerptRows     = 200    // results with more rows are stored as an excerpt
+	ExcerptRows     = 200 // results with more rows are stored as an excerpt
 	EUpstream       = "E_UPSTREAM"
 )
 
@@ -44,6 +43,10 @@ type Options struct {
 	Deadline time.Duration
 	// Sequential runs one step at a time (for debugging and benchmarks).
 	Sequential bool
+	// MemBudget bounds the bytes of results the whole plan materializes
+	// (ops.PayloadBytes, summed over its steps); 0 means
+	// ops.DefaultMemBudget (256 MiB).
+	MemBudget int64
 }
 
 // StepRecord is one step of a trace.
@@ -66,7 +69,8 @@ type StepRecord struct {
 	Evidence          *Evidence      `json:"evidence,omitempty"`
 	inputs            []Input
 
-	full map[string]any // the whole payload, for later references
+	full  map[string]any // the whole payload, for later references
+	bytes int64          // its measured size
 }
 
 // RefCut records a [*] projection cut to MaxProjection items.
@@ -134,7 +138,11 @@ func Run(ctx context.Context, src Source, p *plan.Plan, opt Options) *Trace {
 		}
 		index[s.ID] = i
 	}
-	var rows int64
+	budget := opt.MemBudget
+	if budget <= 0 {
+		budget = ops.DefaultMemBudget
+	}
+	var used int64 // bytes held by the results of finished steps
 	var mu sync.Mutex
 	done := map[string]bool{}
 	for len(done) < len(p.Steps) {
@@ -169,7 +177,7 @@ func Run(ctx context.Context, src Source, p *plan.Plan, opt Options) *Trace {
 			run := func(i int) {
 				defer wg.Done()
 				st := time.Now()
-				runStep(ctx, src, p, t, index, i, asOf)
+				runStep(ctx, src, p, t, index, i, asOf, max(1, budget-used))
 				mu.Lock()
 				t.Telemetry.StepsMs[p.Steps[i].ID] = float64(time.Since(st).Microseconds()) / 1000
 				mu.Unlock()
@@ -185,11 +193,15 @@ func Run(ctx context.Context, src Source, p *plan.Plan, opt Options) *Trace {
 		for _, i := range wave {
 			r := &t.Steps[i]
 			if r.Status == "ok" {
-				rows += max(r.RowsTotal, r.RowsReturned)
-				if rows > MaxPlanRows {
-					r.Status, r.full, r.Result, r.ResultExcerpt = "failed", nil, nil, nil
-					r.Error = ops.Errorf(ops.ELimit, map[string]any{"hint": "narrow windows or lower limits; read rows_total instead of listing rows"},
-						"the plan materialized more than %d rows", MaxPlanRows)
+				if used+r.bytes > budget {
+					r.Error = ops.Errorf(ops.ELimit, map[string]any{"bytes": r.bytes, "rows": r.RowsTotal, "mem_budget": budget, "used_by_earlier_steps": used,
+						"hint": "narrow this step (window, filters), reduce it inside the operator (aggregate_events having/top, compute filter), or give it a limit"},
+						"step %s materialized %s (%d rows); with %s held by earlier steps the plan is over its memory budget of %s",
+						r.StepID, ops.FormatBytes(r.bytes), r.RowsTotal, ops.FormatBytes(used), ops.FormatBytes(budget))
+					r.Status, r.full, r.Result, r.ResultExcerpt, r.Evidence = "failed", nil, nil, nil, nil
+					r.CallDigest, r.ResultDigest = "", ""
+				} else {
+					used += r.bytes
 				}
 			}
 			done[p.Steps[i].ID] = true
@@ -207,7 +219,7 @@ func Run(ctx context.Context, src Source, p *plan.Plan, opt Options) *Trace {
 	return t
 }
 
-func runStep(ctx context.Context, src Source, p *plan.Plan, t *Trace, index map[string]int, i int, asOf bt.Time) {
+func runStep(ctx context.Context, src Source, p *plan.Plan, t *Trace, index map[string]int, i int, asOf bt.Time, mem int64) {
 	s := &p.Steps[i]
 	r := &t.Steps[i]
 	for _, d := range s.DependsOn {
@@ -233,6 +245,10 @@ func runStep(ctx context.Context, src Source, p *plan.Plan, t *Trace, index map[
 		r.Status, r.Error = "failed", ops.Errorf(ops.ENotFound, map[string]any{"allowed": ops.Names()}, "unknown operator %q", s.Op)
 		return
 	}
+	if err := windowOutside(src, asOf, spec, s.Args, args); err != nil {
+		r.Status, r.Error = "failed", err
+		return
+	}
 	if _, reads := spec.Args.Properties["as_of_tt"]; reads {
 		if v, given := args["as_of_tt"].(int64); !given || v >= bt.OpenEnd {
 			args["as_of_tt"] = asOf
@@ -241,12 +257,15 @@ func runStep(ctx context.Context, src Source, p *plan.Plan, t *Trace, index map[
 	if s.Op == "compute" && r.UpstreamTruncated {
 		if fn, _ := args["fn"].(string); slices.Contains(reductions, fn) {
 			r.Status = "failed"
-			r.Error = ops.Errorf(ops.ELimit, map[string]any{"hint": "read the producing step's rows_total (exact even when a page is truncated), aggregate inside the engine with aggregate_events, or narrow the window so the result fits one page"},
+			r.Error = ops.Errorf(ops.ELimit, map[string]any{"hint": reductionHint(p, t, index, r)},
 				"compute %s would reduce a truncated result to one number, which would be wrong rather than partial", fn)
 			return
 		}
 	}
-	env, callErr := ops.Execute(ctx, src, s.Op, args)
+	// A step that names no limit produces its whole result, so later steps
+	// read all of it; only the trace stores an excerpt.
+	_, paged := s.Args["limit"]
+	env, callErr := ops.ExecuteWith(ctx, src, s.Op, args, ops.ExecOptions{Whole: !paged, MemBudget: mem})
 	if callErr != nil {
 		r.Status = "failed"
 		if oe, ok := callErr.(*ops.Error); ok {
@@ -260,7 +279,7 @@ func runStep(ctx context.Context, src Source, p *plan.Plan, t *Trace, index map[
 	r.Args = env.Args
 	r.CallDigest, _ = canon.Digest(map[string]any{"op": s.Op, "args": env.Args, "as_of_tt": env.AsOfTT})
 	r.ResultDigest = env.ResultDigest
-	r.full = env.Result
+	r.full, r.bytes = env.Result, env.Bytes
 	r.Truncated, _ = env.Result["truncated"].(bool)
 	r.RowsTotal, _ = env.Result["rows_total"].(int64)
 	if rows, ok := env.Result["rows"].([]any); ok {
@@ -279,6 +298,35 @@ func runStep(ctx context.Context, src Source, p *plan.Plan, t *Trace, index map[
 			}
 		}
 	}
+}
+
+// reductionHint says how to repair a reduction over a truncated input:
+// when a producing step's own limit cut it, name that limit.
+func reductionHint(p *plan.Plan, t *Trace, index map[string]int, r *StepRecord) string {
+	seen := map[string]bool{}
+	var cutBy func(r *StepRecord) string
+	cutBy = func(r *StepRecord) string {
+		for _, in := range r.inputs {
+			if !in.Incomplete || seen[in.StepID] {
+				continue
+			}
+			seen[in.StepID] = true
+			i := index[in.StepID]
+			prod := &t.Steps[i]
+			if l, ok := p.Steps[i].Args["limit"]; ok && prod.Truncated {
+				return fmt.Sprintf("step %s's limit (%v) cut its %d rows to %d: drop that limit (a step without limit passes its whole result on) or read %s.rows_total",
+					in.StepID, l, prod.RowsTotal, prod.RowsReturned, in.StepID)
+			}
+			if h := cutBy(prod); h != "" {
+				return h
+			}
+		}
+		return ""
+	}
+	if h := cutBy(r); h != "" {
+		return h
+	}
+	return "read the producing step's rows_total (exact even when a page is truncated), aggregate inside the engine with aggregate_events, or narrow the window"
 }
 
 // excerpt keeps small results whole and cuts large ones to their first

@@ -29,6 +29,10 @@ func aggGen(rng *rand.Rand, w *world) map[string]any {
 		func() map[string]any {
 			return map[string]any{"dim": "label", "role": []string{"src", "dst", "either"}[rng.IntN(3)]}
 		},
+		func() map[string]any {
+			return map[string]any{"dim": "calendar_cycle", "cycle": []string{"hour_of_day", "day_of_week", "day_of_month", "month_of_year"}[rng.IntN(4)],
+				"utc_offset_minutes": int64(rng.IntN(2881) - 1440)}
+		},
 		func() map[string]any { return map[string]any{"dim": "rel_type"} },
 		func() map[string]any {
 			d := map[string]any{"dim": "pair"}
@@ -61,6 +65,9 @@ func aggGen(rng *rand.Rand, w *world) map[string]any {
 			}
 			return a
 		},
+		func() map[string]any {
+			return map[string]any{"agg": []string{"first", "last"}[rng.IntN(2)], "of": []string{"src", "dst"}[rng.IntN(2)]}
+		},
 		func() map[string]any { return map[string]any{"agg": "max_gap"} },
 		func() map[string]any { return map[string]any{"agg": "max_in_window", "span": int64(1 + rng.IntN(30))} },
 		func() map[string]any { return map[string]any{"agg": "max_session_span", "gap": int64(rng.IntN(10))} },
@@ -76,8 +83,8 @@ func aggGen(rng *rand.Rand, w *world) map[string]any {
 	var gb []any
 	for range rng.IntN(3) + rng.IntN(2)*rng.IntN(2) {
 		i := rng.IntN(len(dims))
-		if i >= 6 && rng.IntN(4) > 0 {
-			i = rng.IntN(6)
+		if i >= 7 && rng.IntN(4) > 0 {
+			i = rng.IntN(7)
 		}
 		gb = append(gb, dims[i]())
 	}
@@ -109,7 +116,76 @@ func aggGen(rng *rand.Rand, w *world) map[string]any {
 	if rng.IntN(2) == 0 {
 		args["limit"] = int64(1 + rng.IntN(4))
 	}
+	if ef, ok := args["endpoint_filter"].(map[string]any); ok && rng.IntN(4) == 0 {
+		ef["uids"] = []any{}
+	}
+	aggPostGen(rng, args)
 	return withAsOf(rng, w, args)
+}
+
+// aggPostGen adds having, order_by and top to some calls: columns drawn
+// from the call's own (and now and then one it does not produce).
+func aggPostGen(rng *rand.Rand, args map[string]any) {
+	var aggCols, cols []string
+	for _, a := range args["aggregates"].([]any) {
+		m := a.(map[string]any)
+		of, _ := m["of"].(string)
+		switch agg := m["agg"].(string); agg {
+		case "count", "max_gap", "max_in_window", "max_session_span":
+			aggCols = append(aggCols, agg)
+		case "first", "last":
+			aggCols = append(aggCols, agg+"_"+of)
+		case "count_distinct":
+			aggCols = append(aggCols, "distinct_"+of)
+		default:
+			aggCols = append(aggCols, agg+"_"+of)
+		}
+	}
+	cols = append(cols, aggCols...)
+	for _, d := range args["group_by"].([]any) {
+		switch m := d.(map[string]any); m["dim"] {
+		case "time_bucket":
+			cols = append(cols, "t_a", "t_b")
+		case "endpoint":
+			cols = append(cols, map[any]string{"src": "src", "dst": "dst", "either": "node"}[m["role"]])
+		case "label":
+			cols = append(cols, map[any]string{"src": "src_label", "dst": "dst_label", "either": "node_label"}[m["role"]])
+		case "calendar_cycle":
+			cols = append(cols, m["cycle"].(string))
+		case "rel_type":
+			cols = append(cols, "rel_type")
+		case "pair":
+			cols = append(cols, "src", "dst")
+		}
+	}
+	pick := func(list []string) string {
+		if len(list) == 0 || rng.IntN(15) == 0 {
+			return "nope"
+		}
+		return list[rng.IntN(len(list))]
+	}
+	if rng.IntN(3) == 0 {
+		var hv []any
+		for range 1 + rng.IntN(2) {
+			hv = append(hv, map[string]any{"col": pick(aggCols), "cmp": []string{"eq", "ne", "lt", "le", "gt", "ge"}[rng.IntN(6)],
+				"value": []any{int64(0), int64(1), int64(2), 1.5, int64(3), 40.0}[rng.IntN(6)]})
+		}
+		args["having"] = hv
+	}
+	if rng.IntN(3) == 0 {
+		var ob []any
+		for range 1 + rng.IntN(2) {
+			o := map[string]any{"col": pick(cols)}
+			if rng.IntN(3) > 0 {
+				o["dir"] = []string{"asc", "desc"}[rng.IntN(2)]
+			}
+			ob = append(ob, o)
+		}
+		args["order_by"] = ob
+	}
+	if rng.IntN(4) == 0 {
+		args["top"] = int64(1 + rng.IntN(4))
+	}
 }
 
 func aggOrEmpty(a []any) []any {
@@ -169,13 +245,14 @@ func TestAggregateEventsAppendix(t *testing.T) {
 		{name: "pinned before the correction", args: aggArgs(map[string]any{"as_of_tt": int64(3), "group_by": []any{}, "aggregates": []any{cnt, map[string]any{"agg": "max", "of": "duration"}}}),
 			want: `{"cursor":null,"rows":[{"count":1,"group_key":[],"max_duration":90}],"rows_total":1,"truncated":false}`},
 		// refusals
-		{name: "too many buckets", args: aggArgs(map[string]any{"group_by": []any{map[string]any{"dim": "time_bucket", "stride": int64(1)}}, "aggregates": []any{cnt},
-			"window": map[string]any{"t_a": int64(0), "t_b": int64(5000)}}), code: ops.ELimit},
 		{name: "calendar without offset", args: aggArgs(map[string]any{"group_by": []any{map[string]any{"dim": "time_bucket", "unit": "day"}}, "aggregates": []any{cnt}}), code: ops.EInvalidArg},
 		{name: "duplicate column", args: aggArgs(map[string]any{"group_by": []any{map[string]any{"dim": "pair"}, map[string]any{"dim": "endpoint", "role": "src"}}, "aggregates": []any{cnt}}), code: ops.EInvalidArg},
 		{name: "two props", args: aggArgs(map[string]any{"group_by": []any{}, "aggregates": []any{map[string]any{"agg": "sum", "of": "prop", "prop": "w"}, map[string]any{"agg": "max", "of": "prop", "prop": "v"}}}), code: ops.EInvalidArg},
 		{name: "bool order", args: aggArgs(map[string]any{"group_by": []any{}, "aggregates": []any{cnt}, "prop_filter": map[string]any{"prop": "w", "cmp": "lt", "value": true}}), code: ops.EInvalidArg},
-		{name: "unknown uid", args: aggArgs(map[string]any{"group_by": []any{}, "aggregates": []any{cnt}, "endpoint_filter": map[string]any{"role": "src", "uids": []any{"zz"}}}), code: ops.ENotFound},
+		{name: "unknown uid matches nothing", args: aggArgs(map[string]any{"group_by": []any{}, "aggregates": []any{cnt}, "endpoint_filter": map[string]any{"role": "src", "uids": []any{"zz"}}}),
+			want: `{"cursor":null,"rows":[{"count":0,"group_key":[]}],"rows_total":1,"truncated":false}`},
+		{name: "empty uid list matches nothing", args: aggArgs(map[string]any{"group_by": []any{}, "aggregates": []any{cnt}, "endpoint_filter": map[string]any{"role": "either", "uids": []any{}}}),
+			want: `{"cursor":null,"rows":[{"count":0,"group_key":[]}],"rows_total":1,"truncated":false}`},
 		{name: "sum of vt_s", args: aggArgs(map[string]any{"group_by": []any{}, "aggregates": []any{map[string]any{"agg": "sum", "of": "vt_s"}}}), code: ops.EInvalidArg},
 		{name: "no aggregates", args: aggArgs(map[string]any{"group_by": []any{}, "aggregates": []any{}}), code: ops.ESchema},
 	})
@@ -357,8 +434,9 @@ func TestAggregateEventsMatchesEventSeries(t *testing.T) {
 	}
 }
 
-// TestAggregateEventsGroupCap: more than 100,000 groups is E_LIMIT with the
-// levers named in the hint; one group fewer is answered.
+// TestAggregateEventsGroupCap: the groups a call holds count against its
+// memory budget: 100,001 groups fit the default budget; under a 4 MiB
+// budget the call is E_LIMIT naming the groups, the bytes and the levers.
 func TestAggregateEventsGroupCap(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds a 100,001-node store")
@@ -375,11 +453,9 @@ func TestAggregateEventsGroupCap(t *testing.T) {
 	if err := e.Apply(eff); err != nil {
 		t.Fatal(err)
 	}
-	args := func(tb int64) map[string]any {
-		return map[string]any{"window": map[string]any{"t_a": int64(0), "t_b": tb}, "limit": int64(1),
-			"group_by": []any{map[string]any{"dim": "endpoint", "role": "src"}}, "aggregates": []any{map[string]any{"agg": "count"}}}
-	}
-	_, err = ops.Execute(context.Background(), storeSource{e}, "aggregate_events", args(1001))
+	args := map[string]any{"window": map[string]any{"t_a": int64(0), "t_b": int64(1001)}, "limit": int64(1),
+		"group_by": []any{map[string]any{"dim": "endpoint", "role": "src"}}, "aggregates": []any{map[string]any{"agg": "count"}}}
+	_, err = ops.ExecuteWith(context.Background(), storeSource{e}, "aggregate_events", args, ops.ExecOptions{MemBudget: 4 << 20})
 	oe, ok := err.(*ops.Error)
 	if !ok || oe.Code != ops.ELimit {
 		t.Fatalf("want E_LIMIT, got %v", err)
@@ -389,11 +465,14 @@ func TestAggregateEventsGroupCap(t *testing.T) {
 			t.Fatalf("hint %q does not name %s", oe.Details["hint"], lever)
 		}
 	}
-	env, err := ops.Execute(context.Background(), storeSource{e}, "aggregate_events", args(1000))
+	if !strings.Contains(oe.Message, "groups") || !strings.Contains(oe.Message, "4.0 MiB") || oe.Details["mem_budget"] != int64(4<<20) {
+		t.Fatalf("the refusal does not name the groups and the budget: %v %v", oe.Message, oe.Details)
+	}
+	env, err := ops.Execute(context.Background(), storeSource{e}, "aggregate_events", args)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if n := env.Result["rows_total"].(int64); n != 100_000 {
+	if n := env.Result["rows_total"].(int64); n != 100_001 {
 		t.Fatalf("rows_total %d", n)
 	}
 }

@@ -212,37 +212,19 @@ func coActiveAdd(a, b int64) int64 {
 	return a + b
 }
 
-// coActiveHolds is the relation predicate on half-open intervals.
+// coActiveHolds is the relation predicate on half-open intervals; before
+// and after also bound the distance between the intervals by gap.
 func coActiveHolds(rel string, gap, as, ae, bs, be int64) bool {
+	if allenRelation(as, ae, bs, be) != rel {
+		return false
+	}
 	switch rel {
 	case "before":
-		return ae < bs && bs-ae <= gap
-	case "meets":
-		return ae == bs
-	case "overlaps":
-		return as < bs && bs < ae && ae < be
-	case "starts":
-		return as == bs && ae < be
-	case "during":
-		return bs < as && ae < be
-	case "finishes":
-		return bs < as && ae == be
-	case "equals":
-		return as == bs && ae == be
+		return bs-ae <= gap
 	case "after":
-		return be < as && as-be <= gap
-	case "met_by":
-		return be == as
-	case "overlapped_by":
-		return bs < as && as < be && be < ae
-	case "started_by":
-		return as == bs && be < ae
-	case "contains":
-		return as < bs && be < ae
-	case "finished_by":
-		return as < bs && ae == be
+		return as-be <= gap
 	}
-	return false
+	return true
 }
 
 func runCoActive(c *Call) (map[string]any, error) {

@@ -3,9 +3,10 @@ package ops_test
 import (
 	"context"
 
-	bt "github.com/tgms-go/tgms/bitemporal"
 	"math/rand/v2"
 	"testing"
+
+	bt "github.com/tgms-go/tgms/bitemporal"
 
 	"github.com/tgms-go/tgms/canon"
 	"github.com/tgms-go/tgms/ops"

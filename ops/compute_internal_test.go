@@ -7,10 +7,10 @@ import (
 	"testing"
 )
 
-// TestComputeSumExact checks the Shewchuk partials (and their big.Float
+// TestExactSum checks the Shewchuk partials (and their big.Float
 // fallback after an intermediate overflow) against big.Rat sums of random
 // floats spread over the whole exponent range, mixed with integers.
-func TestComputeSumExact(t *testing.T) {
+func TestExactSum(t *testing.T) {
 	rng := rand.New(rand.NewPCG(11, 13))
 	draw := func() any {
 		switch rng.IntN(6) {
@@ -27,7 +27,7 @@ func TestComputeSumExact(t *testing.T) {
 	}
 	for c := range 5000 {
 		n := 1 + rng.IntN(12)
-		var s computeSum
+		var s exactSum
 		exact := new(big.Rat)
 		floats := false
 		for range n {
@@ -44,7 +44,7 @@ func TestComputeSumExact(t *testing.T) {
 		if s.rat().Cmp(exact) != 0 {
 			t.Fatalf("case %d: the partials lost precision", c)
 		}
-		got, err := s.total(computeArg("/input"))
+		got, err := computeTotal(&s, computeArg("/input"))
 		want, _ := exact.Float64()
 		if math.IsInf(want, 0) {
 			if err == nil {

@@ -112,7 +112,7 @@ func diffNodeAt(hist []bt.NodeVersion, t bt.Time) (bt.NodeVersion, bool) {
 func runDiffSnapshots(c *Call) (map[string]any, error) {
 	r := c.R
 	t1, t2 := c.Int("t1"), c.Int("t2")
-	limit := int(c.Int("limit"))
+	limit := c.PageLimit()
 
 	// allowed == nil: the whole graph.
 	var allowed map[uint32]bool

@@ -59,7 +59,7 @@ func runEntityHistory(c *Call) (map[string]any, error) {
 			return nil, err
 		}
 		sortByStartVID(c.R, inc)
-		limit := int(c.Int("limit"))
+		limit := c.PageLimit()
 		edges := make([]map[string]any, 0, min(limit, len(inc)))
 		for _, v := range inc[:min(limit, len(inc))] {
 			edges = append(edges, edgeRow(c.R, v))

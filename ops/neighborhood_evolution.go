@@ -143,7 +143,7 @@ func runNeighborhoodEvolution(c *Call) (map[string]any, error) {
 		deg += diff[k]
 		series[k] = map[string]any{"t": t1 + k*stride, "degree": deg}
 	}
-	limit := int(c.Int("limit"))
+	limit := c.PageLimit()
 	list := func(from, minus map[uint32]bool) ([]any, int) {
 		var uids []string
 		for x := range from {

@@ -128,7 +128,8 @@ type Call struct {
 	Stats Stats
 	work  int64
 	limit int64
-	est   Cost // the cost model's estimate, reported when the call is stopped
+	est   Cost  // the cost model's estimate, reported when the call is stopped
+	mem   int64 // bytes of rows it may materialize (0: DefaultMemBudget)
 }
 
 // Work charges n units of work; it returns E_COST when the call's budget is
@@ -241,6 +242,9 @@ type Envelope struct {
 	DatasetExtent map[string]any `json:"dataset_extent"`
 	Result        map[string]any `json:"result"`
 	ResultDigest  string         `json:"result_digest"`
+	// Bytes is the measured size of Result (PayloadBytes), the share of
+	// the memory budget it holds.
+	Bytes int64 `json:"-"`
 }
 
 // Canonical renders the envelope as canonical JSON.
@@ -315,9 +319,18 @@ type Source interface {
 // the kernel under the work budget, page the rows, round computed floats
 // and digest the payload.
 func Execute(ctx context.Context, src Source, name string, raw map[string]any) (*Envelope, error) {
+	return ExecuteWith(ctx, src, name, raw, ExecOptions{})
+}
+
+// ExecuteWith is Execute with options: whole results for the executor's
+// steps, and a memory budget. A payload larger than the budget is E_LIMIT.
+func ExecuteWith(ctx context.Context, src Source, name string, raw map[string]any, opt ExecOptions) (*Envelope, error) {
 	spec, args, err := Prepare(name, raw)
 	if err != nil {
 		return nil, err
+	}
+	if opt.Whole {
+		delete(args, "limit")
 	}
 	asOf := bt.OpenEnd
 	if v, ok := args["as_of_tt"]; ok {
@@ -338,7 +351,7 @@ func Execute(ctx context.Context, src Source, name string, raw map[string]any) (
 	var env *Envelope
 	err = src.Read(asOf, func(r engine.Reader) error {
 		st := r.Store().Stats()
-		c := &Call{Ctx: ctx, R: r, Args: args, limit: MaxWork, Stats: Stats{
+		c := &Call{Ctx: ctx, R: r, Args: args, limit: MaxWork, mem: opt.MemBudget, Stats: Stats{
 			Nodes: int64(st.Nodes), NodeVersions: int64(st.NodeVersions), EdgeVersions: int64(st.EdgeVersions), VtMin: st.VtMin, VtMax: st.VtMax,
 		}}
 		if err := checkCost(spec, c); err != nil {
@@ -357,6 +370,13 @@ func Execute(ctx context.Context, src Source, name string, raw map[string]any) (
 				return err
 			}
 		}
+		size := PayloadBytes(payload)
+		if n := size; n > c.MemBudget() {
+			rows, _ := payload["rows"].([]any)
+			return Errorf(ELimit, map[string]any{"bytes": n, "rows": int64(len(rows)), "mem_budget": c.MemBudget(),
+				"hint": "narrow the window or the filters, aggregate inside the operator (aggregate_events with having or top), or give the step a limit"},
+				"%s materialized %s (%d rows), over the memory budget of %s", name, FormatBytes(n), len(rows), FormatBytes(c.MemBudget()))
+		}
 		rounded, err := canon.RoundFloats(payload)
 		if err != nil {
 			return Errorf(EInternal, nil, "%s: %v", name, err)
@@ -374,7 +394,7 @@ func Execute(ctx context.Context, src Source, name string, raw map[string]any) (
 		}
 		env = &Envelope{Op: name, Args: args, AsOfTT: pinned,
 			DatasetExtent: map[string]any{"vt_min": st.VtMin, "vt_max": st.VtMax},
-			Result:        payload, ResultDigest: digest}
+			Result:        payload, ResultDigest: digest, Bytes: size}
 		return nil
 	})
 	return env, err
@@ -423,9 +443,9 @@ func page(spec *Spec, payload, args map[string]any, asOf bt.Time, after []any) e
 			}
 		}
 	}
-	limit := int(toInt(args["limit"]))
-	if limit <= 0 {
-		limit = 100
+	limit := len(rows) // no limit argument: the whole result (ExecOptions.Whole)
+	if l, ok := args["limit"]; ok {
+		limit = int(toInt(l))
 	}
 	end := min(len(rows), start+limit)
 	pageRows := rows[start:end]

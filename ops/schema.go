@@ -3,11 +3,12 @@ package ops
 import (
 	"encoding/json"
 	"fmt"
-	"github.com/tgms-go/tgms/canon"
 	"math"
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/tgms-go/tgms/canon"
 )
 
 // Schema is the subset of JSON Schema that operator arguments and results
@@ -411,7 +412,7 @@ func UIDField(desc string) *Schema {
 
 // UIDList is a list of node uids.
 func UIDList(desc string) *Schema {
-	return &Schema{Type: "array", Description: desc, Items: UIDField("a node uid"), MinItems: 1, MaxItems: 10_000}
+	return &Schema{Type: "array", Description: desc, Items: UIDField("a node uid"), MaxItems: MaxList}
 }
 
 // Range bounds a number or integer schema (inclusive).

@@ -214,7 +214,7 @@ func runSnapshotSubgraph(c *Call) (map[string]any, error) {
 		}
 		return strings.Compare(a.uid, b.uid)
 	})
-	limit := int(c.Int("limit"))
+	limit := c.PageLimit()
 	shown := make([]any, 0, min(limit, len(nodes)))
 	for _, n := range nodes[:min(limit, len(nodes))] {
 		label, _ := sv.node(n.id)

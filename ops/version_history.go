@@ -3,7 +3,6 @@ package ops
 import (
 	"slices"
 	"sort"
-	"strconv"
 	"strings"
 
 	bt "github.com/tgms-go/tgms/bitemporal"
@@ -19,32 +18,36 @@ as_of_tt (T): every row written at or before T (tt_s <= T) whose valid
 interval overlaps window (vt_s < t_b and t_a < vt_e), believed or not.
 A row is superseded as of T when it was closed at or before T (tt_e <= T),
 current otherwise. belief keeps current rows, superseded rows, or all; by
-default current rows, or superseded rows when closed_by asks for
-corrections or evolution (belief current with such a closed_by is
+default current rows, or superseded rows when change asks for
+correction or evolution (belief current with such a change is
 E_INVALID_ARG: it can match nothing). Each row says which write op created it (created_by: assert_node,
 assert_edge, retract, correct, ingest) and, when superseded, which op closed
 it (closed_by) and what that means (change):
-  "corrected"  closed by correct: we were wrong about that valid interval;
-  "evolved"    closed by retract or by an assert over an overlapping
+  "correction" closed by correct: we were wrong about that valid interval
+               (a correct that moves an edge's valid time included);
+  "evolution"  closed by retract or by an assert over an overlapping
                interval: the world changed (or the writer declared so).
+Each row carries props, the version's property object (null without one),
+so "the value before the correction" is the props of the correction row.
 Censoring (a pinned read cannot know later closings): a row closed after T
 reports tt_e = 2^62, closed_by null and change null, exactly like a row that
 is still believed today; rows written after T do not exist.
-closed_by keeps only corrected (correction) or only evolved (evolution)
-rows, or any (default). "How many corrections were made" is the number of
-corrected rows: a correction that carves one version into three closes one
-row; one that spans two versions closes two. corrected_total and
-evolved_total count the corrected and evolved rows of the whole result (all
-pages).
+The argument change keeps only rows whose change is correction, only
+evolution, or any (default): one vocabulary for the argument and the rows.
+"How many corrections were made" is the number of correction rows: a
+correction that carves one version into three closes one row; one that
+spans two versions closes two. correction_total and evolution_total count
+them over the whole result (all pages).
 Filters: rel_types (edges only), uids (node kind: those nodes; edge kind:
-edges with either endpoint among them; unknown uids are E_NOT_FOUND), eid
+edges with either endpoint among them; [] or uids the store does not know
+match no row), eid
 (edge kind only: one edge identity, as reported in eid columns). rel_types or
 eid with kind node is E_INVALID_ARG.`,
 		Args: Obj("", map[string]*Schema{
 			"kind":      Enum("which versions", "node", "edge"),
 			"window":    Window(),
-			"belief":    Enum("current: not closed as of as_of_tt; superseded: closed at or before it; all: both. Default: current, or superseded when closed_by is correction or evolution", "current", "superseded", "all").OrNull(),
-			"closed_by": Enum("keep only rows closed by a correction, only rows closed by evolution, or any row", "correction", "evolution", "any").Def("any"),
+			"belief":    Enum("current: not closed as of as_of_tt; superseded: closed at or before it; all: both. Default: current, or superseded when change is correction or evolution", "current", "superseded", "all").OrNull(),
+			"change":    Enum("keep only rows closed by a correction, only rows closed by evolution, or any row (the rows' change column)", "correction", "evolution", "any").Def("any"),
 			"rel_types": RelTypes(),
 			"uids":      UIDList("node kind: these nodes; edge kind: edges touching any of them").OrNull(),
 			"eid":       Str("edge kind only: one edge identity (24 hex)").NonEmpty().OrNull(),
@@ -53,8 +56,8 @@ eid with kind node is E_INVALID_ARG.`,
 			"cursor":    Cursor(),
 		}, "kind", "window"),
 		Result: Paged("version rows in transaction-time order", versionHistoryRowSchema(), map[string]*Schema{
-			"corrected_total": Int("rows (all pages) with change = corrected"),
-			"evolved_total":   Int("rows (all pages) with change = evolved"),
+			"correction_total": Int("rows (all pages) with change = correction"),
+			"evolution_total":  Int("rows (all pages) with change = evolution"),
 		}),
 		Order:  "(tt_s, vid): transaction-time order, vid by code point",
 		Paged:  true,
@@ -91,8 +94,17 @@ func versionHistoryRowSchema() *Schema {
 		"tt_e":       Int("believed until as known at as_of_tt: the closing transaction time if closed at or before as_of_tt, else 2^62"),
 		"created_by": Enum("the write op that produced the row", ops...),
 		"closed_by":  Enum("the write op that closed the row (null when not closed as of as_of_tt)", ops...).OrNull(),
-		"change":     Enum("corrected (closed by correct) or evolved (closed by retract or assert); null when not closed as of as_of_tt", "corrected", "evolved").OrNull(),
+		"change":     Enum("correction (closed by correct) or evolution (closed by retract or assert); null when not closed as of as_of_tt", "correction", "evolution").OrNull(),
+		"props":      Any("the version's property object (null when it has none): the value before a correction is the props of the row it closed"),
 	})
+}
+
+// versionHistoryProps is a version's property object, or null.
+func versionHistoryProps(cache aggProps, p bt.Props) any {
+	if m := cache.get(p); m != nil {
+		return m
+	}
+	return nil
 }
 
 // versionHistoryClosure renders the closing columns of a row as seen at T.
@@ -100,15 +112,15 @@ func versionHistoryClosure(tte bt.Time, closedBy bt.OpKind, T bt.Time) (bt.Time,
 	if tte > T {
 		return bt.OpenEnd, nil, nil
 	}
-	change := "evolved"
+	change := "evolution"
 	if closedBy.IsCorrection() {
-		change = "corrected"
+		change = "correction"
 	}
 	return tte, closedBy.String(), change
 }
 
-// versionHistoryKeep applies belief and closed_by to a row's change.
-func versionHistoryKeep(belief, closedBy string, change any) bool {
+// versionHistoryKeep applies the belief and change arguments to a row's change.
+func versionHistoryKeep(belief, want string, change any) bool {
 	superseded := change != nil
 	switch belief {
 	case "current":
@@ -120,26 +132,20 @@ func versionHistoryKeep(belief, closedBy string, change any) bool {
 			return false
 		}
 	}
-	switch closedBy {
-	case "correction":
-		return change == "corrected"
-	case "evolution":
-		return change == "evolved"
-	}
-	return true
+	return want == "any" || change == want
 }
 
 func runVersionHistory(c *Call) (map[string]any, error) {
 	kind := c.Str("kind")
-	closedBy, belief := c.Str("closed_by"), c.Str("belief")
+	want, belief := c.Str("change"), c.Str("belief")
 	switch {
-	case belief == "" && closedBy != "any":
+	case belief == "" && want != "any":
 		belief = "superseded"
 	case belief == "":
 		belief = "current"
-	case belief == "current" && closedBy != "any":
+	case belief == "current" && want != "any":
 		return nil, Errorf(EInvalidArg, map[string]any{"path": "/belief", "hint": "drop belief or use superseded or all"},
-			"closed_by %s selects closed rows; belief current has none", closedBy)
+			"change %s selects closed rows; belief current has none", want)
 	}
 	if kind == "node" {
 		for _, a := range []string{"rel_types", "eid"} {
@@ -151,12 +157,11 @@ func runVersionHistory(c *Call) (map[string]any, error) {
 	}
 	var ids []uint32
 	if c.Has("uids") {
-		for i, u := range c.Strings("uids") {
-			id, err := c.Node("/uids/"+strconv.Itoa(i), u)
-			if err != nil {
-				return nil, err
+		ids = []uint32{} // [] or only unknown uids: no rows
+		for _, u := range c.Strings("uids") {
+			if id, ok := c.R.Node(u); ok {
+				ids = append(ids, id)
 			}
-			ids = append(ids, id)
 		}
 	}
 	var rows []map[string]any
@@ -175,22 +180,23 @@ func runVersionHistory(c *Call) (map[string]any, error) {
 		}
 		return strings.Compare(a["vid"].(string), b["vid"].(string))
 	})
-	var corrected, evolved int64
+	var corrections, evolutions int64
 	for _, r := range rows {
 		switch r["change"] {
-		case "corrected":
-			corrected++
-		case "evolved":
-			evolved++
+		case "correction":
+			corrections++
+		case "evolution":
+			evolutions++
 		}
 	}
-	return map[string]any{"rows": rowsOf(rows), "corrected_total": corrected, "evolved_total": evolved}, nil
+	return map[string]any{"rows": rowsOf(rows), "correction_total": corrections, "evolution_total": evolutions}, nil
 }
 
 func versionHistoryEdges(c *Call, ids []uint32, belief string) ([]map[string]any, error) {
 	T := c.R.AsOf()
 	w := c.Window("window")
-	closedBy := c.Str("closed_by")
+	want := c.Str("change")
+	props := aggProps{}
 	var rels map[string]bool
 	if c.Has("rel_types") {
 		rels = map[string]bool{}
@@ -230,7 +236,7 @@ func versionHistoryEdges(c *Call, ids []uint32, belief string) ([]map[string]any
 		}
 		e := st.EdgeVersion(v)
 		tte, cb, change := versionHistoryClosure(e.TTe, e.ClosedBy, T)
-		if !versionHistoryKeep(belief, closedBy, change) {
+		if !versionHistoryKeep(belief, want, change) {
 			continue
 		}
 		eid := engine.EID(e.Key)
@@ -241,7 +247,7 @@ func versionHistoryEdges(c *Call, ids []uint32, belief string) ([]map[string]any
 			"vid": engine.VID(eid, e.TTs, e.Valid.Start), "eid": eid,
 			"src": e.Key.Src, "dst": e.Key.Dst, "rel_type": e.Key.RelType, "disc": e.Key.Disc,
 			"vt_s": e.Valid.Start, "vt_e": e.Valid.End, "tt_s": e.TTs, "tt_e": tte,
-			"created_by": e.CreatedBy.String(), "closed_by": cb, "change": change,
+			"created_by": e.CreatedBy.String(), "closed_by": cb, "change": change, "props": versionHistoryProps(props, e.Props),
 		})
 	}
 	return rows, nil
@@ -285,7 +291,8 @@ func versionHistoryPins(c *Call, T bt.Time) ([]bt.Time, error) {
 func versionHistoryNodes(c *Call, ids []uint32, belief string) ([]map[string]any, error) {
 	T := c.R.AsOf()
 	w := c.Window("window")
-	closedBy := c.Str("closed_by")
+	want := c.Str("change")
+	props := aggProps{}
 	if ids == nil {
 		for id := range uint32(c.R.NumNodes()) {
 			if c.R.Known(id) {
@@ -322,13 +329,13 @@ func versionHistoryNodes(c *Call, ids []uint32, belief string) ([]map[string]any
 					continue
 				}
 				tte, cb, change := versionHistoryClosure(nv.TTe, nv.ClosedBy, T)
-				if !versionHistoryKeep(belief, closedBy, change) {
+				if !versionHistoryKeep(belief, want, change) {
 					continue
 				}
 				rows = append(rows, map[string]any{
 					"vid": engine.VID(nv.UID, nv.TTs, nv.Valid.Start), "uid": nv.UID, "label": nv.Label,
 					"vt_s": nv.Valid.Start, "vt_e": nv.Valid.End, "tt_s": nv.TTs, "tt_e": tte,
-					"created_by": nv.CreatedBy.String(), "closed_by": cb, "change": change,
+					"created_by": nv.CreatedBy.String(), "closed_by": cb, "change": change, "props": versionHistoryProps(props, nv.Props),
 				})
 			}
 		}

@@ -20,7 +20,7 @@ func init() {
 			args["belief"] = []string{"current", "superseded", "all"}[rng.IntN(3)]
 		}
 		if rng.IntN(3) == 0 {
-			args["closed_by"] = []string{"correction", "evolution", "any"}[rng.IntN(3)]
+			args["change"] = []string{"correction", "evolution", "any"}[rng.IntN(3)]
 		}
 		if rng.IntN(5) == 0 {
 			args["rel_types"] = []any{w.Rels[rng.IntN(len(w.Rels))]}
@@ -41,7 +41,9 @@ func init() {
 const (
 	vhOpen = `4611686018427387904`
 	// The a→b KNOWS identity of Appendix A (same eid as the reference).
-	vhKnows = `"disc":"","dst":"b","eid":"46a4b5c81e461c86b9c87718","rel_type":"KNOWS","src":"a"`
+	vhKnows = `"disc":"","dst":"b","eid":"46a4b5c81e461c86b9c87718","props":{"w":1},"rel_type":"KNOWS","src":"a"`
+	// The corrected part of it: props w 2 over [40, 60).
+	vhKnows2 = `"disc":"","dst":"b","eid":"46a4b5c81e461c86b9c87718","props":{"w":2},"rel_type":"KNOWS","src":"a"`
 )
 
 func TestVersionHistoryAppendix(t *testing.T) {
@@ -52,38 +54,38 @@ func TestVersionHistoryAppendix(t *testing.T) {
 		// them: the correction at tt 4 (corrected) and the retract at tt 5
 		// (evolved) — the reference cannot tell them apart.
 		{name: "A2-16 superseded", args: map[string]any{"kind": "edge", "window": all, "belief": "superseded"},
-			want: `{"corrected_total":1,"cursor":null,"evolved_total":1,"rows":[` +
-				`{"change":"corrected","closed_by":"correct","created_by":"assert_edge",` + vhKnows + `,"tt_e":4,"tt_s":3,"vid":"77fabe24e9014424f1b6908d","vt_e":100,"vt_s":10},` +
-				`{"change":"evolved","closed_by":"retract","created_by":"correct",` + vhKnows + `,"tt_e":5,"tt_s":4,"vid":"c80901406b780455b438a7dc","vt_e":100,"vt_s":60}` +
+			want: `{"correction_total":1,"cursor":null,"evolution_total":1,"rows":[` +
+				`{"change":"correction","closed_by":"correct","created_by":"assert_edge",` + vhKnows + `,"tt_e":4,"tt_s":3,"vid":"77fabe24e9014424f1b6908d","vt_e":100,"vt_s":10},` +
+				`{"change":"evolution","closed_by":"retract","created_by":"correct",` + vhKnows + `,"tt_e":5,"tt_s":4,"vid":"c80901406b780455b438a7dc","vt_e":100,"vt_s":60}` +
 				`],"rows_total":2,"truncated":false}`},
-		{name: "corrections only", args: map[string]any{"kind": "edge", "window": all, "belief": "all", "closed_by": "correction"},
-			want: `{"corrected_total":1,"cursor":null,"evolved_total":0,"rows":[` +
-				`{"change":"corrected","closed_by":"correct","created_by":"assert_edge",` + vhKnows + `,"tt_e":4,"tt_s":3,"vid":"77fabe24e9014424f1b6908d","vt_e":100,"vt_s":10}` +
+		{name: "corrections only", args: map[string]any{"kind": "edge", "window": all, "belief": "all", "change": "correction"},
+			want: `{"correction_total":1,"cursor":null,"evolution_total":0,"rows":[` +
+				`{"change":"correction","closed_by":"correct","created_by":"assert_edge",` + vhKnows + `,"tt_e":4,"tt_s":3,"vid":"77fabe24e9014424f1b6908d","vt_e":100,"vt_s":10}` +
 				`],"rows_total":1,"truncated":false}`},
 		// A.2 item 16 pinned at 3: nothing was superseded yet.
 		{name: "superseded as of 3", args: map[string]any{"kind": "edge", "window": all, "belief": "superseded", "as_of_tt": int64(3)},
-			want: `{"corrected_total":0,"cursor":null,"evolved_total":0,"rows":[],"rows_total":0,"truncated":false}`},
+			want: `{"correction_total":0,"cursor":null,"evolution_total":0,"rows":[],"rows_total":0,"truncated":false}`},
 		// A.2 item 17: as of 4 the [60,100) row is reported open (its
 		// closing at 5 is censored: tt_e 2^62, closed_by and change null).
 		{name: "A2-17 all as of 4", args: map[string]any{"kind": "edge", "window": all, "belief": "all", "rel_types": []any{"KNOWS"}, "as_of_tt": int64(4)},
-			want: `{"corrected_total":1,"cursor":null,"evolved_total":0,"rows":[` +
-				`{"change":"corrected","closed_by":"correct","created_by":"assert_edge",` + vhKnows + `,"tt_e":4,"tt_s":3,"vid":"77fabe24e9014424f1b6908d","vt_e":100,"vt_s":10},` +
-				`{"change":null,"closed_by":null,"created_by":"correct",` + vhKnows + `,"tt_e":` + vhOpen + `,"tt_s":4,"vid":"5b6446ed6867f4b7ea153760","vt_e":60,"vt_s":40},` +
+			want: `{"correction_total":1,"cursor":null,"evolution_total":0,"rows":[` +
+				`{"change":"correction","closed_by":"correct","created_by":"assert_edge",` + vhKnows + `,"tt_e":4,"tt_s":3,"vid":"77fabe24e9014424f1b6908d","vt_e":100,"vt_s":10},` +
+				`{"change":null,"closed_by":null,"created_by":"correct",` + vhKnows2 + `,"tt_e":` + vhOpen + `,"tt_s":4,"vid":"5b6446ed6867f4b7ea153760","vt_e":60,"vt_s":40},` +
 				`{"change":null,"closed_by":null,"created_by":"correct",` + vhKnows + `,"tt_e":` + vhOpen + `,"tt_s":4,"vid":"76108deea01caa87c5272824","vt_e":40,"vt_s":10},` +
 				`{"change":null,"closed_by":null,"created_by":"correct",` + vhKnows + `,"tt_e":` + vhOpen + `,"tt_s":4,"vid":"c80901406b780455b438a7dc","vt_e":100,"vt_s":60}` +
 				`],"rows_total":4,"truncated":false}`},
 		{name: "nodes current", args: map[string]any{"kind": "node", "window": all, "uids": []any{"c"}},
-			want: `{"corrected_total":0,"cursor":null,"evolved_total":0,"rows":[` +
-				`{"change":null,"closed_by":null,"created_by":"ingest","label":"Node","tt_e":` + vhOpen + `,"tt_s":6,"uid":"c","vid":"9d986a4a732e81e828e263cb","vt_e":` + vhOpen + `,"vt_s":20}` +
+			want: `{"correction_total":0,"cursor":null,"evolution_total":0,"rows":[` +
+				`{"change":null,"closed_by":null,"created_by":"ingest","label":"Node","props":null,"tt_e":` + vhOpen + `,"tt_s":6,"uid":"c","vid":"9d986a4a732e81e828e263cb","vt_e":` + vhOpen + `,"vt_s":20}` +
 				`],"rows_total":1,"truncated":false}`},
 		{name: "rel_types with nodes", args: map[string]any{"kind": "node", "window": all, "rel_types": []any{"R"}}, code: ops.EInvalidArg},
-		{name: "unknown uid", args: map[string]any{"kind": "edge", "window": all, "uids": []any{"zz"}}, code: ops.ENotFound},
-		{name: "uid unknown as of 1", args: map[string]any{"kind": "node", "window": all, "uids": []any{"b"}, "as_of_tt": int64(1)}, code: ops.ENotFound},
-		{name: "corrections imply superseded", args: map[string]any{"kind": "edge", "window": all, "closed_by": "correction"},
-			want: `{"corrected_total":1,"cursor":null,"evolved_total":0,"rows":[` +
-				`{"change":"corrected","closed_by":"correct","created_by":"assert_edge",` + vhKnows + `,"tt_e":4,"tt_s":3,"vid":"77fabe24e9014424f1b6908d","vt_e":100,"vt_s":10}` +
+		{name: "unknown uid: no rows", args: map[string]any{"kind": "edge", "window": all, "uids": []any{"zz"}}, want: `{"correction_total":0,"cursor":null,"evolution_total":0,"rows":[],"rows_total":0,"truncated":false}`},
+		{name: "uid unknown as of 1: no rows", args: map[string]any{"kind": "node", "window": all, "uids": []any{"b"}, "as_of_tt": int64(1)}, want: `{"correction_total":0,"cursor":null,"evolution_total":0,"rows":[],"rows_total":0,"truncated":false}`},
+		{name: "corrections imply superseded", args: map[string]any{"kind": "edge", "window": all, "change": "correction"},
+			want: `{"correction_total":1,"cursor":null,"evolution_total":0,"rows":[` +
+				`{"change":"correction","closed_by":"correct","created_by":"assert_edge",` + vhKnows + `,"tt_e":4,"tt_s":3,"vid":"77fabe24e9014424f1b6908d","vt_e":100,"vt_s":10}` +
 				`],"rows_total":1,"truncated":false}`},
-		{name: "current corrections", args: map[string]any{"kind": "edge", "window": all, "closed_by": "correction", "belief": "current"}, code: ops.EInvalidArg},
+		{name: "current corrections", args: map[string]any{"kind": "edge", "window": all, "change": "correction", "belief": "current"}, code: ops.EInvalidArg},
 		{name: "bad belief", args: map[string]any{"kind": "edge", "window": all, "belief": "maybe"}, code: ops.ESchema},
 		{name: "inverted window", args: map[string]any{"kind": "edge", "window": map[string]any{"t_a": int64(5), "t_b": int64(5)}}, code: ops.EInvalidArg},
 	})
@@ -109,7 +111,7 @@ func TestVersionHistoryCorrectionCount(t *testing.T) {
 			}
 			hist = append(hist, oracle.Batch{TT: bt.Time(10 * (b + 1)), Ops: []bt.Op{op}})
 		}
-		args := map[string]any{"kind": "edge", "window": map[string]any{"t_a": int64(0), "t_b": int64(1000)}, "belief": "all", "closed_by": "correction"}
+		args := map[string]any{"kind": "edge", "window": map[string]any{"t_a": int64(0), "t_b": int64(1000)}, "belief": "all", "change": "correction"}
 		_, e := build(t, hist)
 		env, err := ops.Execute(context.Background(), storeSource{e}, "version_history", args)
 		if err != nil {
@@ -137,7 +139,7 @@ func TestVersionHistoryCorrectionCount(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if n := env.Result["rows_total"].(int64); n != 1 || env.Result["corrected_total"].(int64) != 1 {
+		if n := env.Result["rows_total"].(int64); n != 1 || env.Result["correction_total"].(int64) != 1 {
 			t.Fatalf("case %d: one carving correction gave %d corrected rows: %v", i, n, env.Result)
 		}
 		after, err := ops.Execute(context.Background(), storeSource{e2}, "version_history", pinned)

@@ -66,14 +66,8 @@ func aggregateEvents(s *bt.MemStore, args map[string]any) (map[string]any, error
 				return nil, errInvalid
 			}
 			if hs {
-				if n := (tb - ta + num(m["stride"]) - 1) / num(m["stride"]); n > 2000 {
-					return nil, Refused{"E_LIMIT"}
-				}
 				cs = []string{"t_a", "t_b"}
 			} else {
-				if aggCalCount(m["unit"].(string), num(m["utc_offset_minutes"]), ta, tb) > 2000 {
-					return nil, Refused{"E_LIMIT"}
-				}
 				cs = []string{"t_a", "t_b", "bucket"}
 			}
 		case "endpoint", "label":
@@ -86,6 +80,13 @@ func aggregateEvents(s *bt.MemStore, args map[string]any) (map[string]any, error
 				name += "_label"
 			}
 			cs = []string{name}
+		case "calendar_cycle":
+			_, ho := m["utc_offset_minutes"]
+			cy, hc := m["cycle"].(string)
+			if !hc || !ho || !only(m, "dim", "cycle", "utc_offset_minutes") {
+				return nil, errInvalid
+			}
+			cs = []string{cy}
 		case "rel_type":
 			if !only(m, "dim") {
 				return nil, errInvalid
@@ -132,6 +133,9 @@ func aggregateEvents(s *bt.MemStore, args map[string]any) (map[string]any, error
 			} else if ok {
 				ok = only(m, "agg", "of")
 			}
+		case "first", "last":
+			col = agg + "_" + of
+			ok = (of == "src" || of == "dst") && only(m, "agg", "of")
 		case "max_gap":
 			col, ok = "max_gap", only(m, "agg")
 		case "max_in_window":
@@ -151,10 +155,7 @@ func aggregateEvents(s *bt.MemStore, args map[string]any) (map[string]any, error
 		epRole = ef["role"].(string)
 		epUIDs = map[string]bool{}
 		for _, u := range ef["uids"].([]any) {
-			if !known(s, u.(string), T) {
-				return nil, NotFound{u.(string)}
-			}
-			epUIDs[u.(string)] = true
+			epUIDs[u.(string)] = true // unknown uids match no event
 		}
 	}
 	pf, hasPF := args["prop_filter"].(map[string]any)
@@ -282,6 +283,8 @@ func aggregateEvents(s *bt.MemStore, args map[string]any) (map[string]any, error
 						start, _ := aggCalendar(m["unit"].(string), num(m["utc_offset_minutes"]), o.t)
 						k = append(k, max(start, ta))
 					}
+				case "calendar_cycle":
+					k = append(k, aggCycle(m["cycle"].(string), num(m["utc_offset_minutes"]), o.t))
 				case "endpoint":
 					k = append(k, pick())
 				case "label":
@@ -317,9 +320,6 @@ func aggregateEvents(s *bt.MemStore, args map[string]any) (map[string]any, error
 			keys[aggKeyString(k)] = k
 		}
 	}
-	if len(keys) > 100_000 {
-		return nil, Refused{"E_LIMIT"}
-	}
 
 	// --- every group from scratch ---
 	var rows []map[string]any
@@ -354,6 +354,8 @@ func aggregateEvents(s *bt.MemStore, args map[string]any) (map[string]any, error
 					name += "_label"
 				}
 				row[name] = key[i]
+			case "calendar_cycle":
+				row[m["cycle"].(string)] = key[i]
 			case "rel_type":
 				row["rel_type"] = key[i]
 			case "pair":
@@ -371,6 +373,32 @@ func aggregateEvents(s *bt.MemStore, args map[string]any) (map[string]any, error
 			agg, _ := m["agg"].(string)
 			of, _ := m["of"].(string)
 			switch agg {
+			case "first", "last":
+				// every member, compared with every other: the earliest (or
+				// latest) time, then the smallest src, then dst
+				var best *aggOcc
+				for j := range members {
+					o := &members[j]
+					if best == nil {
+						best = o
+						continue
+					}
+					better := o.t < best.t
+					if agg == "last" {
+						better = o.t > best.t
+					}
+					if o.t == best.t {
+						better = o.src < best.src || o.src == best.src && o.dst < best.dst
+					}
+					if better {
+						best = o
+					}
+				}
+				var v any
+				if best != nil {
+					v = map[string]string{"src": best.src, "dst": best.dst}[of]
+				}
+				row[agg+"_"+of] = v
 			case "count":
 				row["count"] = int64(len(members))
 			case "count_distinct":
@@ -451,7 +479,15 @@ func aggregateEvents(s *bt.MemStore, args map[string]any) (map[string]any, error
 		rows = append(rows, row)
 	}
 	sort.Slice(rows, func(i, j int) bool { return aggLessKey(rows[i]["group_key"].([]any), rows[j]["group_key"].([]any)) })
+	groups := int64(len(rows))
+	rows, err := aggOraclePost(args, cols, rows)
+	if err != nil {
+		return nil, err
+	}
 	out := map[string]any{"rows": anyRows(rows)}
+	if _, h := args["having"].([]any); h || args["top"] != nil {
+		out["groups_total"] = groups
+	}
 	if hasPF || readsProp {
 		pc := map[string]any{}
 		for k, v := range coercion {
@@ -629,12 +665,17 @@ func aggCalName(unit string, offMin int64, t bt.Time) string {
 	return fmt.Sprintf("%04d", lt.Year())
 }
 
-// aggCalCount counts the calendar buckets meeting [ta, tb), stopping past 2001.
-func aggCalCount(unit string, offMin int64, ta, tb bt.Time) int {
-	n := 0
-	for t := ta; t < tb && n <= 2000; n++ {
-		_, next := aggCalendar(unit, offMin, t)
-		t = next
+// aggCycle reads the position in a calendar cycle off the local time the
+// standard library computes.
+func aggCycle(cycle string, offMin int64, t bt.Time) int64 {
+	lt := time.UnixMicro(t).In(time.FixedZone("", int(offMin)*60))
+	switch cycle {
+	case "hour_of_day":
+		return int64(lt.Hour())
+	case "day_of_week":
+		return int64((int(lt.Weekday())+6)%7 + 1)
+	case "day_of_month":
+		return int64(lt.Day())
 	}
-	return n
+	return int64(lt.Month())
 }

@@ -68,6 +68,9 @@ func RandomHistory(rng *rand.Rand, batches int) []Batch {
 			case 3:
 				if rng.IntN(2) == 0 {
 					ops = append(ops, bt.Correct(bt.NodeRef(pick(uids)), props(), iv()))
+				} else if rng.IntN(4) == 0 {
+					// a timestamp correction: the fact held elsewhere in valid time
+					ops = append(ops, bt.CorrectTime(bt.EdgeRef(key()), props(), iv(), iv()))
 				} else {
 					ops = append(ops, bt.Correct(bt.EdgeRef(key()), props(), iv()))
 				}

@@ -3,6 +3,8 @@ package oracle
 import (
 	"sort"
 
+	"github.com/tgms-go/tgms/canon"
+
 	bt "github.com/tgms-go/tgms/bitemporal"
 )
 
@@ -16,13 +18,13 @@ func versionHistory(s *bt.MemStore, args map[string]any) (map[string]any, error)
 	w, _ := args["window"].(map[string]any)
 	ta, tb := num(w["t_a"]), num(w["t_b"])
 	belief, _ := args["belief"].(string)
-	closedBy, _ := args["closed_by"].(string)
+	want, _ := args["change"].(string)
 	if belief == "" {
 		belief = "current"
-		if closedBy != "any" {
+		if want != "any" {
 			belief = "superseded"
 		}
-	} else if belief == "current" && closedBy != "any" {
+	} else if belief == "current" && want != "any" {
 		return nil, Refused{"E_INVALID_ARG"}
 	}
 	if kind == "node" && (args["rel_types"] != nil || args["eid"] != nil) {
@@ -32,10 +34,7 @@ func versionHistory(s *bt.MemStore, args map[string]any) (map[string]any, error)
 	if l, ok := args["uids"].([]any); ok {
 		uids = map[string]bool{}
 		for _, u := range l {
-			if !known(s, u.(string), T) {
-				return nil, NotFound{u.(string)}
-			}
-			uids[u.(string)] = true
+			uids[u.(string)] = true // unknown uids match no row
 		}
 	}
 	var rels map[string]bool
@@ -51,9 +50,9 @@ func versionHistory(s *bt.MemStore, args map[string]any) (map[string]any, error)
 	closing := func(tte bt.Time, by bt.OpKind) (bt.Time, any, any) {
 		if tte <= T {
 			if by == bt.OpCorrect {
-				return tte, by.String(), "corrected"
+				return tte, by.String(), "correction"
 			}
-			return tte, by.String(), "evolved"
+			return tte, by.String(), "evolution"
 		}
 		return bt.OpenEnd, nil, nil
 	}
@@ -61,7 +60,7 @@ func versionHistory(s *bt.MemStore, args map[string]any) (map[string]any, error)
 		if belief == "current" && change != nil || belief == "superseded" && change == nil {
 			return false
 		}
-		if closedBy == "correction" && change != "corrected" || closedBy == "evolution" && change != "evolved" {
+		if want != "any" && change != want {
 			return false
 		}
 		return true
@@ -81,7 +80,7 @@ func versionHistory(s *bt.MemStore, args map[string]any) (map[string]any, error)
 			}
 			rows = append(rows, map[string]any{"vid": vid(n.UID, n.TTs, n.Valid.Start), "uid": n.UID, "label": n.Label,
 				"vt_s": n.Valid.Start, "vt_e": n.Valid.End, "tt_s": n.TTs, "tt_e": tte,
-				"created_by": n.CreatedBy.String(), "closed_by": cb, "change": ch})
+				"created_by": n.CreatedBy.String(), "closed_by": cb, "change": ch, "props": propsValue(n.Props)})
 		}
 	} else {
 		for _, e := range s.Edges {
@@ -105,7 +104,7 @@ func versionHistory(s *bt.MemStore, args map[string]any) (map[string]any, error)
 			rows = append(rows, map[string]any{"vid": vid(id, e.TTs, e.Valid.Start), "eid": id,
 				"src": e.Key.Src, "dst": e.Key.Dst, "rel_type": e.Key.RelType, "disc": e.Key.Disc,
 				"vt_s": e.Valid.Start, "vt_e": e.Valid.End, "tt_s": e.TTs, "tt_e": tte,
-				"created_by": e.CreatedBy.String(), "closed_by": cb, "change": ch})
+				"created_by": e.CreatedBy.String(), "closed_by": cb, "change": ch, "props": propsValue(e.Props)})
 		}
 	}
 	sort.Slice(rows, func(i, j int) bool {
@@ -115,13 +114,26 @@ func versionHistory(s *bt.MemStore, args map[string]any) (map[string]any, error)
 		}
 		return a["vid"].(string) < b["vid"].(string)
 	})
-	var corrected, evolved int64
+	var corrections, evolutions int64
 	for _, r := range rows {
-		if r["change"] == "corrected" {
-			corrected++
-		} else if r["change"] == "evolved" {
-			evolved++
+		if r["change"] == "correction" {
+			corrections++
+		} else if r["change"] == "evolution" {
+			evolutions++
 		}
 	}
-	return map[string]any{"rows": anyRows(rows), "corrected_total": corrected, "evolved_total": evolved}, nil
+	return map[string]any{"rows": anyRows(rows), "correction_total": corrections, "evolution_total": evolutions}, nil
+}
+
+// propsValue decodes a property bag ("" and {} alike: no props are null
+// only when empty text).
+func propsValue(p bt.Props) any {
+	if p == "" {
+		return nil
+	}
+	v, err := canon.Parse([]byte(p))
+	if err != nil {
+		return nil
+	}
+	return v
 }

@@ -197,11 +197,15 @@ func (w *argWalker) ref(expected *ops.Schema, raw, path string) {
 // schema and returns the schema of what it yields (an array schema for a
 // [*] projection).
 func (c *checker) resolve(r Ref, producer *Step, path, stepID, rule string) (*ops.Schema, bool) {
-	spec, ok := ops.Lookup(producer.Op)
-	if !ok {
+	return c.resolveDepth(r, producer, path, stepID, rule, 0)
+}
+
+// resolveDepth is resolve inside a chain of depth compute steps.
+func (c *checker) resolveDepth(r Ref, producer *Step, path, stepID, rule string, depth int) (*ops.Schema, bool) {
+	cur := c.resultSchema(producer, depth)
+	if cur == nil {
 		return nil, false // reported by op.unknown
 	}
-	cur := spec.Result
 	projected := false
 	walked := r.Step
 	for _, seg := range r.Path {

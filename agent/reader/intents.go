@@ -303,7 +303,7 @@ var intents = []*intent{
 		},
 		build: func(r *Reading, b *builder) {
 			s := b.add("version_history", b.asOf(map[string]any{"kind": "node", "uids": b.nodeList("node"), "window": win(0, 1<<62),
-				"closed_by": r.Options["closed_by"], "limit": rowLimit}))
+				"change": r.Options["closed_by"], "limit": rowLimit}))
 			b.answer("count", s+".rows_total")
 		}},
 	{name: "nodes-added", example: "How many nodes were added between {t1} and {t2}?",

@@ -127,7 +127,11 @@ func newPlanRun() *cobra.Command {
 				fmt.Fprintln(w, line)
 			}
 			ans, _ := canon.Marshal(tr.Answer)
-			fmt.Fprintf(w, "answer (%s, as of tt %d): %s\ntrace digest %s\n", v.Plan.Answer.Kind, tr.AsOfTT, ans, tr.TraceDigest)
+			status := "certified"
+			if ok, why := tr.AnswerStatus(); !ok {
+				status = "not certified: " + why
+			}
+			fmt.Fprintf(w, "answer (%s, as of tt %d): %s — %s\ntrace digest %s\n", v.Plan.Answer.Kind, tr.AsOfTT, ans, status, tr.TraceDigest)
 			if tr.AnswerError != nil {
 				return fmt.Errorf("no answer: %v", tr.AnswerError)
 			}

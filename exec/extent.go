@@ -1,0 +1,56 @@
+package exec
+
+import (
+	bt "github.com/tgms-go/tgms/bitemporal"
+	"github.com/tgms-go/tgms/engine"
+	"github.com/tgms-go/tgms/ops"
+	"github.com/tgms-go/tgms/plan"
+)
+
+// windowOutside refuses a window reached by reference that lies wholly
+// outside the data, exactly as the plan contract refuses the same window
+// written literally (rule time.window_extent): most such windows are a
+// units mistake, so neither form gets a certified empty answer.
+func windowOutside(src Source, asOf bt.Time, spec *ops.Spec, raw, args map[string]any) *ops.Error {
+	for k, p := range spec.Args.Properties {
+		if p.Type != "object" || p.Properties["t_a"] == nil || p.Properties["t_b"] == nil || !hasRef(raw[k]) {
+			continue
+		}
+		m, _ := args[k].(map[string]any)
+		ta, okA := m["t_a"].(int64)
+		tb, okB := m["t_b"].(int64)
+		if !okA || !okB {
+			continue
+		}
+		var st engine.Stats
+		_ = src.Read(asOf, func(r engine.Reader) error { st = r.Store().Stats(); return nil })
+		if st.EdgeVersions > 0 && (tb <= st.VtMin || ta >= st.VtMax) {
+			return ops.Errorf(ops.EInvalidArg, map[string]any{"path": "/" + k, "rule": plan.RuleWindowExtent, "hint": "check the units (µs since the epoch) and the year of the step the window was read from"},
+				"window [%s, %s), reached by reference, lies outside the data, which spans [%s, %s)",
+				bt.FormatRFC3339(ta), bt.FormatRFC3339(tb), bt.FormatRFC3339(st.VtMin), bt.FormatRFC3339(st.VtMax))
+		}
+	}
+	return nil
+}
+
+// hasRef reports whether an argument value holds a $ref anywhere.
+func hasRef(v any) bool {
+	if _, ok := plan.AsRef(v); ok {
+		return true
+	}
+	switch x := v.(type) {
+	case map[string]any:
+		for _, e := range x {
+			if hasRef(e) {
+				return true
+			}
+		}
+	case []any:
+		for _, e := range x {
+			if hasRef(e) {
+				return true
+			}
+		}
+	}
+	return false
+}

@@ -1,0 +1,90 @@
+package ops
+
+import "fmt"
+
+// DefaultMemBudget is the memory a call (or a whole plan, in the executor)
+// may spend on materialized rows unless told otherwise: 256 MiB.
+const DefaultMemBudget int64 = 256 << 20
+
+// MaxList is the longest list an argument may hold (a projection of a
+// whole earlier result included); the memory budget is the tighter bound.
+const MaxList = 1_000_000
+
+// ExecOptions tune one call.
+type ExecOptions struct {
+	// Whole returns every row of a paged result, ignoring the default page
+	// size: the executor runs plan steps that name no limit this way, so a
+	// later step reads the whole result. The limit argument is dropped from
+	// the recorded arguments.
+	Whole bool
+	// MemBudget bounds the bytes of rows the call materializes (measured
+	// with PayloadBytes); 0 means DefaultMemBudget. Over it, the call is
+	// E_LIMIT.
+	MemBudget int64
+}
+
+// PayloadBytes is the measured in-memory size of a decoded JSON value, in
+// bytes: 16 per scalar, 16 plus the length per string, 24 per list plus
+// its items, 48 per object plus 16 plus the key length per member plus
+// its value. It is the unit of the memory budget: deterministic, so a
+// refusal reproduces, and close to what the Go runtime holds.
+func PayloadBytes(v any) int64 {
+	switch x := v.(type) {
+	case string:
+		return 16 + int64(len(x))
+	case []any:
+		n := int64(24)
+		for _, e := range x {
+			n += PayloadBytes(e)
+		}
+		return n
+	case map[string]any:
+		n := int64(48)
+		for k, e := range x {
+			n += 16 + int64(len(k)) + PayloadBytes(e)
+		}
+		return n
+	}
+	return 16
+}
+
+// MemBudget is the bytes of rows this call may materialize.
+func (c *Call) MemBudget() int64 {
+	if c.mem <= 0 {
+		return DefaultMemBudget
+	}
+	return c.mem
+}
+
+// Materialize checks that rows rows of about rowBytes bytes each fit the
+// memory budget; what names them in the error ("groups", "rows").
+func (c *Call) Materialize(rows, rowBytes int64, what, hint string) error {
+	if b := c.MemBudget(); rows*rowBytes > b {
+		return Errorf(ELimit, map[string]any{"rows": rows, "bytes": rows * rowBytes, "mem_budget": b, "hint": hint},
+			"%d %s of about %d bytes each (%s) exceed the memory budget of %s", rows, what, rowBytes, FormatBytes(rows*rowBytes), FormatBytes(b))
+	}
+	return nil
+}
+
+// FormatBytes writes a byte count for people: 268435456 → "256.0 MiB".
+func FormatBytes(n int64) string {
+	switch {
+	case n >= 1<<30:
+		return fmt.Sprintf("%.1f GiB", float64(n)/(1<<30))
+	case n >= 1<<20:
+		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
+	case n >= 1<<10:
+		return fmt.Sprintf("%.1f KiB", float64(n)/(1<<10))
+	}
+	return fmt.Sprintf("%d B", n)
+}
+
+// PageLimit is the limit argument of an operator that cuts its own lists:
+// with no limit (a whole executor step) every item, bounded by the memory
+// budget.
+func (c *Call) PageLimit() int {
+	if !c.Has("limit") {
+		return MaxList
+	}
+	return int(c.Int("limit"))
+}
