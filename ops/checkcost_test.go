@@ -7,8 +7,8 @@ import (
 
 	bt "github.com/tgms-go/tgms/bitemporal"
 	"github.com/tgms-go/tgms/canon"
-	"github.com/tgms-go/tgms/oracle"
 	"github.com/tgms-go/tgms/ops"
+	"github.com/tgms-go/tgms/oracle"
 )
 
 // costStats are the store statistics the static cost check is tried under:
