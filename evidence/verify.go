@@ -37,6 +37,10 @@ type Options struct {
 	// IgnoreCompleteness treats every result as complete: the ablation that
 	// shows what completeness tracking catches. Never set it in production.
 	IgnoreCompleteness bool
+	// IgnoreOmissions skips the membership check that a complete_set claim
+	// names every member: the ablation that shows what it catches (a
+	// fault-injection test hook). Never set it in production.
+	IgnoreOmissions bool
 }
 
 // Verify checks every claim of an answer against a trace.
@@ -55,6 +59,7 @@ type evidenceView struct {
 	payload map[string]any
 	excerpt bool
 	fields  map[string]string
+	opt     Options
 }
 
 func load(tr *exec.Trace, id string, opt Options) (*evidenceView, *Result) {
@@ -68,7 +73,7 @@ func load(tr *exec.Trace, id string, opt Options) (*evidenceView, *Result) {
 	if s.Evidence == nil {
 		return nil, &Result{Verdict: Unverifiable, Reason: fmt.Sprintf("step %s has no evidence record", id)}
 	}
-	v := &evidenceView{step: s, fields: s.Evidence.Completeness.Fields}
+	v := &evidenceView{step: s, fields: s.Evidence.Completeness.Fields, opt: opt}
 	switch {
 	case tr.FullResult(id) != nil:
 		v.payload = tr.FullResult(id)
@@ -252,7 +257,7 @@ func verifySet(c Claim, found any, state string, v *evidenceView) Result {
 	}
 	var missing, extra []string
 	for _, u := range have {
-		if !slices.Contains(c.UIDs, u) {
+		if !slices.Contains(c.UIDs, u) && !v.opt.IgnoreOmissions {
 			missing = append(missing, u)
 		}
 	}
