@@ -3,7 +3,6 @@ package eval
 import (
 	"context"
 	"fmt"
-	"slices"
 
 	"github.com/tgms-go/tgms"
 	bt "github.com/tgms-go/tgms/bitemporal"
@@ -14,44 +13,99 @@ import (
 	"github.com/tgms-go/tgms/plan"
 )
 
-// FaultRow is one line of the fault-injection report: how many mutants of
-// a class the verifier refused to certify, and how many clean answers of
-// the pool it wrongly refused.
+// FaultRow is one line of the fault-injection report. Mutants are
+// distinct (two mutants that are the same claim about the same task count
+// once); Detected are those the verifier did not certify, split by verdict.
+// Clean counts the unmutated claims this class draws from, and
+// FalsePositives those of them the verifier did not support.
 type FaultRow struct {
-	Class          string `json:"class"`
-	Mutants        int    `json:"mutants"`
-	Detected       int    `json:"detected"`
-	FalsePositives int    `json:"false_positives"`
+	Class           string `json:"class"`
+	Base            int    `json:"base_claims"`
+	Mutants         int    `json:"mutants"`
+	Detected        int    `json:"detected"`
+	Unsupported     int    `json:"unsupported"`
+	Unverifiable    int    `json:"unverifiable"`
+	WeaklySupported int    `json:"weakly_supported"`
+	Clean           int    `json:"clean"`
+	FalsePositives  int    `json:"false_positives"`
+}
+
+// DetectionRate is Detected / Mutants (0 without mutants).
+func (r FaultRow) DetectionRate() float64 {
+	if r.Mutants == 0 {
+		return 0
+	}
+	return float64(r.Detected) / float64(r.Mutants)
+}
+
+func (r *FaultRow) count(verdict string) {
+	r.Mutants++
+	switch verdict {
+	case evidence.Supported:
+		return
+	case evidence.Unsupported:
+		r.Unsupported++
+	case evidence.Unverifiable:
+		r.Unverifiable++
+	case evidence.WeaklySupported:
+		r.WeaklySupported++
+	}
+	r.Detected++
+}
+
+func (r *FaultRow) clean(verdict string) {
+	r.Clean++
+	if verdict != evidence.Supported {
+		r.FalsePositives++
+	}
 }
 
 // FaultReport is the outcome of the fault-injection experiments.
 type FaultReport struct {
 	Dataset string     `json:"dataset"`
-	Pool    int        `json:"pool"` // clean answers (claims) the mutants derive from
+	Clean   int        `json:"clean_claims"` // unmutated claims drawn from the oracle traces
+	Pool    int        `json:"pool"`         // of those, the ones the verifier supports (mutants derive from these)
 	Rows    []FaultRow `json:"rows"`
 	Skipped []string   `json:"skipped,omitempty"`
 }
 
 // FaultConfig sizes the experiments.
 type FaultConfig struct {
-	Classic   int // mutants per classic class (count ±1, fabricated uid); default 250
-	Extended  int // mutants per extended class; default 100
-	Truncated int // truncated-count cases; default 15
+	Classic   int // distinct mutants wanted per classic class (count ±1, fabricated uid); default 250
+	Extended  int // distinct mutants wanted per extended class; default 100
+	Truncated int // page cases (truncated counts, complete sets over a page); default 15
+	// Verifier is the verifier configuration under test; its ablation
+	// switches exist so a test can show the experiment goes red when a
+	// check is disabled.
+	Verifier evidence.Options
 }
 
-// pooled is one clean, supported claim with the trace it is about.
+// pooled is one clean claim with the trace it is about.
 type pooled struct {
-	task  *Task
-	trace *exec.Trace
-	claim evidence.Claim
+	task      *Task
+	trace     *exec.Trace
+	claim     evidence.Claim
+	supported bool
+}
+
+// key identifies a claim about a task, for counting distinct mutants.
+func (p *pooled) key(c evidence.Claim) string {
+	c.ID = ""
+	b, err := canon.Marshal(c)
+	if err != nil {
+		b = fmt.Appendf(nil, "%#v", c)
+	}
+	return p.task.ID + "\x00" + string(b)
 }
 
 // Faults runs the fault-injection experiments on the tasks of a suite: it
-// executes every oracle plan at the task's belief time, keeps the claims
-// the verifier supports (the pool; any clean claim it does not support is
-// a false positive), mutates them class by class, and counts the mutants
-// that are not certified (any verdict other than supported). It needs no
-// model and is deterministic.
+// executes every oracle plan at the task's belief time, collects the clean
+// claims a reporter would make from each trace (the supported ones form the
+// pool), mutates pool claims class by class into distinct mutants, and
+// counts the mutants that are not certified (any verdict other than
+// supported). A clean claim the verifier does not support is a false
+// positive of every class that draws from it. It needs no model and is
+// deterministic.
 func Faults(ctx context.Context, db *tgms.DB, tasks []Task, cfg FaultConfig) (*FaultReport, error) {
 	if cfg.Classic <= 0 {
 		cfg.Classic = 250
@@ -63,68 +117,124 @@ func Faults(ctx context.Context, db *tgms.DB, tasks []Task, cfg FaultConfig) (*F
 		cfg.Truncated = 15
 	}
 	rep := &FaultReport{}
-	var pool []pooled
-	fp := 0
-	uids := storeUIDs(db)
+	env, clean, err := collect(ctx, db, tasks, cfg.Verifier, rep)
+	if err != nil {
+		return nil, err
+	}
+	rep.Clean = len(clean)
+	for _, p := range clean {
+		if p.supported {
+			rep.Pool++
+		}
+	}
+	for _, cl := range faultClasses(cfg) {
+		rep.Rows = append(rep.Rows, env.run(cl, clean, cfg.Verifier))
+	}
+	on, off, err := truncatedCounts(ctx, db, tasks, cfg)
+	if err != nil {
+		return nil, err
+	}
+	setOn, setOff := setsOnPages(ctx, db, clean, cfg)
+	rep.Rows = append(rep.Rows, on, off, setOn, setOff)
+	return rep, nil
+}
+
+// collect runs every task's oracle plan and gathers the clean claims and
+// the belief-time partners the mutators draw from.
+func collect(ctx context.Context, db *tgms.DB, tasks []Task, opt evidence.Options, rep *FaultReport) (*faultEnv, []pooled, error) {
+	env := &faultEnv{uids: storeUIDs(db), partners: map[*Task][]*exec.Trace{}}
+	var clean []pooled
+	byPlan := map[string][]*Task{}
+	traces := map[*Task]*exec.Trace{}
 	for i := range tasks {
 		t := &tasks[i]
 		rep.Dataset = t.Dataset
 		p, err := taskPlan(t)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		tr := exec.Run(ctx, db, p, exec.Options{AsOf: t.AsOfTT})
 		if !tr.OK {
 			rep.Skipped = append(rep.Skipped, fmt.Sprintf("%s: the oracle plan did not run", t.ID))
 			continue
 		}
-		claims := evidence.Mechanical(tr, p).Claims
-		claims = append(claims, enrich(tr)...)
-		for j, c := range claims {
-			c.ID = fmt.Sprintf("c%d", j+1)
-			if r := evidence.Verify(tr, &evidence.Answer{Claims: []evidence.Claim{c}}, evidence.Options{})[0]; r.Verdict != evidence.Supported {
-				fp++
-				rep.Skipped = append(rep.Skipped, fmt.Sprintf("%s %s: clean claim not supported: %s", t.ID, c.Kind, r.Reason))
-				continue
+		traces[t] = tr
+		k := beliefFreeKey(t.OraclePlan)
+		byPlan[k] = append(byPlan[k], t)
+		for _, c := range cleanClaims(tr, p) {
+			r := verify(tr, c, opt)
+			if r.Verdict != evidence.Supported {
+				rep.Skipped = append(rep.Skipped, fmt.Sprintf("%s %s %s: clean claim not supported: %s", t.ID, c.Kind, c.Path, r.Reason))
 			}
-			pool = append(pool, pooled{t, tr, c})
+			clean = append(clean, pooled{t, tr, c, r.Verdict == evidence.Supported})
 		}
 	}
-	rep.Pool = len(pool)
-	classes := []struct {
-		name   string
-		n      int
-		mutate func(k int, p pooled) (evidence.Claim, *exec.Trace, bool)
-	}{
-		{"count_pm1", cfg.Classic, mutateCount},
-		{"fabricated_uid", cfg.Classic, mutateFabricated},
-		{"uncited_entity", cfg.Extended, func(k int, p pooled) (evidence.Claim, *exec.Trace, bool) { return mutateUncited(k, p, uids) }},
-		{"ordering_swap", cfg.Extended, mutateOrdering},
-		{"unit_confusion", cfg.Extended, mutateUnits},
-		{"wrong_belief_state", cfg.Extended, mutateBelief},
-		{"wrong_step_citation", cfg.Extended, mutateStep},
-		{"dropped_member", cfg.Extended, mutateDropped},
-	}
-	for _, cl := range classes {
-		row := FaultRow{Class: cl.name, FalsePositives: fp}
-		for k := 0; row.Mutants < cl.n && k < cl.n*50 && len(pool) > 0; k++ {
-			m, tr, ok := cl.mutate(k, pool[k%len(pool)])
-			if !ok {
-				continue
-			}
-			row.Mutants++
-			if r := evidence.Verify(tr, &evidence.Answer{Claims: []evidence.Claim{m}}, evidence.Options{})[0]; r.Verdict != evidence.Supported {
-				row.Detected++
+	// Tasks that ask the same plan at different belief times are partners:
+	// each one's answer is the other's realistic wrong-belief answer.
+	for _, group := range byPlan {
+		for _, t := range group {
+			for _, u := range group {
+				if u != t {
+					env.partners[t] = append(env.partners[t], traces[u])
+				}
 			}
 		}
-		rep.Rows = append(rep.Rows, row)
 	}
-	on, off, err := truncatedCounts(ctx, db, tasks, cfg.Truncated)
-	if err != nil {
-		return nil, err
+	return env, clean, nil
+}
+
+func verify(tr *exec.Trace, c evidence.Claim, opt evidence.Options) evidence.Result {
+	return evidence.Verify(tr, &evidence.Answer{Claims: []evidence.Claim{c}}, opt)[0]
+}
+
+// maxRounds bounds the draws per base claim.
+const maxRounds = 1000
+
+// run builds distinct mutants of one class: round k asks every base claim
+// for its k-th mutant, so the quota is spread over all base claims; it
+// stops at the quota or when a round yields nothing new.
+func (e *faultEnv) run(cl faultClass, clean []pooled, opt evidence.Options) FaultRow {
+	row := FaultRow{Class: cl.name}
+	for i := range clean {
+		p := &clean[i]
+		if !e.eligible(cl, p) {
+			continue
+		}
+		row.clean(verify(p.trace, p.claim, opt).Verdict)
+		if p.supported {
+			row.Base++
+		}
 	}
-	rep.Rows = append(rep.Rows, on, off)
-	return rep, nil
+	seen := map[string]bool{}
+	for k := 0; k < maxRounds && row.Mutants < cl.n; k++ {
+		added := false
+		for i := range clean {
+			p := &clean[i]
+			if !p.supported || row.Mutants >= cl.n {
+				continue
+			}
+			m, tr, ok := cl.mutate(e, k, p)
+			if !ok || seen[p.key(m)] {
+				continue
+			}
+			seen[p.key(m)], added = true, true
+			row.count(verify(tr, m, opt).Verdict)
+		}
+		if !added {
+			break
+		}
+	}
+	return row
+}
+
+// eligible reports whether a class can mutate a clean claim at all.
+func (e *faultEnv) eligible(cl faultClass, p *pooled) bool {
+	for k := range 8 {
+		if _, _, ok := cl.mutate(e, k, p); ok {
+			return true
+		}
+	}
+	return false
 }
 
 func taskPlan(t *Task) (*plan.Plan, error) {
@@ -139,207 +249,37 @@ func taskPlan(t *Task) (*plan.Plan, error) {
 	return v.Plan, nil
 }
 
-// enrich adds claims a richer reporter would make from the trace: complete
-// sets and orderings over uid-keyed rows with a time column.
-func enrich(tr *exec.Trace) []evidence.Claim {
-	var out []evidence.Claim
-	for _, s := range tr.Steps {
-		res := tr.FullResult(s.StepID)
-		rows, _ := res["rows"].([]any)
-		if len(rows) < 2 || s.Evidence == nil {
-			continue
-		}
-		r0, _ := rows[0].(map[string]any)
-		if _, ok := r0["uid"].(string); !ok {
-			continue
-		}
-		var uids []string
-		for _, r := range rows {
-			m, _ := r.(map[string]any)
-			if u, ok := m["uid"].(string); ok && !slices.Contains(uids, u) {
-				uids = append(uids, u)
+// beliefFreeKey is a plan's steps with every as_of_tt argument removed:
+// two tasks with the same key ask the same thing at different belief times.
+func beliefFreeKey(p map[string]any) string {
+	steps, _ := p["steps"].([]any)
+	var out []any
+	for _, s := range steps {
+		m, _ := s.(map[string]any)
+		args, _ := m["args"].(map[string]any)
+		a := map[string]any{}
+		for k, v := range args {
+			if k != "as_of_tt" {
+				a[k] = v
 			}
 		}
-		if s.Evidence.Completeness.Complete && len(uids) >= 2 {
-			out = append(out, evidence.Claim{Kind: evidence.KindCompleteSet, Step: s.StepID, Path: "rows[*].uid", UIDs: uids})
-		}
-		for _, by := range []string{"earliest_arrival", "latest_departure"} {
-			a, okA := r0[by].(int64)
-			for _, r := range rows[1:] {
-				m, _ := r.(map[string]any)
-				b, okB := m[by].(int64)
-				if okA && okB && a < b {
-					out = append(out, evidence.Claim{Kind: evidence.KindOrdering, Step: s.StepID, Path: "rows", Key: "uid", By: by, First: r0["uid"].(string), Second: m["uid"].(string)})
-					break
-				}
-			}
-		}
+		out = append(out, map[string]any{"op": m["op"], "id": m["id"], "args": a})
 	}
-	return out
-}
-
-func mutateCount(k int, p pooled) (evidence.Claim, *exec.Trace, bool) {
-	c := p.claim
-	if c.Kind != evidence.KindCount && c.Kind != evidence.KindValue {
-		return c, nil, false
-	}
-	d := int64(1)
-	if k%2 == 1 {
-		d = -1
-	}
-	switch v := c.Value.(type) {
-	case int64:
-		c.Value = v + d
-	case float64:
-		c.Value = v + float64(d)
-	default:
-		return c, nil, false
-	}
-	return c, p.trace, true
-}
-
-func mutateFabricated(k int, p pooled) (evidence.Claim, *exec.Trace, bool) {
-	c := p.claim
-	if len(c.UIDs) == 0 {
-		if s, ok := c.Value.(string); ok && c.Kind == evidence.KindValue && s != "" {
-			c.Value = fmt.Sprintf("fabricated-%04d", k)
-			return c, p.trace, true
-		}
-		return c, nil, false
-	}
-	c.UIDs = slices.Clone(c.UIDs)
-	c.UIDs[k%len(c.UIDs)] = fmt.Sprintf("fabricated-%04d", k)
-	return c, p.trace, true
-}
-
-// mutateUncited adds a real uid of the store that the cited evidence does
-// not contain.
-func mutateUncited(k int, p pooled, uids []string) (evidence.Claim, *exec.Trace, bool) {
-	c := p.claim
-	if c.Kind != evidence.KindEntity && c.Kind != evidence.KindCompleteSet || len(uids) == 0 {
-		return c, nil, false
-	}
-	for i := range uids {
-		u := uids[(k*7919+i)%len(uids)]
-		if !slices.Contains(c.UIDs, u) && !mentions(p.trace.FullResult(c.Step), u) {
-			c.UIDs = append(slices.Clone(c.UIDs), u)
-			return c, p.trace, true
-		}
-	}
-	return c, nil, false
-}
-
-func mentions(v any, s string) bool {
-	switch x := v.(type) {
-	case string:
-		return x == s
-	case []any:
-		for _, e := range x {
-			if mentions(e, s) {
-				return true
-			}
-		}
-	case map[string]any:
-		for _, e := range x {
-			if mentions(e, s) {
-				return true
-			}
-		}
-	}
-	return false
-}
-
-func mutateOrdering(_ int, p pooled) (evidence.Claim, *exec.Trace, bool) {
-	c := p.claim
-	if c.Kind != evidence.KindOrdering {
-		return c, nil, false
-	}
-	c.First, c.Second = c.Second, c.First
-	return c, p.trace, true
-}
-
-// mutateUnits restates a time in seconds instead of microseconds.
-func mutateUnits(_ int, p pooled) (evidence.Claim, *exec.Trace, bool) {
-	c := p.claim
-	switch c.Kind {
-	case evidence.KindValue, evidence.KindCount:
-		if v, ok := c.Value.(int64); ok && v >= 1_000_000 {
-			c.Value = v / 1_000_000
-			return c, p.trace, true
-		}
-	case evidence.KindInterval:
-		ta, tb := *c.TA/1_000_000, *c.TB/1_000_000
-		if *c.TA >= 1_000_000 {
-			c.TA, c.TB = &ta, &tb
-			return c, p.trace, true
-		}
-	}
-	return c, nil, false
-}
-
-// mutateBelief claims the value as of a belief time the evidence was not
-// computed at.
-func mutateBelief(k int, p pooled) (evidence.Claim, *exec.Trace, bool) {
-	c := p.claim
-	s, ok := p.trace.Step(c.Step)
-	if !ok || s.Evidence == nil || s.Evidence.Basis.AsOfTT == 0 {
-		return c, nil, false
-	}
-	wrong := s.Evidence.Basis.AsOfTT - 1 - int64(k%3)
-	c.AsOfTT = &wrong
-	return c, p.trace, true
-}
-
-// mutateStep cites another successful step for the same path; mutants
-// where the other step holds the very same value at that path are not
-// faults and are not counted.
-func mutateStep(k int, p pooled) (evidence.Claim, *exec.Trace, bool) {
-	c := p.claim
-	var others []string
-	for _, s := range p.trace.Steps {
-		if s.StepID != c.Step && s.Status == "ok" {
-			others = append(others, s.StepID)
-		}
-	}
-	if len(others) == 0 {
-		return c, nil, false
-	}
-	c.Step = others[k%len(others)]
-	if c.Path != "" {
-		if ref, err := plan.ParseRef(c.Step+"."+c.Path, false); err == nil {
-			if got, _, err := exec.Eval(p.trace.FullResult(c.Step), ref); err == nil {
-				if orig, _, err2 := exec.Eval(p.trace.FullResult(p.claim.Step), mustRef(p.claim.Step+"."+c.Path)); err2 == nil && canon.Equal(got, orig) {
-					return c, nil, false
-				}
-			}
-		}
-	}
-	return c, p.trace, true
-}
-
-func mustRef(s string) plan.Ref {
-	r, _ := plan.ParseRef(s, false)
-	return r
-}
-
-func mutateDropped(k int, p pooled) (evidence.Claim, *exec.Trace, bool) {
-	c := p.claim
-	if c.Kind != evidence.KindCompleteSet || len(c.UIDs) < 2 {
-		return c, nil, false
-	}
-	i := k % len(c.UIDs)
-	c.UIDs = append(slices.Clone(c.UIDs[:i]), c.UIDs[i+1:]...)
-	return c, p.trace, true
+	b, _ := canon.Marshal(map[string]any{"steps": out, "answer_spec": p["answer_spec"]})
+	return string(b)
 }
 
 // truncatedCounts builds the controlled truncated-count cases: a count task
 // whose plan has a paginated step is re-run with that step's limit at 3;
 // when the step then holds more rows than its page, the claim "the count is
-// the page's length" is verified with completeness tracking on and off.
-func truncatedCounts(ctx context.Context, db *tgms.DB, tasks []Task, n int) (on, off FaultRow, err error) {
+// the page's length" is verified with completeness tracking on and off. The
+// clean counterpart is the repaired claim, rows_total.
+func truncatedCounts(ctx context.Context, db *tgms.DB, tasks []Task, cfg FaultConfig) (on, off FaultRow, err error) {
 	on, off = FaultRow{Class: "truncated_count"}, FaultRow{Class: "truncated_count_tracking_off"}
+	offOpt := cfg.Verifier
+	offOpt.IgnoreCompleteness = true
 	for i := range tasks {
-		if on.Mutants >= n {
+		if on.Mutants >= cfg.Truncated {
 			break
 		}
 		t := &tasks[i]
@@ -349,31 +289,101 @@ func truncatedCounts(ctx context.Context, db *tgms.DB, tasks []Task, n int) (on,
 		}
 		for j := range p.Steps {
 			s := &p.Steps[j]
-			spec := s.Args
-			if _, paged := spec["limit"]; !paged && !pagedOp(s.Op) {
+			if _, paged := s.Args["limit"]; !paged && !pagedOp(s.Op) {
 				continue
 			}
-			cp := clonePlan(p)
-			cp.Steps[j].Args["limit"] = int64(3)
-			tr := exec.Run(ctx, db, cp, exec.Options{AsOf: t.AsOfTT})
+			tr := exec.Run(ctx, db, withLimit(p, j, 3), exec.Options{AsOf: t.AsOfTT})
 			r, ok := tr.Step(s.ID)
 			if !ok || r.Status != "ok" || r.RowsTotal <= 3 {
 				continue
 			}
-			claim := evidence.Claim{ID: "c1", Kind: evidence.KindCount, Step: s.ID, Path: "rows", Value: r.RowsReturned}
-			a := &evidence.Answer{Claims: []evidence.Claim{claim}}
-			on.Mutants++
-			off.Mutants++
-			if evidence.Verify(tr, a, evidence.Options{})[0].Verdict != evidence.Supported {
-				on.Detected++
-			}
-			if evidence.Verify(tr, a, evidence.Options{IgnoreCompleteness: true})[0].Verdict != evidence.Supported {
-				off.Detected++
-			}
+			m := evidence.Claim{ID: "c1", Kind: evidence.KindCount, Step: s.ID, Path: "rows", Value: r.RowsReturned}
+			good := evidence.Claim{ID: "c1", Kind: evidence.KindCount, Step: s.ID, Path: "rows_total", Value: r.RowsTotal}
+			on.count(verify(tr, m, cfg.Verifier).Verdict)
+			off.count(verify(tr, m, offOpt).Verdict)
+			on.clean(verify(tr, good, cfg.Verifier).Verdict)
+			off.clean(verify(tr, good, offOpt).Verdict)
+			on.Base++
+			off.Base++
 			break
 		}
 	}
 	return on, off, nil
+}
+
+// setsOnPages builds the page case of complete sets: a supported
+// complete_set claim over a paginated step is re-run with that step's
+// limit below its row count, and the page's members are claimed as the
+// complete set (with completeness tracking on and off). The clean
+// counterpart is the membership claim over the same page, which a page
+// does support.
+func setsOnPages(ctx context.Context, db *tgms.DB, clean []pooled, cfg FaultConfig) (on, off FaultRow) {
+	on, off = FaultRow{Class: "complete_set_on_page"}, FaultRow{Class: "complete_set_on_page_tracking_off"}
+	offOpt := cfg.Verifier
+	offOpt.IgnoreCompleteness = true
+	seen := map[string]bool{}
+	for i := range clean {
+		pc := &clean[i]
+		c := pc.claim
+		if on.Mutants >= cfg.Truncated || !pc.supported || c.Kind != evidence.KindCompleteSet || len(c.UIDs) < 2 {
+			continue
+		}
+		p, err := taskPlan(pc.task)
+		if err != nil {
+			continue
+		}
+		st, j, ok := p.Step(c.Step)
+		if !ok || !pagedOp(st.Op) || seen[pc.task.ID+c.Step+c.Path] {
+			continue
+		}
+		seen[pc.task.ID+c.Step+c.Path] = true
+		rows, _ := pc.trace.FullResult(c.Step)["rows"].([]any)
+		tr := exec.Run(ctx, db, withLimit(p, j, int64(max(1, len(rows)/2))), exec.Options{AsOf: pc.task.AsOfTT})
+		page, ok := pathUIDs(tr, c.Step, c.Path)
+		if !ok || len(page) == 0 || len(page) >= len(c.UIDs) {
+			continue
+		}
+		m := c
+		m.UIDs = page
+		good := m
+		good.Kind = evidence.KindEntity
+		on.Base++
+		off.Base++
+		on.count(verify(tr, m, cfg.Verifier).Verdict)
+		off.count(verify(tr, m, offOpt).Verdict)
+		on.clean(verify(tr, good, cfg.Verifier).Verdict)
+		off.clean(verify(tr, good, offOpt).Verdict)
+	}
+	return on, off
+}
+
+// pathUIDs reads the distinct uids a path projects from a step of a trace.
+func pathUIDs(tr *exec.Trace, step, path string) ([]string, bool) {
+	ref, err := plan.ParseRef(step+"."+path, false)
+	if err != nil {
+		return nil, false
+	}
+	v, _, err := exec.Eval(tr.FullResult(step), ref)
+	if err != nil {
+		return nil, false
+	}
+	list, ok := v.([]any)
+	if !ok {
+		return nil, false
+	}
+	var out []string
+	seen := map[string]bool{}
+	for _, x := range list {
+		s, ok := x.(string)
+		if !ok {
+			return nil, false
+		}
+		if !seen[s] {
+			seen[s] = true
+			out = append(out, s)
+		}
+	}
+	return out, true
 }
 
 func pagedOp(op string) bool {
@@ -385,9 +395,11 @@ func pagedOp(op string) bool {
 	return false
 }
 
-func clonePlan(p *plan.Plan) *plan.Plan {
+// withLimit copies a plan with step j's page limit set.
+func withLimit(p *plan.Plan, j int, limit int64) *plan.Plan {
 	b, _ := p.JSON()
 	v := plan.ValidateJSON(b, plan.Options{Disable: map[string]bool{plan.RuleGroundLiteral: true}})
+	v.Plan.Steps[j].Args["limit"] = limit
 	return v.Plan
 }
 

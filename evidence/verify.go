@@ -3,7 +3,6 @@ package evidence
 import (
 	"fmt"
 	"math"
-	"slices"
 	"strings"
 
 	"github.com/tgms-go/tgms/canon"
@@ -37,6 +36,10 @@ type Options struct {
 	// IgnoreCompleteness treats every result as complete: the ablation that
 	// shows what completeness tracking catches. Never set it in production.
 	IgnoreCompleteness bool
+	// IgnoreOmissions skips the membership check that a complete_set claim
+	// names every member: the ablation that shows what it catches (a
+	// fault-injection test hook). Never set it in production.
+	IgnoreOmissions bool
 }
 
 // Verify checks every claim of an answer against a trace.
@@ -55,6 +58,7 @@ type evidenceView struct {
 	payload map[string]any
 	excerpt bool
 	fields  map[string]string
+	opt     Options
 }
 
 func load(tr *exec.Trace, id string, opt Options) (*evidenceView, *Result) {
@@ -68,7 +72,7 @@ func load(tr *exec.Trace, id string, opt Options) (*evidenceView, *Result) {
 	if s.Evidence == nil {
 		return nil, &Result{Verdict: Unverifiable, Reason: fmt.Sprintf("step %s has no evidence record", id)}
 	}
-	v := &evidenceView{step: s, fields: s.Evidence.Completeness.Fields}
+	v := &evidenceView{step: s, fields: s.Evidence.Completeness.Fields, opt: opt}
 	switch {
 	case tr.FullResult(id) != nil:
 		v.payload = tr.FullResult(id)
@@ -224,8 +228,9 @@ func verifyEntity(c Claim, found any, state string) Result {
 		return Result{Verdict: Unverifiable, Reason: "the path does not yield uids (use a projection like rows[*].uid)"}
 	}
 	var missing []string
+	held := setOf(have)
 	for _, u := range c.UIDs {
-		if !slices.Contains(have, u) {
+		if !held[u] {
 			missing = append(missing, u)
 		}
 	}
@@ -241,6 +246,16 @@ func verifyEntity(c Claim, found any, state string) Result {
 	return qualify(state, fmt.Sprintf("all %d found in the evidence", len(c.UIDs)), nil)
 }
 
+// setOf indexes a list of uids (membership checks stay linear in the
+// evidence's size: results hold thousands of uids).
+func setOf(list []string) map[string]bool {
+	m := make(map[string]bool, len(list))
+	for _, u := range list {
+		m[u] = true
+	}
+	return m
+}
+
 func verifySet(c Claim, found any, state string, v *evidenceView) Result {
 	have, ok := strings_(found)
 	if !ok {
@@ -251,13 +266,14 @@ func verifySet(c Claim, found any, state string, v *evidenceView) Result {
 		return Result{Verdict: Unverifiable, Reason: fmt.Sprintf("the evidence is incomplete (%s); a complete set needs every member", cp.Reason)}
 	}
 	var missing, extra []string
+	claimed, held := setOf(c.UIDs), setOf(have)
 	for _, u := range have {
-		if !slices.Contains(c.UIDs, u) {
+		if !claimed[u] && !v.opt.IgnoreOmissions {
 			missing = append(missing, u)
 		}
 	}
 	for _, u := range c.UIDs {
-		if !slices.Contains(have, u) {
+		if !held[u] {
 			extra = append(extra, u)
 		}
 	}

@@ -303,11 +303,31 @@ func TestParseAnswer(t *testing.T) {
 func FuzzParseAnswer(f *testing.F) {
 	f.Add([]byte(`{"text":"x","claims":[{"id":"c1","kind":"count","step":"s3","path":"value","value":3}]}`))
 	f.Add([]byte(`{"claims":[{"id":"c1","kind":"ordering","step":"s2","path":"rows","key":"uid","by":"t","first":"a","second":"b"}]}`))
+	f.Add([]byte(`{"claims":[{"id":"c1","kind":"interval","step":"s1","path":"rows[0]","t_a":1,"t_b":2},{"id":"c2","kind":"temporal_pattern","step":"s1","pattern":"burst","t_a":1,"t_b":2}]}`))
+	f.Add([]byte(`{"claims":[{"id":"c1","kind":"complete_set","step":"s2","path":"rows[*].uid","uids":["a1"],"as_of_tt":3}]}`))
+	tr, _ := runTrace(f)
 	f.Fuzz(func(t *testing.T, data []byte) {
 		a, err := evidence.ParseAnswer(data)
 		if err == nil && a == nil {
 			t.Fatal("nil answer without an error")
 		}
+		if err != nil {
+			return
+		}
+		// Every parsed answer can be verified and gated: one verdict per
+		// claim, each a known verdict (a panic fails the target).
+		res := evidence.Verify(tr, a, evidence.Options{})
+		if len(res) != len(a.Claims) {
+			t.Fatalf("%d verdicts for %d claims", len(res), len(a.Claims))
+		}
+		for _, r := range res {
+			switch r.Verdict {
+			case evidence.Supported, evidence.WeaklySupported, evidence.Unsupported, evidence.Unverifiable:
+			default:
+				t.Fatalf("claim %s: verdict %q", r.ID, r.Verdict)
+			}
+		}
+		evidence.Gate(tr, a, evidence.Options{})
 	})
 }
 

@@ -45,6 +45,9 @@ func init() {
 			ar["gap"] = int64(1 + rng.IntN(30))
 		}
 		args := map[string]any{"a_spec": spec(), "b_spec": spec(), "allen_relation": ar}
+		if rng.IntN(3) == 0 { // unfiltered sides: every pair of edges is a candidate
+			args["a_spec"], args["b_spec"] = map[string]any{}, map[string]any{}
+		}
 		if rng.IntN(3) == 0 {
 			args["limit"] = int64(1 + rng.IntN(5))
 		}

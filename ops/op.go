@@ -418,12 +418,15 @@ func checkCost(spec *Spec, c *Call) *Error {
 
 // CheckCost runs an operator's cost model on prepared arguments and store
 // statistics, as Execute does before running: the plan contract calls it on
-// steps whose arguments are all literals. A cost model that cannot decide
-// without the store is not an error here (the runtime check still runs).
+// steps whose arguments are all literals. No store is open here (Call.R is
+// nil), so a cost model that needs more than the statistics must estimate
+// from them alone. A cost model that panics is a bug: it is returned as
+// E_INTERNAL, never taken for "no static check".
 func CheckCost(spec *Spec, args map[string]any, st Stats) (err *Error) {
 	defer func() {
-		if recover() != nil {
-			err = nil
+		if r := recover(); r != nil {
+			err = Errorf(EInternal, map[string]any{"hint": "please report it; the call itself is still checked when it runs"},
+				"the cost model of %s failed on these arguments (%v)", spec.Name, r)
 		}
 	}()
 	return checkCost(spec, &Call{Ctx: context.Background(), Args: args, Stats: st, limit: MaxWork})

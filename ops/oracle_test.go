@@ -21,6 +21,7 @@ type world struct {
 	Times []bt.Time // interesting valid times (0..150)
 	TTs   []bt.Time // batch transaction times
 	Rels  []string
+	Edges []bt.EdgeVersion // edge versions believed now (maybe empty)
 }
 
 // argGens holds one random-argument generator per operator; each operator's
@@ -61,7 +62,27 @@ func newWorld(rng *rand.Rand, m *bt.MemStore) *world {
 	for tt := bt.Time(10); tt <= m.LastTT; tt += 10 {
 		w.TTs = append(w.TTs, tt)
 	}
+	for _, v := range m.Edges {
+		if v.TTe == bt.OpenEnd {
+			w.Edges = append(w.Edges, v)
+		}
+	}
 	return w
+}
+
+// pickEdge draws an edge version believed now, so that generators can aim
+// at data: its endpoints exist and a window around its start overlaps it.
+func pickEdge(rng *rand.Rand, w *world) (bt.EdgeVersion, bool) {
+	if len(w.Edges) == 0 {
+		return bt.EdgeVersion{}, false
+	}
+	return w.Edges[rng.IntN(len(w.Edges))], true
+}
+
+// windowAround is a window that contains t, reaching up to span either side.
+func windowAround(rng *rand.Rand, t bt.Time, span int) map[string]any {
+	a := max(0, t-int64(rng.IntN(span)))
+	return map[string]any{"t_a": a, "t_b": t + 1 + int64(rng.IntN(span))}
 }
 
 func casesPerOp() int {
@@ -84,27 +105,33 @@ func TestOperatorsMatchOracle(t *testing.T) {
 		}
 		t.Run(spec.Name, func(t *testing.T) {
 			rng := rand.New(rand.NewPCG(uint64(len(spec.Name)), 42))
-			nonEmpty := 0
+			cov := coverage{op: spec.Name, refusals: map[string]int{}}
 			for i := range casesPerOp() {
-				hist := oracle.RandomHistory(rng, 1+rng.IntN(10))
+				hist := oracle.RandomHistory(rng, 2+rng.IntN(10))
 				m, e := build(t, hist)
 				w := newWorld(rng, m)
 				args := gen(rng, w)
-				if compareOne(t, i, spec, m, e, args) {
-					nonEmpty++
+				special := ""
+				switch rng.IntN(10) {
+				case 0, 1:
+					special = edgeValue(rng, args)
+				case 2:
+					refusalCase(rng, args)
 				}
+				o := compareOne(t, i, spec, m, e, args)
+				cov.add(o)
+				cov.special(t, i, spec.Name, args, special, o)
 				checkPinned(t, i, spec, hist, e, args)
 			}
-			if nonEmpty == 0 {
-				t.Fatalf("no case produced a non-empty result: the generator does not exercise %s", spec.Name)
-			}
+			t.Log(cov.String())
+			cov.check(t, floorsOf(spec.Name))
 		})
 	}
 }
 
-// compareOne checks one call against the oracle; it reports whether the
-// result had any content.
-func compareOne(t *testing.T, i int, spec *ops.Spec, m *bt.MemStore, e *engine.Store, args map[string]any) bool {
+// compareOne checks one call against the oracle and reports what the case
+// exercised.
+func compareOne(t *testing.T, i int, spec *ops.Spec, m *bt.MemStore, e *engine.Store, args map[string]any) outcome {
 	t.Helper()
 	full := clone(args)
 	if spec.Paged {
@@ -116,8 +143,11 @@ func compareOne(t *testing.T, i int, spec *ops.Spec, m *bt.MemStore, e *engine.S
 	var errO error
 	if errP == nil {
 		asOf := bt.OpenEnd
-		if v, ok := prepared["as_of_tt"].(int64); ok {
+		switch v := prepared["as_of_tt"].(type) {
+		case int64:
 			asOf = v
+		case float64: // an integral float, as the schema allows (-0 included)
+			asOf = int64(v)
 		}
 		prepared["as_of_tt"] = min(asOf, max(m.LastTT, 0))
 		if m.LastTT == 0 {
@@ -131,7 +161,7 @@ func compareOne(t *testing.T, i int, spec *ops.Spec, m *bt.MemStore, e *engine.S
 			t.Fatalf("case %d %s(%v): engine error %v is not an *ops.Error", i, spec.Name, args, errE)
 		}
 		if errP != nil {
-			return false // a schema or argument error: the oracle does not see it
+			return outcome{schemaError: true, refusal: oe.Code} // a schema or argument error: the oracle does not see it
 		}
 		code := ""
 		var nf oracle.NotFound
@@ -147,7 +177,7 @@ func compareOne(t *testing.T, i int, spec *ops.Spec, m *bt.MemStore, e *engine.S
 		if oe.Code != code {
 			t.Fatalf("case %d %s(%v): engine refused with %v, oracle with %q", i, spec.Name, args, errE, code)
 		}
-		return false
+		return outcome{refusal: code}
 	}
 	got := env.Result
 	if spec.Paged {
@@ -170,7 +200,13 @@ func compareOne(t *testing.T, i int, spec *ops.Spec, m *bt.MemStore, e *engine.S
 	if spec.Paged {
 		checkPaging(t, i, spec, e, args, got)
 	}
-	return hasContent(got)
+	o := outcome{content: hasContent(got)}
+	for _, v := range got { // the longest list of the payload: rows, nodes, edges, ...
+		if list, ok := v.([]any); ok {
+			o.hasRows, o.rows = true, max(o.rows, len(list))
+		}
+	}
+	return o
 }
 
 // hasContent reports whether a payload says anything: a non-empty list or

@@ -60,7 +60,7 @@ func (s *Schema) valid(v any) bool {
 	}
 	switch s.Type {
 	case "":
-		return true
+		return finite(v)
 	case "object":
 		m, ok := v.(map[string]any)
 		if !ok {
@@ -107,7 +107,7 @@ func (s *Schema) valid(v any) bool {
 		case int64:
 			return s.inRange(float64(x))
 		case float64:
-			return s.inRange(x)
+			return finite(x) && s.inRange(x)
 		}
 		return false
 	case "boolean":
@@ -147,6 +147,27 @@ func intAtMost(i int64, b float64) bool {
 	return i <= int64(f)
 }
 
+// finite reports whether a value holds no NaN or infinity at any depth.
+func finite(v any) bool {
+	switch x := v.(type) {
+	case float64:
+		return !math.IsNaN(x) && !math.IsInf(x, 0)
+	case []any:
+		for _, e := range x {
+			if !finite(e) {
+				return false
+			}
+		}
+	case map[string]any:
+		for _, e := range x {
+			if !finite(e) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
 func (s *Schema) inRange(f float64) bool {
 	return (s.Minimum == nil || f >= *s.Minimum) && (s.Maximum == nil || f <= *s.Maximum)
 }
@@ -159,6 +180,10 @@ func (s *Schema) validate(v any, path string, out *[]Violation) {
 		if !s.Nullable && s.Type != "" {
 			fail("must be %s, not null", s.typeName())
 		}
+		return
+	}
+	if !finite(v) {
+		fail("must be a finite value: NaN and infinities have no JSON form")
 		return
 	}
 	switch s.Type {

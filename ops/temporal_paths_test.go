@@ -19,6 +19,12 @@ func init() {
 			win = map[string]any{"t_a": int64(rng.IntN(40)), "t_b": int64(60 + rng.IntN(100))}
 		}
 		args := map[string]any{"src": pickUID(rng, w), "dst": pickUID(rng, w), "window": win}
+		if e, ok := pickEdge(rng, w); ok && rng.IntN(2) == 0 { // aim at an edge: a path exists
+			args["src"], args["window"] = e.Key.Src, windowAround(rng, e.Valid.Start, 40)
+			if rng.IntN(2) == 0 {
+				args["dst"] = e.Key.Dst
+			}
+		}
 		if rng.IntN(2) == 0 {
 			args["k"] = int64(1 + rng.IntN(8))
 		}

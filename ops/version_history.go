@@ -69,7 +69,11 @@ eid with kind node is E_INVALID_ARG.`,
 				if c.Has("uids") {
 					nodes = int64(len(c.Strings("uids")))
 				}
-				return Cost{Rows: c.Stats.NodeVersions + nodes*int64(max(1, c.R.Store().Batches()))}
+				batches := uint64(1) // statically (no store open) a lower bound; the runtime check sees the real count
+				if c.R.Store() != nil {
+					batches = max(1, c.R.Store().Batches())
+				}
+				return Cost{Rows: c.Stats.NodeVersions + nodes*int64(batches)}
 			}
 			return Cost{Rows: c.Stats.EdgeVersions}
 		},

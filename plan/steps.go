@@ -372,7 +372,7 @@ func (c *checker) literalChecks(i int, spec *ops.Spec, refFree bool) {
 	if c.opt.Stats != nil && refFree {
 		if _, args, err := ops.Prepare(s.Op, s.Args); err == nil {
 			if e := ops.CheckCost(spec, args, *c.opt.Stats); e != nil {
-				c.add(Violation{Code: ops.ECost, Rule: RuleCost, StepID: s.ID, Path: base, Message: e.Message, Hint: fmt.Sprint(e.Details["hint"])})
+				c.add(Violation{Code: e.Code, Rule: RuleCost, StepID: s.ID, Path: base, Message: e.Message, Hint: fmt.Sprint(e.Details["hint"])})
 			}
 		}
 	}

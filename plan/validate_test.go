@@ -225,12 +225,40 @@ func TestViolationsCollectedInOnePass(t *testing.T) {
 	}
 }
 
+// versionHistoryPlan reaches a cost model that once needed an open store.
+const versionHistoryPlan = `{"plan_id":"p","question":"q","steps":[{"id":"s1","op":"version_history","args":{"kind":"node","window":{"t_a":100,"t_b":200}},"depends_on":[]}],"answer_spec":{"kind":"count","from":"s1.rows_total"}}`
+
+// The static cost check of a store-free plan decides from statistics
+// alone: a cost model that needs an open store is an internal error.
+func TestCostCheckNeedsNoStore(t *testing.T) {
+	v := ValidateJSON([]byte(versionHistoryPlan), baseOptions())
+	failOnInternal(t, versionHistoryPlan, v)
+	if !v.Valid {
+		t.Fatalf("not admitted: %+v", v.Violations)
+	}
+}
+
 func TestNeverPanicsOnOddInput(t *testing.T) {
 	for _, in := range []string{``, `null`, `[]`, `"x"`, `{"plan_id":1}`, `{"plan_id":"p","steps":[null],"answer_spec":{}}`,
 		`{"plan_id":"p","steps":[{"id":"s1","op":"compute","args":{"input":{"$ref":"s1.rows"}},"depends_on":["s1"]}],"answer_spec":{"kind":"value","from":"s1"}}`} {
-		v := ValidateJSON([]byte(in), Options{})
-		if v.Valid && in != "" {
-			t.Errorf("%s admitted", in)
+		for _, opt := range []Options{{}, baseOptions()} {
+			v := ValidateJSON([]byte(in), opt)
+			failOnInternal(t, in, v)
+			if v.Valid && in != "" {
+				t.Errorf("%s admitted", in)
+			}
+		}
+	}
+}
+
+// failOnInternal fails the test when the validator reports an internal
+// error: Validate turns a panic into an E_INTERNAL violation, and a test that
+// only looks at Valid would pass a crash.
+func failOnInternal(t *testing.T, in string, v Verdict) {
+	t.Helper()
+	for _, x := range v.Violations {
+		if x.Code == ops.EInternal {
+			t.Fatalf("internal error on %q: %s", in, x.Message)
 		}
 	}
 }
@@ -254,6 +282,7 @@ func TestParseRef(t *testing.T) {
 
 func FuzzValidate(f *testing.F) {
 	f.Add([]byte(basePlan))
+	f.Add([]byte(versionHistoryPlan))
 	for _, c := range ruleCases {
 		v, _ := canon.Parse([]byte(basePlan))
 		c.plan(v.(map[string]any))
@@ -262,6 +291,7 @@ func FuzzValidate(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		v := ValidateJSON(data, baseOptions())
+		failOnInternal(t, string(data), v)
 		if v.Valid && v.Plan == nil {
 			t.Fatal("valid verdict without a plan")
 		}

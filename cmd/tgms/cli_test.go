@@ -313,7 +313,7 @@ func TestEvalCommands(t *testing.T) {
 		t.Fatalf("score: exit %d: %s", code, out)
 	}
 	out, errs, code = runCLI(t, "eval", "faults", "--store", store, "--suite", suite, "--out", filepath.Join(dir, "faults.json"), "--classic", "20", "--extended", "10", "--truncated", "2")
-	if code != 0 || !strings.Contains(out, "count_pm1                            20        20                0") {
+	if code != 0 || !regexp.MustCompile(`(?m)^count_pm1 +\d+ +20 +20 +100\.0% \| +20 +0 +0 \| +\d+ +0$`).MatchString(out) {
 		t.Fatalf("eval faults: exit %d: %s %s", code, out, errs)
 	}
 	out, errs, code = runCLI(t, "eval", "contract-ablation", "--store", store, "--suite", suite)

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 
 	"github.com/spf13/cobra"
@@ -27,11 +28,20 @@ func newEvalFaults() *cobra.Command {
 		Long: `Run every oracle plan of a suite at its recorded belief time, keep the
 claims the verifier supports as the pool of correct answers (a clean claim it
 does not support is a false positive), then inject faults class by class and
-count the mutants that are not certified: count ±1 and fabricated
-identifiers (classic), an uncited real entity, swapped ordering, seconds
-given as microseconds, the wrong belief time, a citation of the wrong step,
-a member dropped from a complete set, and controlled counts of truncated
-pages with completeness tracking on and off. Deterministic; no model.`,
+count the distinct mutants that are not certified: count ±1 and fabricated
+identifiers (classic), an uncited real entity, swapped ordering, a time in
+seconds or milliseconds instead of microseconds, the value another belief
+time holds (a correction probe's before and now), a citation of another
+step holding a different value, a citation of a path the other step does
+not have, a member dropped from a complete set, and the page cases (a
+count of a truncated page, a complete set claimed over a page) with
+completeness tracking on and off.
+
+Per class the table shows the base claims and distinct mutants, how many
+were detected and with which verdict (unsupported, unverifiable, weakly
+supported), and the clean claims of the class with the false positives
+among them (clean claims the verifier did not support). Deterministic; no
+model.`,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if suitePath == "" || out == "" {
 				return usageError{errors.New("--suite and --out are required")}
@@ -53,11 +63,7 @@ pages with completeness tracking on and off. Deterministic; no model.`,
 				return err
 			}
 			w := cmd.OutOrStdout()
-			fmt.Fprintf(w, "pool: %d supported claims from %s\n", rep.Pool, suitePath)
-			fmt.Fprintf(w, "%-30s %8s %9s %16s\n", "class", "mutants", "detected", "false_positives")
-			for _, r := range rep.Rows {
-				fmt.Fprintf(w, "%-30s %8d %9d %16d\n", r.Class, r.Mutants, r.Detected, r.FalsePositives)
-			}
+			printFaults(w, rep, suitePath)
 			return nil
 		},
 	}
@@ -66,10 +72,23 @@ pages with completeness tracking on and off. Deterministic; no model.`,
 	f.StringVar(&suitePath, "suite", "", "suite from 'tgms tasks'")
 	f.StringVar(&out, "out", "", "write the report (JSON) here")
 	f.StringVar(&split, "split", "all", "tasks to use: dev, test or all")
-	f.IntVar(&cfg.Classic, "classic", 250, "mutants per classic class")
-	f.IntVar(&cfg.Extended, "extended", 100, "mutants per extended class")
-	f.IntVar(&cfg.Truncated, "truncated", 15, "truncated-count cases")
+	f.IntVar(&cfg.Classic, "classic", 250, "distinct mutants wanted per classic class")
+	f.IntVar(&cfg.Extended, "extended", 100, "distinct mutants wanted per extended class")
+	f.IntVar(&cfg.Truncated, "truncated", 15, "page cases (truncated counts, complete sets over a page)")
 	return cmd
+}
+
+// printFaults prints the fault-injection table: per class the base claims
+// and distinct mutants, detections split by verdict, and the clean claims
+// of the class with the false positives among them.
+func printFaults(w io.Writer, rep *eval.FaultReport, suitePath string) {
+	fmt.Fprintf(w, "clean claims: %d from %s, %d supported (the pool)\n", rep.Clean, suitePath, rep.Pool)
+	fmt.Fprintf(w, "%-34s %5s %7s %9s %6s | %11s %12s %9s | %5s %4s\n",
+		"class", "base", "mutants", "detected", "rate", "unsupported", "unverifiable", "weakly", "clean", "fp")
+	for _, r := range rep.Rows {
+		fmt.Fprintf(w, "%-34s %5d %7d %9d %5.1f%% | %11d %12d %9d | %5d %4d\n",
+			r.Class, r.Base, r.Mutants, r.Detected, 100*r.DetectionRate(), r.Unsupported, r.Unverifiable, r.WeaklySupported, r.Clean, r.FalsePositives)
+	}
 }
 
 func newEvalAblation() *cobra.Command {
