@@ -242,3 +242,7 @@ func (r Reader) RelID(v uint32) uint32 { return r.s.eRel.At(v) }
 
 // RelName is the relation type with dense id id.
 func (r Reader) RelName(id uint32) string { return r.s.rels.s[id] }
+
+// NodeVersion materializes stored node version i (0 <= i <
+// NumNodeVersions()), believed or not: exporters read the whole table.
+func (s *Store) NodeVersion(i int) bt.NodeVersion { return s.nodeVersion(uint32(i)) }
