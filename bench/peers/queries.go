@@ -8,8 +8,8 @@ import (
 	"strconv"
 	"strings"
 
-	bt "github.com/tgms-go/tgms/bitemporal"
 	"github.com/tgms-go/tgms/bench"
+	bt "github.com/tgms-go/tgms/bitemporal"
 	"github.com/tgms-go/tgms/canon"
 )
 

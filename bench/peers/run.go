@@ -14,8 +14,8 @@ import (
 	"time"
 
 	"github.com/tgms-go/tgms"
-	bt "github.com/tgms-go/tgms/bitemporal"
 	"github.com/tgms-go/tgms/bench"
+	bt "github.com/tgms-go/tgms/bitemporal"
 	"github.com/tgms-go/tgms/ops"
 )
 
