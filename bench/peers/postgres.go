@@ -30,8 +30,7 @@ var pgSettings = []string{
 
 // openPostgres initializes a cluster in dir, starts a server on a free
 // loopback port and connects with pgx. Run as root, the server runs as the
-// postgres user (created by the Debian package); dir's parents must then
-// be searchable by that user.
+// postgres user (created by the Debian package) in a directory of its own.
 func openPostgres(ctx context.Context, dir string) (*System, error) {
 	bin := PostgresBin
 	if b := os.Getenv("TGMS_PG_BIN"); b != "" {
@@ -40,28 +39,29 @@ func openPostgres(ctx context.Context, dir string) (*System, error) {
 	if _, err := os.Stat(filepath.Join(bin, "postgres")); err != nil {
 		return nil, fmt.Errorf("no PostgreSQL server at %s (install postgresql-15, or set TGMS_PG_BIN): %w", bin, err)
 	}
-	data := filepath.Join(dir, "pgdata")
 	var asUser []string
 	if os.Geteuid() == 0 {
+		// The server refuses to run as root: it runs as postgres, in a
+		// directory of its own directly under the temporary directory, so
+		// that no parent of dir needs to be searchable by that user.
 		u, err := user.Lookup("postgres")
 		if err != nil {
 			return nil, fmt.Errorf("running as root, PostgreSQL needs an unprivileged user: no user postgres: %w", err)
 		}
 		uid, _ := strconv.Atoi(u.Uid)
 		gid, _ := strconv.Atoi(u.Gid)
-		if err := os.MkdirAll(data, 0o700); err != nil {
+		own, err := os.MkdirTemp("", "tgms-pg-")
+		if err != nil {
 			return nil, err
 		}
-		for _, p := range []string{dir, data} {
-			if err := os.Chown(p, uid, gid); err != nil {
-				return nil, err
-			}
-		}
-		if err := os.Chmod(dir, 0o755); err != nil {
+		if err := os.Chown(own, uid, gid); err != nil {
+			os.RemoveAll(own)
 			return nil, err
 		}
+		dir = own
 		asUser = []string{"runuser", "-u", "postgres", "--"}
 	}
+	data := filepath.Join(dir, "pgdata")
 	run := func(args ...string) error {
 		full := append(append([]string{}, asUser...), args...)
 		cmd := exec.CommandContext(ctx, full[0], full[1:]...)
@@ -73,6 +73,9 @@ func openPostgres(ctx context.Context, dir string) (*System, error) {
 		return nil
 	}
 	if err := run(filepath.Join(bin, "initdb"), "-D", data, "-U", "postgres", "--auth=trust", "-E", "UTF8", "--locale=C"); err != nil {
+		if asUser != nil {
+			os.RemoveAll(dir)
+		}
 		return nil, err
 	}
 	port, err := freePort()
@@ -87,7 +90,13 @@ func openPostgres(ctx context.Context, dir string) (*System, error) {
 	if err := run(pgctl, "-D", data, "-l", filepath.Join(dir, "server.log"), "-w", "-t", "60", "-o", strings.Join(opts, " "), "start"); err != nil {
 		return nil, err
 	}
-	stop := func() error { return run(pgctl, "-D", data, "-m", "immediate", "-w", "stop") }
+	stop := func() error {
+		err := run(pgctl, "-D", data, "-m", "immediate", "-w", "stop")
+		if asUser != nil {
+			os.RemoveAll(dir)
+		}
+		return err
+	}
 	db, err := sql.Open("pgx", fmt.Sprintf("postgres://postgres@127.0.0.1:%d/postgres?sslmode=disable", port))
 	if err != nil {
 		stop()

@@ -83,10 +83,6 @@ func runPeers(cmd *cobra.Command, db *tgms.DB, qs []bench.Query, names []string,
 		return err
 	}
 	defer os.RemoveAll(tmp)
-	// The PostgreSQL server may run as another user: it must reach its dir.
-	if err := os.Chmod(tmp, 0o755); err != nil {
-		return err
-	}
 	t, err := peers.Export(db, tmp)
 	if err != nil {
 		return err
