@@ -90,16 +90,21 @@ func validAt(alias string, t int64) string {
 }
 
 // continues is true for a carved fragment: another believed version of
-// the same identity ends where this one starts.
+// the same identity ends where this one starts. Only identities with
+// several versions (multi) can have fragments, so the lookup is confined
+// to those rows on both sides.
 func continues(alias string, tt bt.Time) string {
-	return fmt.Sprintf("(%[1]s.multi AND EXISTS (SELECT 1 FROM edges w WHERE w.eid = %[1]s.eid AND w.vt_e = %[1]s.vt_s AND %[2]s))",
+	return fmt.Sprintf("(%[1]s.multi AND EXISTS (SELECT 1 FROM edges w WHERE w.multi AND w.eid = %[1]s.eid AND w.vt_e = %[1]s.vt_s AND %[2]s))",
 		alias, believed("w", tt))
 }
 
-// events is a CTE body: the occurrences (first fragments) starting in [ta, tb).
+// events is a CTE body: the occurrences (first fragments) starting in [ta,
+// tb). Single-version identities are occurrences without a lookup; the
+// union keeps the fragment test off the bulk of the rows.
 func events(tt bt.Time, ta, tb int64, extra string) string {
-	return fmt.Sprintf("SELECT e.* FROM edges e WHERE %s AND e.vt_s >= %d AND e.vt_s < %d %s AND NOT %s",
-		believed("e", tt), ta, tb, extra, continues("e", tt))
+	where := fmt.Sprintf("%s AND e.vt_s >= %d AND e.vt_s < %d %s", believed("e", tt), ta, tb, extra)
+	return fmt.Sprintf("SELECT e.* FROM edges e WHERE %[1]s AND NOT e.multi UNION ALL SELECT e.* FROM edges e WHERE %[1]s AND e.multi AND NOT %[2]s",
+		where, continues("e", tt))
 }
 
 func nBuckets(ta, tb, stride int64) int64 { return (tb - ta + stride - 1) / stride }
