@@ -48,18 +48,21 @@ type Result struct {
 //     written (when it has one version: as of when it was written);
 //   - snap, nbr: the node with the most edge versions valid at mid among
 //     those with a node version valid at mid;
-//   - reach, paths: the node with the most out-edges starting in the
-//     reachability window [t0, t0+span/10); the paths target is the first
-//     node that node reaches in [t0, t0+span/4), skipping the earliest
-//     tenth, with k = 3 to 1000 paths of up to 3 hops;
+//   - reach: the node with the most out-edges starting in the window
+//     [t0, t0+span/10);
+//   - paths: from the median early sender towards the busiest (ten
+//     sources), the first pair (source, a node it reaches in
+//     [t0, t0+span/4) after the earliest tenth) with k = 3 to 1000 paths
+//     of up to 3 hops;
 //   - coactive: a and b the busiest sources of interval edges, b the first
 //     of them whose versions overlap some of a's;
 //   - resolve: "n1" when it exists, else the hist node;
 //   - motif: δ = span/50 and a filter of 200 uids: the reference's
 //     (n0..n199 on synthetic stores, else the first 200 source uids in
-//     byte order) when it holds an instance, else the first block of 200
-//     nodes by activity rank, from the median rank towards the busiest,
-//     that holds one.
+//     byte order) when it holds an instance, else the 200 least active
+//     nodes (where the synthetic generator plants its patterns), else the
+//     first block of 200 nodes by activity rank, from the median rank
+//     towards the busiest, that holds one.
 //
 // Candidates are tried in a fixed order (busiest first) and at most 50
 // calls decide one argument, so the registry is deterministic.
@@ -75,6 +78,7 @@ func Registry(db *tgms.DB) ([]Query, error) {
 	reachWin, pathsWin := w(t0, t0+span/10), w(t0, t0+span/4)
 	var act *activity
 	var histUID, snapUID, reachUID, resolveQ string
+	var pathsSrcs []string
 	var histAsOf bt.Time
 	var coA []string
 	var filters [][]any
@@ -97,7 +101,16 @@ func Registry(db *tgms.DB) ([]Query, error) {
 			}
 		}
 		snapUID = pick(act.ranked(act.liveMid, func(id int) bool { return act.liveNode[id] }))
-		reachUID = pick(act.ranked(act.outEarly, nil))
+		early := act.ranked(act.outEarly, nil)
+		reachUID = pick(early)
+		// Paths sources: from the median of the early senders towards the
+		// busiest (the busiest have too many paths to enumerate).
+		for i := len(early) / 2; i >= 0 && len(pathsSrcs) < 10; i -= max(1, len(early)/20) {
+			pathsSrcs = append(pathsSrcs, act.uids[early[i]])
+		}
+		if len(pathsSrcs) == 0 {
+			pathsSrcs = []string{reachUID}
+		}
 		spans := act.ranked(act.outSpan, nil)
 		for _, id := range spans[:min(51, len(spans))] {
 			coA = append(coA, act.uids[id])
@@ -112,7 +125,7 @@ func Registry(db *tgms.DB) ([]Query, error) {
 	if err != nil {
 		return nil, err
 	}
-	pathsDst := choosePathsTarget(db, reachUID, pathsWin)
+	pathsSrc, pathsDst := choosePaths(db, pathsSrcs, pathsWin)
 	coB, coAUID := "", reachUID
 	if len(coA) > 0 {
 		coAUID = coA[0]
@@ -140,7 +153,7 @@ func Registry(db *tgms.DB) ([]Query, error) {
 		{"snap.hop2", "snapshot_subgraph", map[string]any{"seeds": []any{snapUID}, "hops": int64(2), "t_valid": mid}},
 		{"diff.global", "diff_snapshots", map[string]any{"t1": mid, "t2": mid + span/40}},
 		{"reach.window", "temporal_reachability", map[string]any{"src": reachUID, "window": reachWin}},
-		{"paths.k", "temporal_paths", pathsArgs(reachUID, pathsDst, pathsWin)},
+		{"paths.k", "temporal_paths", pathsArgs(pathsSrc, pathsDst, pathsWin)},
 		{"series.count", "graph_metric_timeseries", map[string]any{"metric": "edge_event_count", "window": w(t0, t1), "stride": stride}},
 		{"burst.zscore", "burst_detection", map[string]any{"target": map[string]any{"kind": "edge_event_rate"}, "window": w(t0, t1), "stride": stride, "method": "zscore"}},
 		{"nbr.evolution", "neighborhood_evolution", map[string]any{"uid": snapUID, "t1": mid, "t2": mid + span/10}},
@@ -163,22 +176,36 @@ func coactiveArgs(a, b string) map[string]any {
 		"allen_relation": map[string]any{"relation": "overlaps"}}
 }
 
-// choosePathsTarget is the first node src reaches in win, after the
-// earliest tenth of them, with k paths; src itself when it reaches none.
-func choosePathsTarget(db *tgms.DB, src string, win map[string]any) string {
-	env, err := db.Call(context.Background(), "temporal_reachability", map[string]any{"src": src, "window": win, "limit": int64(10_000)})
-	if err != nil {
-		return src
+// choosePaths picks the paths source and target: for each source in
+// turn, the first node it reaches in win, after the earliest tenth of
+// them, with 3 to 1000 paths; else the first pair found with any path;
+// else the first source and itself.
+func choosePaths(db *tgms.DB, srcs []string, win map[string]any) (string, string) {
+	fallbackSrc, fallbackDst := srcs[0], srcs[0]
+	found := false
+	for _, src := range srcs {
+		env, err := db.Call(context.Background(), "temporal_reachability", map[string]any{"src": src, "window": win, "limit": int64(10_000)})
+		if err != nil {
+			continue
+		}
+		var cands []string
+		rows, _ := env.Result["rows"].([]any)
+		for _, r := range rows[len(rows)/10:] {
+			cands = append(cands, r.(map[string]any)["uid"].(string))
+		}
+		for _, dst := range cands[:min(20, len(cands))] {
+			env, err := db.Call(context.Background(), "temporal_paths", pathsArgs(src, dst, win))
+			if err != nil {
+				continue
+			}
+			if n := answerSize(env.Result); n >= 3 && n <= 1000 {
+				return src, dst
+			} else if n > 0 && !found {
+				fallbackSrc, fallbackDst, found = src, dst, true
+			}
+		}
 	}
-	var cands []string
-	rows, _ := env.Result["rows"].([]any)
-	for _, r := range rows[len(rows)/10:] {
-		cands = append(cands, r.(map[string]any)["uid"].(string))
-	}
-	if len(cands) == 0 {
-		return src
-	}
-	return firstNonEmpty(db, "temporal_paths", cands, 3, 1000, 50, func(dst string) map[string]any { return pathsArgs(src, dst, win) })
+	return fallbackSrc, fallbackDst
 }
 
 // motifFilters are the candidate node filters of motif.filtered, in the
@@ -211,6 +238,12 @@ func motifFilters(r engine.Reader, act *activity) [][]any {
 	}
 	out := [][]any{block(ref)}
 	ranked := act.ranked(act.deg, nil)
+	// The least active nodes: on synthetic stores the planted patterns.
+	var quiet []string
+	for _, id := range ranked[max(0, len(ranked)-200):] {
+		quiet = append(quiet, act.uids[id])
+	}
+	out = append(out, block(quiet))
 	for lo := max(0, len(ranked)/2-200); ; lo -= 200 {
 		lo = max(0, lo)
 		var uids []string
