@@ -82,3 +82,55 @@ func (r Reader) countChunk(k int, ta, tb, stride int64, rel uint32, out []int64)
 		out[bi]++
 	}
 }
+
+// ScanEventStarts visits the occurrences (as CountEventStarts defines
+// them) whose valid start t lies in [ta, tb), reading the columns a chunk
+// at a time over up to GOMAXPROCS goroutines. newVisitor is called once
+// per goroutine, before any visit, with the goroutine's index; each
+// visitor sees a disjoint share of the occurrences, in no particular order,
+// so the caller merges per-visitor state in index order for a
+// deterministic result. It returns the number of visitors made.
+func (r Reader) ScanEventStarts(ta, tb int64, newVisitor func(w int) func(v uint32, t int64)) int {
+	nChunks := (int(r.vLimit) + chunkMask) >> chunkBits
+	workers := max(1, min(runtime.GOMAXPROCS(0), nChunks/parallelChunks+1))
+	visitors := make([]func(uint32, int64), workers)
+	for w := range visitors {
+		visitors[w] = newVisitor(w)
+	}
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for _, visit := range visitors {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for k := int(next.Add(1) - 1); k < nChunks; k = int(next.Add(1) - 1) {
+				r.scanChunk(k, ta, tb, visit)
+			}
+		}()
+	}
+	wg.Wait()
+	return workers
+}
+
+func (r Reader) scanChunk(k int, ta, tb int64, visit func(v uint32, t int64)) {
+	s := r.s
+	base := uint32(k) << chunkBits
+	n := min(chunkSize, int(r.vLimit-base))
+	vts := s.eVtS.chunks[k][:n]
+	tte := s.eTTe.chunks[k][:n]
+	ops := s.eOps.chunks[k][:n]
+	seq := r.seq
+	for i, t := range vts {
+		if t < ta || t >= tb || seq >= tte[i] {
+			continue
+		}
+		if ops[i]&multiBit != 0 && r.Continues(base+uint32(i)) {
+			continue
+		}
+		visit(base+uint32(i), t)
+	}
+}
+
+// NumRels is the number of relation types the store has seen (dense ids
+// are 0..NumRels-1).
+func (r Reader) NumRels() int { return len(r.s.rels.s) }
