@@ -13,7 +13,9 @@ import (
 
 type fastSource struct{ s *engine.Store }
 
-func (f fastSource) Read(asOf bt.Time, fn func(engine.Reader) error) error { return fn(f.s.Reader(asOf)) }
+func (f fastSource) Read(asOf bt.Time, fn func(engine.Reader) error) error {
+	return fn(f.s.Reader(asOf))
+}
 
 // fastStore is a synthetic store with corrections and retractions, so
 // carved fragments and closed versions take part.
