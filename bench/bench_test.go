@@ -2,6 +2,8 @@ package bench
 
 import (
 	"context"
+	"reflect"
+	"slices"
 	"testing"
 
 	"github.com/tgms-go/tgms"
@@ -10,7 +12,8 @@ import (
 )
 
 // Every registry query runs on a small synthetic store: none is refused or
-// unsupported, and each reports its timings and answer digest.
+// unsupported, each reports its timings and answer digest, and every
+// answer is non-empty (the arguments are drawn so that each query works).
 func TestRegistryRuns(t *testing.T) {
 	db, err := tgms.Open(t.TempDir(), &tgms.Options{NoSync: true, CheckpointBytes: -1})
 	if err != nil {
@@ -38,6 +41,9 @@ func TestRegistryRuns(t *testing.T) {
 		if r.Status != "ok" || r.Reps < 3 || len(r.Digest) != 64 || r.P95Ms < r.P50Ms {
 			t.Errorf("%s (%s): %+v", r.ID, r.Op, r)
 		}
+		if r.Size == 0 {
+			t.Errorf("%s (%s): empty answer for %v", r.ID, r.Op, qs[slices.IndexFunc(qs, func(q Query) bool { return q.ID == r.ID })].Args)
+		}
 	}
 }
 
@@ -49,5 +55,35 @@ func TestRegistryNeedsEdges(t *testing.T) {
 	defer db.Close()
 	if _, err := Registry(db); err == nil {
 		t.Fatal("a registry over an empty store")
+	}
+}
+
+// The registry is a function of the store: drawn twice, the same queries.
+func TestRegistryDeterministic(t *testing.T) {
+	db, err := tgms.Open(t.TempDir(), &tgms.Options{NoSync: true, CheckpointBytes: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	var evs []bt.Event
+	if _, err := datasets.Synthesize(datasets.SynthConfig{Events: 5_000, Seed: 2}, func(c []bt.Event) error {
+		evs = append(evs, c...)
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.Ingest(evs, "", nil); err != nil {
+		t.Fatal(err)
+	}
+	a, err := Registry(db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := Registry(db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(a, b) {
+		t.Fatalf("two draws differ:\n%v\n%v", a, b)
 	}
 }

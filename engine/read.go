@@ -242,3 +242,19 @@ func (r Reader) RelID(v uint32) uint32 { return r.s.eRel.At(v) }
 
 // RelName is the relation type with dense id id.
 func (r Reader) RelName(id uint32) string { return r.s.rels.s[id] }
+
+// NodeVersion materializes stored node version i (0 <= i <
+// NumNodeVersions()), believed or not: exporters read the whole table.
+func (s *Store) NodeVersion(i int) bt.NodeVersion { return s.nodeVersion(uint32(i)) }
+
+// EachNodeVersion calls fn for every node version of id believed at the
+// pinned time, in stored order (NodeHistory sorts them), without building
+// a list.
+func (r Reader) EachNodeVersion(id uint32, fn func(nv bt.NodeVersion)) {
+	for _, i := range r.s.nodeHist[id] {
+		n := &r.s.nodes[i]
+		if n.tts <= r.seq && r.seq < n.tte {
+			fn(r.s.nodeVersion(i))
+		}
+	}
+}

@@ -9,7 +9,7 @@ import (
 
 // benchStore holds n instantaneous events among 20,000 nodes plus 5%
 // interval edges, in 50,000-event batches.
-func benchStore(b *testing.B, n int) *Store {
+func benchStore(b testing.TB, n int) *Store {
 	b.Helper()
 	s := New()
 	var evs []bt.Event

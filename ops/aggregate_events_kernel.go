@@ -140,6 +140,9 @@ func runAggregateEvents(c *Call) (map[string]any, error) {
 	if err != nil {
 		return nil, err
 	}
+	if out, ok, err := aggFast(c, p); ok {
+		return out, err
+	}
 	// max_gap and max_session_span stream over each group's event times
 	// while they arrive in time order (always with the start-time index;
 	// usually with a column scan); if a group sees an earlier time, the

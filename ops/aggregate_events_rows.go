@@ -136,6 +136,21 @@ func aggRows(c *Call, p *aggPlan, gs []*aggGroup, stream bool, distinct [][4]int
 		}
 		rows = append(rows, row)
 	}
+	out := aggResult(p, rows)
+	if needProps {
+		pc := map[string]any{}
+		for k, v := range coercion {
+			pc[k] = v
+		}
+		out["prop_coercion"] = pc
+	}
+	return out, nil
+}
+
+// aggResult is the payload of the grouped rows: in group_key order,
+// narrowed by having, order_by and top (groups_total then counts the
+// groups before narrowing).
+func aggResult(p *aggPlan, rows []map[string]any) map[string]any {
 	slices.SortFunc(rows, func(x, y map[string]any) int {
 		return compareKeys(x["group_key"].([]any), y["group_key"].([]any))
 	})
@@ -145,12 +160,5 @@ func aggRows(c *Call, p *aggPlan, gs []*aggGroup, stream bool, distinct [][4]int
 	if len(p.having) > 0 || p.top > 0 {
 		out["groups_total"] = groups
 	}
-	if needProps {
-		pc := map[string]any{}
-		for k, v := range coercion {
-			pc[k] = v
-		}
-		out["prop_coercion"] = pc
-	}
-	return out, nil
+	return out
 }

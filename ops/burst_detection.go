@@ -7,6 +7,7 @@ import (
 
 	bt "github.com/tgms-go/tgms/bitemporal"
 	"github.com/tgms-go/tgms/canon"
+	"github.com/tgms-go/tgms/engine"
 )
 
 func init() {
@@ -270,7 +271,18 @@ func burstSeries(c *Call, b gmtsBuckets) ([]int64, error) {
 			}
 		}
 	default:
-		err := gmtsVisit(c, bt.Interval{Start: b.ta, End: b.tb}, true, func(v uint32, _ bt.Interval) { count(v) })
+		w := bt.Interval{Start: b.ta, End: b.tb}
+		if c.WindowFraction(w) >= gmtsScanFraction {
+			id := engine.AnyRel
+			if rel != "" {
+				var ok bool
+				if id, ok = c.R.RelIDOf(rel); !ok {
+					return x, nil // no such relation type: no events
+				}
+			}
+			return x, gmtsCountScan(c, b, id, x)
+		}
+		err := gmtsVisit(c, w, true, func(v uint32, _ bt.Interval) { count(v) })
 		if err != nil {
 			return nil, err
 		}

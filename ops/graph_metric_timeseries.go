@@ -4,6 +4,7 @@ import (
 	"slices"
 
 	bt "github.com/tgms-go/tgms/bitemporal"
+	"github.com/tgms-go/tgms/engine"
 )
 
 func init() {
@@ -233,6 +234,9 @@ func gmtsActiveEdges(c *Call, b gmtsBuckets, w bt.Interval) ([]int64, error) {
 // pass over the window's events.
 func gmtsEventCounts(c *Call, b gmtsBuckets, w bt.Interval) ([]int64, error) {
 	out := make([]int64, b.n)
+	if c.WindowFraction(w) >= gmtsScanFraction {
+		return out, gmtsCountScan(c, b, engine.AnyRel, out)
+	}
 	bk := b.cache()
 	err := gmtsVisit(c, w, true, func(v uint32, iv bt.Interval) {
 		if !c.R.Continues(v) {
@@ -243,6 +247,17 @@ func gmtsEventCounts(c *Call, b gmtsBuckets, w bt.Interval) ([]int64, error) {
 		return nil, err
 	}
 	return out, nil
+}
+
+// gmtsCountScan counts the occurrences of relation type rel per bucket
+// with the engine's parallel column scan (for windows holding a large
+// share of the store).
+func gmtsCountScan(c *Call, b gmtsBuckets, rel uint32, out []int64) error {
+	if err := c.Work(int64(c.R.Store().NumEdgeVersions())); err != nil {
+		return err
+	}
+	c.R.CountEventStarts(b.ta, b.tb, b.stride, rel, out)
+	return nil
 }
 
 // gmtsBirths counts the uids whose first believed node version starts in

@@ -160,39 +160,44 @@ func runResolveEntities(c *Call) (map[string]any, error) {
 		if !c.R.Known(id) {
 			continue
 		}
-		hist := c.R.NodeHistory(id)
-		if err := c.Work(int64(len(hist)) + 1); err != nil {
+		// One pass over the believed versions, without a list: how many,
+		// whether a name matches, whether the criterion holds, and the
+		// canonical version.
+		var count int64
+		var can bt.NodeVersion
+		nameHit, critHit := false, crit == nil
+		uid := c.R.UID(id)
+		c.R.EachNodeVersion(id, func(v bt.NodeVersion) {
+			if count == 0 || resolveLater(uid, v, can) {
+				can = v
+			}
+			count++
+			if hasQuery && !nameHit && resolveNameMatches(v.Props, lq) {
+				nameHit = true
+			}
+			if !critHit && crit.matches(v.Props) {
+				critHit = true
+			}
+		})
+		if err := c.Work(count + 1); err != nil {
 			return nil, err
 		}
-		if len(hist) == 0 {
+		if count == 0 || !critHit {
 			continue
 		}
-		uid := c.R.UID(id)
-		score := int64(-1)
+		score := int64(resolvePropMatch)
 		if hasQuery {
 			switch {
 			case uid == query:
 				score = resolveExact
-			case strings.Contains(strings.ToLower(uid), lq):
+			case containsFold(uid, lq):
 				score = resolveUIDSub
+			case nameHit:
+				score = resolveNameSub
 			default:
-				for _, v := range hist {
-					if resolveNameMatches(v.Props, lq) {
-						score = resolveNameSub
-						break
-					}
-				}
-			}
-			if score < 0 {
 				continue
 			}
-		} else {
-			score = resolvePropMatch
 		}
-		if crit != nil && !slices.ContainsFunc(hist, func(v bt.NodeVersion) bool { return crit.matches(v.Props) }) {
-			continue
-		}
-		can := resolveCanonical(uid, hist)
 		if hasLabel && can.Label != wantLabel {
 			continue
 		}
@@ -225,16 +230,41 @@ func resolveNameMatches(p bt.Props, lq string) bool {
 	return ok && s != "" && strings.Contains(strings.ToLower(s), lq)
 }
 
-// resolveCanonical is the latest believed version by (vt_s, vid). Believed
-// versions of one uid have disjoint valid intervals, so vt_s alone decides;
-// the vid comparison only guards the rule.
-func resolveCanonical(uid string, hist []bt.NodeVersion) bt.NodeVersion {
-	best := hist[0]
-	for _, v := range hist[1:] {
-		if v.Valid.Start > best.Valid.Start ||
-			v.Valid.Start == best.Valid.Start && engine.VID(uid, v.TTs, v.Valid.Start) > engine.VID(uid, best.TTs, best.Valid.Start) {
-			best = v
+// resolveLater reports whether v comes after best by (vt_s, vid): the
+// canonical version is the latest believed one. Believed versions of one
+// uid have disjoint valid intervals, so vt_s alone decides; the vid
+// comparison only guards the rule.
+func resolveLater(uid string, v, best bt.NodeVersion) bool {
+	return v.Valid.Start > best.Valid.Start ||
+		v.Valid.Start == best.Valid.Start && engine.VID(uid, v.TTs, v.Valid.Start) > engine.VID(uid, best.TTs, best.Valid.Start)
+}
+
+// containsFold reports whether strings.ToLower(s) contains lq (already
+// lower-cased), without allocating when s is ASCII.
+func containsFold(s, lq string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 {
+			return strings.Contains(strings.ToLower(s), lq)
 		}
 	}
-	return best
+	if len(lq) > len(s) {
+		return false
+	}
+	for i := 0; i+len(lq) <= len(s); i++ {
+		j := 0
+		for j < len(lq) && asciiLower(s[i+j]) == lq[j] {
+			j++
+		}
+		if j == len(lq) {
+			return true
+		}
+	}
+	return false
+}
+
+func asciiLower(b byte) byte {
+	if 'A' <= b && b <= 'Z' {
+		return b + 'a' - 'A'
+	}
+	return b
 }

@@ -2,23 +2,44 @@ package main
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
+	"github.com/tgms-go/tgms"
 	"github.com/tgms-go/tgms/bench"
+	"github.com/tgms-go/tgms/bench/peers"
 )
 
 func newBench() *cobra.Command {
-	var store string
+	var store, vs string
 	var asJSON bool
 	var warmups, reps int
 	cmd := &cobra.Command{
-		Use:   "bench --store DIR [--json]",
-		Short: "Time the 13-query operator registry on a store (p50/p95 latency)",
-		Long: `Run the benchmark registry: 13 operator queries whose arguments derive
-from the store (its valid-time extent, uids n1/n2 or the first two, the
-belief time of the first batch, the first 200 source uids as a motif
-filter). Each query is warmed up, then timed in process; p50 and p95 are
-reported with the answer size and result digest.`,
+		Use:   "bench --store DIR [--vs duckdb,postgres] [--json]",
+		Short: "Time the 13-query operator registry on a store (p50/p95 latency), optionally against DuckDB and PostgreSQL",
+		Long: `Run the benchmark registry: 13 operator queries (the reference system's
+shapes) whose arguments are drawn from the store so that every answer is
+non-empty at any scale: its valid-time extent, the busiest nodes for each
+query (most versions, most edges valid at the midpoint, most early
+out-edges), a paths target and co-active partner that have answers, and a
+200-uid motif filter that holds instances. Each query is warmed up, then
+timed in process; p50 and p95 are reported with the answer size and
+result digest.
+
+--vs duckdb,postgres also runs the registry on peer systems: the store's
+node and edge version tables are exported to a temporary directory and
+loaded into DuckDB (in process; only in binaries built with -tags duckdb)
+and into a PostgreSQL 15 server started on a free loopback port from
+/usr/lib/postgresql/15/bin (TGMS_PG_BIN overrides; run as root, the server
+runs as user postgres). Every query's answer is checked equal to the
+native one before it is timed; then the systems are timed interleaved and
+the table gives each p50, the peer/native ratio and the answer size, with
+each system's load rate and bytes per edge version on disk. A peer that
+cannot start is skipped with the reason. Exit status 1 when any answer
+differs.`,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			db, err := openReadOnly(store)
 			if err != nil {
@@ -28,6 +49,9 @@ reported with the answer size and result digest.`,
 			qs, err := bench.Registry(db)
 			if err != nil {
 				return badInput("%v", err)
+			}
+			if vs != "" {
+				return runPeers(cmd, db, qs, strings.Split(vs, ","), warmups, reps, asJSON)
 			}
 			res := bench.Run(cmd.Context(), db, qs, warmups, reps)
 			if asJSON {
@@ -42,8 +66,86 @@ reported with the answer size and result digest.`,
 		},
 	}
 	cmd.Flags().StringVar(&store, "store", "", "store directory")
+	cmd.Flags().StringVar(&vs, "vs", "", "peer systems to compare with: duckdb, postgres (comma-separated)")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON")
 	cmd.Flags().IntVar(&warmups, "warmups", 5, "untimed runs per query")
 	cmd.Flags().IntVar(&reps, "reps", 30, "timed runs per query (fewer when a query is slow)")
 	return cmd
+}
+
+func runPeers(cmd *cobra.Command, db *tgms.DB, qs []bench.Query, names []string, warmups, reps int, asJSON bool) error {
+	ctx := cmd.Context()
+	w, errw := cmd.OutOrStdout(), cmd.ErrOrStderr()
+	for _, n := range names {
+		if n != "duckdb" && n != "postgres" {
+			return badInput("--vs %q: the peer systems are duckdb and postgres", n)
+		}
+	}
+	tmp, err := os.MkdirTemp("", "tgms-peers-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(tmp)
+	t, err := peers.Export(db, tmp)
+	if err != nil {
+		return err
+	}
+	loads := map[string]peers.LoadStats{}
+	native, err := peers.NativeIngest(t, filepath.Join(tmp, "native"))
+	if err != nil {
+		return err
+	}
+	loads["native"] = native
+	var systems []*peers.System
+	var ran []string
+	for _, n := range names {
+		dir := filepath.Join(tmp, n)
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return err
+		}
+		s, err := peers.Open(ctx, n, dir)
+		if err != nil {
+			fmt.Fprintf(errw, "%s: skipped: %v\n", n, err)
+			continue
+		}
+		defer s.Close()
+		st, err := s.Load(ctx, t)
+		if err != nil {
+			return err
+		}
+		loads[n] = st
+		systems = append(systems, s)
+		ran = append(ran, n)
+	}
+	rows, err := peers.Compare(ctx, db, qs, systems, peers.Options{Warmups: warmups, Reps: reps, Budget: 20 * time.Second})
+	if err != nil {
+		return err
+	}
+	bad := 0
+	for _, r := range rows {
+		for _, c := range r.Peers {
+			if c.Status == "mismatch" || c.Status == "error" {
+				bad++
+			}
+		}
+	}
+	if asJSON {
+		if err := printJSON(w, map[string]any{"stats": db.Stats(), "systems": ran, "load": loads, "results": rows}); err != nil {
+			return err
+		}
+	} else {
+		st := db.Stats()
+		fmt.Fprintf(w, "store: %d node versions, %d edge versions\n", st.NodeVersions, st.EdgeVersions)
+		fmt.Fprintf(w, "%-10s %12s %14s %14s\n", "system", "load s", "rows/s", "B/edge ver.")
+		for _, n := range append([]string{"native"}, ran...) {
+			l := loads[n]
+			fmt.Fprintf(w, "%-10s %12.2f %14.0f %14.1f\n", n, l.Seconds, l.RowsPerSec, l.BytesPerEdge)
+		}
+		fmt.Fprintln(w, "(native: durable ingest of the believed edge events into a new store; peers: COPY of both tables, indexes, ANALYZE)")
+		peers.Print(w, rows, ran)
+	}
+	if bad > 0 {
+		return fmt.Errorf("%d peer answers differ from the native ones or failed", bad)
+	}
+	return nil
 }
