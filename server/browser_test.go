@@ -86,12 +86,13 @@ func TestConsoleInChromium(t *testing.T) {
 		chromedp.SetValue(chromedp.CSS("#question"), testdb.VersionsQuestion()),
 		chromedp.Click(chromedp.CSS("#ask-button")),
 		waitText("#answer-value", "3"),
-		waitContains("#reading", "entity_history"),
+		waitContains("#reading", "version-count"),
+		waitContains("#reading", "the number of versions of node a"),
 		waitContains("#answer-text", "[c1] The count is 3"),
 		waitContains("#claims", "supported"),
 		waitContains("#dag", "entity_history"),
 		chromedp.Poll[chromedp.Void](`document.querySelectorAll(".belief-chip").length >= 2`))
-	if got := text("#reading"); !strings.Contains(got, "shape") || !strings.Contains(got, "a") {
+	if got := text("#reading"); !strings.Contains(got, "intent") || !strings.Contains(got, "current belief") {
 		t.Fatalf("reading on the page: %q", got)
 	}
 	before := fmt.Sprint(s.Corrected - 1)

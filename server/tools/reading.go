@@ -1,30 +1,22 @@
 package tools
 
-import (
-	"encoding/json"
+import "github.com/tgms-go/tgms/agent"
 
-	"github.com/tgms-go/tgms/agent"
-)
-
-// Reading is how the server shows what the question was read as. When the
-// ask result carries a structured reading (a "reading" field: intent,
-// slots, window), that is it, unchanged. Until then it is what the ask
-// pipeline settled on: the plan it admitted (its id names the question
-// shape), the task's uids and the belief time the answer is pinned at,
-// marked with "source": "plan".
+// Reading is how the server shows what the question was read as: the
+// built-in reader's structured reading (intent, slots, resolved names,
+// window, belief time), unchanged. A planner that reads nothing itself (the
+// LLM planner) leaves no reading; then it is what the ask pipeline settled
+// on: the plan it admitted (its id names the question shape), the task's
+// uids and the belief time the answer is pinned at, marked with
+// "source": "plan".
 //
 // This is the one place that knows where a reading comes from.
 func Reading(res *agent.Result) any {
 	if res == nil {
 		return nil
 	}
-	if b, err := json.Marshal(res); err == nil {
-		var m map[string]json.RawMessage
-		if json.Unmarshal(b, &m) == nil {
-			if r, ok := m["reading"]; ok && string(r) != "null" {
-				return r
-			}
-		}
+	if res.Reading != nil {
+		return res.Reading
 	}
 	out := map[string]any{"source": "plan", "uids": res.Question.UIDs}
 	if res.Plan != nil {

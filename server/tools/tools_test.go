@@ -141,6 +141,12 @@ func TestReadingFallsBackToThePlan(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// The built-in reader's reading is shown as it is.
+	if got := tools.Reading(res); res.Reading == nil || got != any(res.Reading) {
+		t.Fatalf("reading %v, want the reader's %v", got, res.Reading)
+	}
+	// A planner that reads nothing (the LLM planner) falls back to the plan.
+	res.Reading = nil
 	r, ok := tools.Reading(res).(map[string]any)
 	if !ok || r["source"] != "plan" || r["shape"] != res.Plan.ID || !slices.Equal(r["uids"].([]string), []string{"a"}) {
 		t.Fatalf("reading %v", tools.Reading(res))
