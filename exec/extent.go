@@ -13,7 +13,7 @@ import (
 // units mistake, so neither form gets a certified empty answer.
 func windowOutside(src Source, asOf bt.Time, spec *ops.Spec, raw, args map[string]any) *ops.Error {
 	for k, p := range spec.Args.Properties {
-		if p.Type != "object" || p.Properties["t_a"] == nil || p.Properties["t_b"] == nil || !hasRef(raw[k]) {
+		if p.Type != "object" || p.Properties["t_a"] == nil || p.Properties["t_b"] == nil || !plan.HasRef(raw[k]) {
 			continue
 		}
 		m, _ := args[k].(map[string]any)
@@ -31,26 +31,4 @@ func windowOutside(src Source, asOf bt.Time, spec *ops.Spec, raw, args map[strin
 		}
 	}
 	return nil
-}
-
-// hasRef reports whether an argument value holds a $ref anywhere.
-func hasRef(v any) bool {
-	if _, ok := plan.AsRef(v); ok {
-		return true
-	}
-	switch x := v.(type) {
-	case map[string]any:
-		for _, e := range x {
-			if hasRef(e) {
-				return true
-			}
-		}
-	case []any:
-		for _, e := range x {
-			if hasRef(e) {
-				return true
-			}
-		}
-	}
-	return false
 }

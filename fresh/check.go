@@ -190,7 +190,7 @@ func failedScope(tr *exec.Trace, s *exec.StepRecord) *ops.Scope {
 	if !ok {
 		return all
 	}
-	if hasRef(raw) {
+	if plan.HasRef(raw) {
 		// The resolved arguments are not recorded; only an operator that
 		// reads no store whatever its arguments (compute) keeps a scope.
 		if sc := ops.ScopeOf(s.Op, nil); !sc.ReadsStore() {
@@ -204,27 +204,6 @@ func failedScope(tr *exec.Trace, s *exec.StepRecord) *ops.Scope {
 	}
 	sc := ops.ScopeOf(s.Op, args)
 	return &sc
-}
-
-func hasRef(v any) bool {
-	if _, isRef := plan.AsRef(v); isRef {
-		return true
-	}
-	switch x := v.(type) {
-	case map[string]any:
-		for _, e := range x {
-			if hasRef(e) {
-				return true
-			}
-		}
-	case []any:
-		for _, e := range x {
-			if hasRef(e) {
-				return true
-			}
-		}
-	}
-	return false
 }
 
 // planArgs returns the literal arguments the plan gives a step.

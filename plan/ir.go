@@ -150,3 +150,26 @@ func AsRef(v any) (string, bool) {
 	}
 	return s, true
 }
+
+// HasRef reports whether an argument value holds a $ref anywhere (at any
+// depth of objects and arrays).
+func HasRef(v any) bool {
+	if _, ok := AsRef(v); ok {
+		return true
+	}
+	switch x := v.(type) {
+	case map[string]any:
+		for _, e := range x {
+			if HasRef(e) {
+				return true
+			}
+		}
+	case []any:
+		for _, e := range x {
+			if HasRef(e) {
+				return true
+			}
+		}
+	}
+	return false
+}
