@@ -236,18 +236,27 @@ func openWith(dir string, opt *tgms.Options) (*tgms.DB, error) {
 	return db, classifyOpen(dir, err)
 }
 
-// openExisting opens a store that must already exist.
+// openExisting opens a store that must already exist, for writing.
 func openExisting(dir string) (*tgms.DB, error) {
-	if dir == "" {
-		return nil, usageError{errors.New("--store DIR is required")}
-	}
-	if fi, err := os.Stat(dir); err == nil && !fi.IsDir() {
-		return nil, badInput("--store %s is a file, not a store directory", dir)
-	}
-	if _, err := os.Stat(dir + "/" + tgms.LogFile); err != nil {
-		return nil, badInput("%s is not a TGMS store (no %s): create one with 'tgms ingest' or 'tgms write'", dir, tgms.LogFile)
+	if err := checkExisting(dir); err != nil {
+		return nil, err
 	}
 	return openStore(dir, false)
+}
+
+// checkExisting refuses a --store that is missing, a file, or a directory
+// without an event log, before anything opens (and so creates) it.
+func checkExisting(dir string) error {
+	if dir == "" {
+		return usageError{errors.New("--store DIR is required")}
+	}
+	if fi, err := os.Stat(dir); err == nil && !fi.IsDir() {
+		return badInput("--store %s is a file, not a store directory", dir)
+	}
+	if _, err := os.Stat(dir + "/" + tgms.LogFile); err != nil {
+		return badInput("%s is not a TGMS store (no %s): create one with 'tgms ingest' or 'tgms write'", dir, tgms.LogFile)
+	}
+	return nil
 }
 
 func printJSON(w io.Writer, v any) error {

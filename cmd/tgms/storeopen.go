@@ -1,8 +1,6 @@
 package main
 
 import (
-	"errors"
-	"os"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -32,14 +30,8 @@ func storeOptions(opt tgms.Options) *tgms.Options {
 // openReadOnly opens an existing store for reading: a shared lock, so any
 // number of readers run together, and nothing in the store is changed.
 func openReadOnly(dir string) (*tgms.DB, error) {
-	if dir == "" {
-		return nil, usageError{errors.New("--store DIR is required")}
-	}
-	if fi, err := os.Stat(dir); err == nil && !fi.IsDir() {
-		return nil, badInput("--store %s is a file, not a store directory", dir)
-	}
-	if _, err := os.Stat(dir + "/" + tgms.LogFile); err != nil {
-		return nil, badInput("%s is not a TGMS store (no %s): create one with 'tgms ingest' or 'tgms write'", dir, tgms.LogFile)
+	if err := checkExisting(dir); err != nil {
+		return nil, err
 	}
 	db, err := tgms.OpenReadOnly(dir, storeOptions(tgms.Options{}))
 	return db, classifyOpen(dir, err)
