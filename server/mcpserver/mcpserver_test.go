@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	bt "github.com/tgms-go/tgms/bitemporal"
 	"github.com/tgms-go/tgms/internal/servertest/mcpcheck"
 	"github.com/tgms-go/tgms/internal/servertest/testdb"
 	"github.com/tgms-go/tgms/server/mcpserver"
@@ -65,4 +66,28 @@ func TestReadOnlyRefusesWrites(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "write_batch") {
 		t.Fatalf("write_batch on a read-only server: %v", err)
 	}
+}
+
+// TestFresh runs the freshness battery twice: on a read-only server while
+// the test writes to the store it reads, and on a writable server through
+// write_batch, with saved answers.
+func TestFresh(t *testing.T) {
+	t.Run("read-only", func(t *testing.T) {
+		s := testdb.New(t)
+		cs := connect(t, tools.New(s.DB, tools.Options{}))
+		mcpcheck.Fresh(t, cs, s, func(t *testing.T, jsonl string) {
+			op, err := bt.DecodeOp([]byte(jsonl))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := s.DB.Write(op); err != nil {
+				t.Fatal(err)
+			}
+		}, false)
+	})
+	t.Run("writable", func(t *testing.T) {
+		s := testdb.New(t)
+		cs := connect(t, tools.New(s.DB, tools.Options{Writer: s.DB}))
+		mcpcheck.Fresh(t, cs, s, mcpcheck.WriteBatch(cs), true)
+	})
 }
