@@ -187,6 +187,48 @@ func Run(t *testing.T, cs *mcp.ClientSession, s *testdb.Store) {
 			t.Fatalf("answers_list of a store without saved answers: %v", m)
 		}
 	})
+	t.Run("freshness of an earlier belief", func(t *testing.T) {
+		// Pinned before the correction of a, a's history may be stale and
+		// the correction is the reason; a refresh shows 1 version becoming 3.
+		m, isErr := Call(t, cs, "run_plan", map[string]any{"plan": testdb.HistoryPlan(), "uids": []string{"a"}, "as_of_tt": s.Corrected - 1})
+		if isErr || m["answer"] != float64(1) {
+			t.Fatalf("run_plan before the correction: %v", m)
+		}
+		digest := m["trace_digest"].(string)
+		rr, err := cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: m["trace_uri"].(string)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var inline map[string]any
+		if err := json.Unmarshal([]byte(rr.Contents[0].Text), &inline); err != nil {
+			t.Fatal(err)
+		}
+		byDigest, _ := Call(t, cs, "trace_check", map[string]any{"trace_digest": digest})
+		sent, isErr := Call(t, cs, "trace_check", map[string]any{"trace": inline})
+		if isErr || !reflect.DeepEqual(byDigest, sent) {
+			t.Fatalf("trace_check of the trace sent inline differs from by digest:\n%v\n%v", sent, byDigest)
+		}
+		step := sent["steps"].([]any)[0].(map[string]any)
+		reasons, _ := step["reasons"].([]any)
+		if sent["verdict"] != "POSSIBLY STALE" || sent["batches_since"] != float64(1) || len(reasons) != 1 {
+			t.Fatalf("trace_check before the correction: %v", sent)
+		}
+		r := reasons[0].(map[string]any)
+		if r["op"] != "correct" || r["tt"] != float64(s.Corrected) || !strings.Contains(r["touched"].(string), "node a") {
+			t.Fatalf("reason %v", r)
+		}
+		m, isErr = Call(t, cs, "trace_refresh", map[string]any{"trace": inline})
+		if isErr || m["old_answer"] != float64(1) || m["new_answer"] != float64(3) || m["answer_changed"] != true || m["new_as_of_tt"] != float64(s.Corrected) {
+			t.Fatalf("trace_refresh: %v", m)
+		}
+		inline["trace_digest"] = strings.Repeat("0", 64)
+		if m, isErr = Call(t, cs, "trace_check", map[string]any{"trace": inline}); !isErr {
+			t.Fatalf("a tampered trace was checked: %v", m)
+		}
+		if m, isErr = Call(t, cs, "trace_check", map[string]any{"trace_digest": digest, "trace": inline}); !isErr {
+			t.Fatalf("trace_check took both a digest and a trace: %v", m)
+		}
+	})
 	t.Run("verify claims", func(t *testing.T) {
 		m, isErr := Call(t, cs, "verify_answer", map[string]any{"trace_digest": digest, "answer": testdb.ReachAnswer()})
 		if isErr {
