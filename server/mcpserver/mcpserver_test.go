@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/tgms-go/tgms/answers"
 	bt "github.com/tgms-go/tgms/bitemporal"
 	"github.com/tgms-go/tgms/internal/servertest/mcpcheck"
 	"github.com/tgms-go/tgms/internal/servertest/testdb"
@@ -89,5 +90,14 @@ func TestFresh(t *testing.T) {
 		s := testdb.New(t)
 		cs := connect(t, tools.New(s.DB, tools.Options{Writer: s.DB}))
 		mcpcheck.Fresh(t, cs, s, mcpcheck.WriteBatch(cs), true)
+		// What the server saved is what 'tgms answers' reads.
+		f, err := answers.Open(s.Dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		gens := f.Generations("reach-a")
+		if names := f.Names(); len(names) != 1 || len(gens) != 2 || gens[0].AsOfTT >= gens[1].AsOfTT || gens[1].AsOfTT != s.DB.LastTT() {
+			t.Fatalf("answers.log holds %v with %d generations", names, len(gens))
+		}
 	})
 }

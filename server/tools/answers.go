@@ -7,6 +7,7 @@ import (
 	"github.com/tgms-go/tgms/answers"
 	bt "github.com/tgms-go/tgms/bitemporal"
 	"github.com/tgms-go/tgms/fresh"
+	"github.com/tgms-go/tgms/ops"
 )
 
 // SavedView is one generation of a saved answer as tools return it.
@@ -106,7 +107,7 @@ func (s *Service) answersFile() (*answers.File, *Failure) {
 		if errors.As(err, &ce) {
 			return nil, fail(statusConflict, ETrace, "answers.corrupt", "", "run 'tgms answers list' on the store to see the damage", nil, "%v", err)
 		}
-		return nil, fail(statusInternal, "E_INTERNAL", "answers.read", "", "", nil, "%v", err)
+		return nil, fail(statusInternal, ops.EInternal, "answers.read", "", "", nil, "%v", err)
 	}
 	return f, nil
 }

@@ -8,6 +8,7 @@ import (
 	bt "github.com/tgms-go/tgms/bitemporal"
 	"github.com/tgms-go/tgms/exec"
 	"github.com/tgms-go/tgms/fresh"
+	"github.com/tgms-go/tgms/ops"
 )
 
 // Verdicts of a freshness check.
@@ -97,7 +98,7 @@ func traceCheck(ctx context.Context, s *Service, args map[string]any) (any, *Fai
 	}
 	rep, err := fresh.Check(s.db, tr, fresh.Options{})
 	if err != nil {
-		return nil, fail(statusInternal, "E_INTERNAL", "trace.fresh", "", "", nil, "checking freshness: %v", err)
+		return nil, fail(statusInternal, ops.EInternal, "trace.fresh", "", "", nil, "checking freshness: %v", err)
 	}
 	return checkResult(tr.TraceDigest, rep), nil
 }
