@@ -96,11 +96,35 @@ func traceCheck(ctx context.Context, s *Service, args map[string]any) (any, *Fai
 	if f != nil {
 		return nil, f
 	}
-	rep, err := fresh.Check(s.db, tr, fresh.Options{})
+	ix, err := s.freshIndex(fresh.Since(tr))
 	if err != nil {
 		return nil, fail(statusInternal, ops.EInternal, "trace.fresh", "", "", nil, "checking freshness: %v", err)
 	}
-	return checkResult(tr.TraceDigest, rep), nil
+	return checkResult(tr.TraceDigest, ix.Check(tr, fresh.Options{})), nil
+}
+
+// freshIndex is an index of the batches written after since, up to the
+// store's last durable batch. The service keeps the last one it built and
+// reuses it while no batch has been written since and it reaches back far
+// enough; otherwise it rebuilds from the log, back to the earlier of since
+// and the kept index's start, so that traces of different belief times
+// checked in turn do not rebuild it each time.
+func (s *Service) freshIndex(since bt.Time) (*fresh.Index, error) {
+	s.freshMu.Lock()
+	defer s.freshMu.Unlock()
+	last := s.db.LastTT() // read before building: the index reaches at least this far
+	if s.freshIx != nil && s.freshUpTo == last && s.freshIx.Since() <= since {
+		return s.freshIx, nil
+	}
+	if s.freshIx != nil {
+		since = min(since, s.freshIx.Since())
+	}
+	ix, err := fresh.Build(s.db, since)
+	if err != nil {
+		return nil, err
+	}
+	s.freshIx, s.freshUpTo = ix, last
+	return ix, nil
 }
 
 func checkResult(digest string, rep *fresh.Report) *CheckResult {

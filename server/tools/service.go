@@ -17,6 +17,7 @@ import (
 	"github.com/tgms-go/tgms/canon"
 	"github.com/tgms-go/tgms/engine"
 	"github.com/tgms-go/tgms/exec"
+	"github.com/tgms-go/tgms/fresh"
 	"github.com/tgms-go/tgms/ops"
 )
 
@@ -54,6 +55,11 @@ type Service struct {
 	// answersMu orders this server's appends to answers.log (the store's
 	// exclusive lock keeps other processes out while it writes).
 	answersMu sync.Mutex
+	// freshIx is the last freshness index built (see freshIndex), valid
+	// while the store's last batch is freshUpTo.
+	freshMu   sync.Mutex
+	freshIx   *fresh.Index
+	freshUpTo bt.Time
 }
 
 // Options configure a Service.
