@@ -35,7 +35,9 @@
 // recorded dependency scopes can be trusted. A read-only server sees the
 // store as of its open: it reports writes made before it opened (to traces
 // pinned earlier), and none made later (a writer cannot open the store
-// while it runs). Saved answers live in the store directory (package
+// while it runs). The service keeps the index of written batches it built
+// last and rebuilds it from the log only after a new batch, or for a trace
+// older than it reaches. Saved answers live in the store directory (package
 // answers); a writable server orders its appends with a mutex, and its
 // exclusive store lock keeps every other appender out.
 //
