@@ -157,6 +157,9 @@ func stepScope(tr *exec.Trace, s *exec.StepRecord) (*ops.Scope, bt.Time, string)
 		return failedScope(tr, s), asOf, "the step failed: its scope is taken from its literal arguments"
 	}
 	sc := *s.Evidence.Scope
+	// Normalize writes into the node and edge lists: copy them, so that
+	// checks of one trace may run at once.
+	sc.Nodes, sc.Edges = slices.Clone(sc.Nodes), slices.Clone(sc.Edges)
 	sc.Normalize()
 	if !sc.ReadsStore() {
 		return nil, asOf, ""

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
+	bt "github.com/tgms-go/tgms/bitemporal"
 	"github.com/tgms-go/tgms/internal/servertest/testdb"
 	"github.com/tgms-go/tgms/server"
 	"github.com/tgms-go/tgms/server/tools"
@@ -32,8 +33,9 @@ func chromium() string {
 
 // TestConsoleInChromium drives the console in a real browser: load it,
 // ask a question, read the reading and the certified answer off the page,
-// compare with a belief time before the correction, verify the trace and
-// run an operator from the explorer. The screenshot is saved in the test's
+// compare with a belief time before the correction, verify the trace, ask
+// whether it is still fresh (before and after a second writer corrects the
+// node it counts, then refresh it) and run an operator from the explorer. The screenshot is saved in the test's
 // temporary directory (and in $TGMS_SCREENSHOT_DIR when set).
 func TestConsoleInChromium(t *testing.T) {
 	bin := chromium()
@@ -110,6 +112,26 @@ func TestConsoleInChromium(t *testing.T) {
 	step("verify the trace",
 		chromedp.Click(chromedp.CSS("#verify-button")),
 		waitContains("#verify-verdict", "every digest reproduces"))
+	step("fresh before any write",
+		chromedp.Click(chromedp.CSS("#fresh-button")),
+		waitContains("#fresh-verdict", "FRESH: nothing written since could change this answer"))
+	// A second writer corrects node a, the node the answer counts versions of.
+	correction := bt.Correct(bt.NodeRef("a"), bt.Props(`{"name":"A. Lovelace"}`), bt.Interval{Start: s.Start + 6*testdb.Hour, End: s.Start + 7*testdb.Hour})
+	if _, err := s.DB.Write(correction); err != nil {
+		t.Fatal(err)
+	}
+	step("possibly stale after the correction",
+		chromedp.Click(chromedp.CSS("#fresh-button")),
+		waitContains("#fresh-verdict", "POSSIBLY STALE"),
+		waitContains("#fresh-reasons", "node a"),
+		waitContains("#fresh-reasons", "correct"))
+	step("refresh",
+		chromedp.Click(chromedp.CSS("#refresh-button")),
+		waitText("#refresh-verdict", "the answer CHANGED"),
+		waitText("#refresh-old", "3"))
+	if got := text("#refresh-new"); got == "3" || got == "" {
+		t.Fatalf("the refreshed answer is %q, the corrected store holds more versions of a", got)
+	}
 	step("operator explorer",
 		chromedp.SetValue(chromedp.CSS("#op-select"), "temporal_reachability"),
 		chromedp.Evaluate[chromedp.Void](`document.querySelector("#op-select").dispatchEvent(new Event("change"))`),

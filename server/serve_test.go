@@ -169,3 +169,22 @@ func TestRun(t *testing.T) {
 		t.Fatalf("Run after cancel: %v", err)
 	}
 }
+
+// TestMCPStreamableHTTPFresh runs the freshness battery over streamable
+// HTTP against a writable server: writes through write_batch, saved
+// answers through answers_save and answers_refresh.
+func TestMCPStreamableHTTPFresh(t *testing.T) {
+	s := testdb.New(t)
+	h, err := server.Handler(tools.New(s.DB, tools.Options{Writer: s.DB}), server.Config{}, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts := httptest.NewServer(h)
+	defer ts.Close()
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, nil).Connect(context.Background(), &mcp.StreamableClientTransport{Endpoint: ts.URL + "/mcp", DisableStandaloneSSE: true}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+	mcpcheck.Fresh(t, cs, s, mcpcheck.WriteBatch(cs), true)
+}

@@ -21,7 +21,11 @@ func newAnswersCmd() *cobra.Command {
 checksummed; format in package answers). Each name holds generations: save
 writes generation 1, refresh appends the next one, re-run at the current
 belief time; nothing edits an earlier generation, and each names the belief
-time it was computed at.`,
+time it was computed at.
+
+list and check open the store read-only (a shared lock), so they run beside
+'tgms serve' and other readers; save and refresh append to answers.log and
+take the exclusive lock, so no two appends ever run at once.`,
 	}
 	cmd.AddCommand(newAnswersSave(), newAnswersList(), newAnswersCheck(), newAnswersRefresh())
 	for _, c := range cmd.Commands() {
@@ -30,8 +34,17 @@ time it was computed at.`,
 	return cmd
 }
 
-func openAnswers(dir string) (*tgms.DB, *answers.File, error) {
-	db, err := openExisting(dir)
+// openAnswers opens the store and reads its saved answers. Commands that
+// append to answers.log (save, refresh) take the store's exclusive lock:
+// an append writes at the end the command read, so two appenders at once
+// must never run; list and check only read, under the shared lock, beside
+// a running server or other readers.
+func openAnswers(dir string, appends bool) (*tgms.DB, *answers.File, error) {
+	open := openReadOnly
+	if appends {
+		open = openExisting
+	}
+	db, err := open(dir)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -64,7 +77,7 @@ refused too: refresh it instead.`,
 			if err != nil {
 				return err
 			}
-			db, f, err := openAnswers(store)
+			db, f, err := openAnswers(store, true)
 			if err != nil {
 				return err
 			}
@@ -101,7 +114,7 @@ func newAnswersList() *cobra.Command {
 		Use:   "list --store DIR [--json]",
 		Short: "List the saved answers with their generations",
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			db, f, err := openAnswers(store)
+			db, f, err := openAnswers(store, false)
 			if err != nil {
 				return err
 			}
@@ -143,7 +156,7 @@ func newAnswersCheck() *cobra.Command {
 		Use:   "check --store DIR [--name NAME]... [--json]",
 		Short: "Check the newest generation of every saved answer (or the named ones): one line each, exit 1 if any may be stale",
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			db, f, err := openAnswers(store)
+			db, f, err := openAnswers(store, false)
 			if err != nil {
 				return err
 			}
@@ -233,7 +246,7 @@ belief time, appends the result as a new generation (earlier generations are
 kept as they are) and shows the old and new results side by side.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			db, f, err := openAnswers(store)
+			db, f, err := openAnswers(store, true)
 			if err != nil {
 				return err
 			}

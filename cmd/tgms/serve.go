@@ -34,8 +34,9 @@ func newServe() *cobra.Command {
                        /v1/openapi.json) and the web console at http://ADDR/
 
 The tools are the same everywhere: one per operator, validate_plan,
-run_plan, verify_answer, ask, stats, trace_verify, and write_batch with
---allow-writes. Refusals carry the plan contract's violations {code, rule,
+run_plan, verify_answer, ask, stats, trace_verify, trace_check,
+trace_refresh, answers_list, answers_check, and write_batch, answers_save
+and answers_refresh with --allow-writes. Refusals carry the plan contract's violations {code, rule,
 path, hint, allowed}.
 
 Security: addresses must be loopback (127.0.0.1, ::1, localhost) unless

@@ -35,7 +35,8 @@ it may flag one that a re-run would leave unchanged (--refresh tells).
 
 --refresh re-runs the plan at the current belief time and shows the old and
 new results side by side, and whether the answer actually changed. It changes
-nothing in the store.
+nothing in the store: the store is opened read-only (a shared lock), so the
+check runs beside 'tgms serve' and other readers.
 
 Exit codes: 0 fresh, 1 possibly stale, 2 bad input.`,
 		Args: wrapArgs(cobra.ExactArgs(1)),
@@ -44,7 +45,7 @@ Exit codes: 0 fresh, 1 possibly stale, 2 bad input.`,
 			if err != nil {
 				return err
 			}
-			db, err := openExisting(store)
+			db, err := openReadOnly(store) // a shared lock: beside a server or other readers
 			if err != nil {
 				return err
 			}

@@ -7,8 +7,10 @@
 // completeness, digests and paged result rows), a belief-time control
 // (re-ask at any transaction time, and the answers before and after side
 // by side with the versions behind them), a "verify this trace" button
-// (re-execution at the recorded belief time, every digest compared) and
-// an operator explorer whose forms are generated from the operators'
+// (re-execution at the recorded belief time, every digest compared), an
+// "is this still fresh?" button (FRESH, or the writes since that may have
+// changed it) with a refresh showing the old and new answer side by side,
+// and an operator explorer whose forms are generated from the operators'
 // argument schemas.
 //
 // A server started with --token needs the token once in the address,

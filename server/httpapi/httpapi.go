@@ -2,7 +2,9 @@
 //
 //	GET  /v1/tools             every tool: name, description, input and output schemas
 //	POST /v1/{tool}            call a tool (an operator name, validate_plan, run_plan,
-//	                           verify_answer, ask, stats, trace_verify, write_batch);
+//	                           verify_answer, ask, stats, trace_verify, trace_check,
+//	                           trace_refresh, answers_list, answers_check and, with
+//	                           writes, write_batch, answers_save, answers_refresh);
 //	                           the body is the tool's arguments as one JSON object
 //	GET  /v1/stats             the stats tool without a body
 //	GET  /v1/traces/{digest}   a trace this server produced

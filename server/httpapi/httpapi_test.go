@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	bt "github.com/tgms-go/tgms/bitemporal"
 	"github.com/tgms-go/tgms/internal/servertest/testdb"
 	"github.com/tgms-go/tgms/ops"
 	"github.com/tgms-go/tgms/server/httpapi"
@@ -212,10 +213,55 @@ func TestRoutes(t *testing.T) {
 				}
 			}
 		}},
+		{"trace check fresh", "POST", "/v1/trace_check", `{"trace_digest":"{digest}"}`, 200, func(t *testing.T, m map[string]any) {
+			if m["verdict"] != "FRESH" || m["fresh"] != true {
+				t.Fatalf("trace_check %v", m)
+			}
+		}},
+		{"trace check unknown trace", "POST", "/v1/trace_check", `{"trace_digest":"` + strings.Repeat("ab", 32) + `"}`, 404, func(t *testing.T, m map[string]any) {
+			if v := violation(t, m); v["rule"] != "trace.unknown" {
+				t.Fatalf("violation %v", v)
+			}
+		}},
+		{"trace check bad argument", "POST", "/v1/trace_check", `{"trace_digest":"{digest}","as_of_tt":1}`, 400, func(t *testing.T, m map[string]any) {
+			if v := violation(t, m); v["path"] != "/as_of_tt" {
+				t.Fatalf("violation %v", v)
+			}
+		}},
+		{"answers list", "POST", "/v1/answers_list", `{}`, 200, func(t *testing.T, m map[string]any) {
+			if len(m["answers"].([]any)) != 0 {
+				t.Fatalf("answers_list %v", m)
+			}
+		}},
+		{"answers save on a read-only server", "POST", "/v1/answers_save", `{"name":"x","trace_digest":"{digest}"}`, 403, func(t *testing.T, m map[string]any) {
+			if v := violation(t, m); v["code"] != "E_READONLY" {
+				t.Fatalf("violation %v", v)
+			}
+		}},
+		// A second writer (the test, on the store the server reads) adds an
+		// edge e→f after a reached e: the trace may be stale, and is.
+		{"trace check after a write", "POST", "/v1/trace_check", `{"trace_digest":"{digest}"}`, 200, func(t *testing.T, m map[string]any) {
+			step := m["steps"].([]any)[0].(map[string]any)
+			reasons, _ := step["reasons"].([]any)
+			if m["verdict"] != "POSSIBLY STALE" || len(reasons) == 0 || !strings.Contains(reasons[0].(map[string]any)["touched"].(string), "e→f") {
+				t.Fatalf("trace_check %v", m)
+			}
+		}},
+		{"trace refresh", "POST", "/v1/trace_refresh", `{"trace_digest":"{digest}"}`, 200, func(t *testing.T, m map[string]any) {
+			if m["answer_changed"] != true || m["old_answer"] != float64(4) || m["new_answer"] != float64(5) {
+				t.Fatalf("trace_refresh %v", m)
+			}
+		}},
 		{"no route", "GET", "/v1/nothing/here", "", 404, func(t *testing.T, m map[string]any) { violation(t, m) }},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
+			if c.name == "trace check after a write" {
+				ev := bt.Event{Src: "e", Dst: "f", RelType: "MSG", VtS: f.s.Start + 6*testdb.Hour}
+				if _, err := f.s.DB.Write(bt.Ingest([]bt.Event{ev}, "Person")); err != nil {
+					t.Fatal(err)
+				}
+			}
 			path := strings.ReplaceAll(c.path, "{digest}", digest)
 			status, m := f.do(t, c.method, path, strings.ReplaceAll(c.body, "{digest}", digest))
 			if status != c.status {

@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/tgms-go/tgms/answers"
+	bt "github.com/tgms-go/tgms/bitemporal"
 	"github.com/tgms-go/tgms/internal/servertest/mcpcheck"
 	"github.com/tgms-go/tgms/internal/servertest/testdb"
 	"github.com/tgms-go/tgms/server/mcpserver"
@@ -65,4 +67,37 @@ func TestReadOnlyRefusesWrites(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "write_batch") {
 		t.Fatalf("write_batch on a read-only server: %v", err)
 	}
+}
+
+// TestFresh runs the freshness battery twice: on a read-only server while
+// the test writes to the store it reads, and on a writable server through
+// write_batch, with saved answers.
+func TestFresh(t *testing.T) {
+	t.Run("read-only", func(t *testing.T) {
+		s := testdb.New(t)
+		cs := connect(t, tools.New(s.DB, tools.Options{}))
+		mcpcheck.Fresh(t, cs, s, func(t *testing.T, jsonl string) {
+			op, err := bt.DecodeOp([]byte(jsonl))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := s.DB.Write(op); err != nil {
+				t.Fatal(err)
+			}
+		}, false)
+	})
+	t.Run("writable", func(t *testing.T) {
+		s := testdb.New(t)
+		cs := connect(t, tools.New(s.DB, tools.Options{Writer: s.DB}))
+		mcpcheck.Fresh(t, cs, s, mcpcheck.WriteBatch(cs), true)
+		// What the server saved is what 'tgms answers' reads.
+		f, err := answers.Open(s.Dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		gens := f.Generations("reach-a")
+		if names := f.Names(); len(names) != 1 || len(gens) != 2 || gens[0].AsOfTT >= gens[1].AsOfTT || gens[1].AsOfTT != s.DB.LastTT() {
+			t.Fatalf("answers.log holds %v with %d generations", names, len(gens))
+		}
+	})
 }

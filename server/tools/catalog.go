@@ -24,11 +24,9 @@ type Tool struct {
 }
 
 // Catalog lists the tools: one per operator, sorted by name, then
-// validate_plan, run_plan, verify_answer, ask, stats, trace_verify and,
-// when writes are allowed, write_batch.
-//
-// Freshness tools (trace_check, trace_refresh) belong here too, next to
-// trace_verify, once traces carry dependency scopes.
+// validate_plan, run_plan, verify_answer, ask, stats, trace_verify,
+// trace_check, trace_refresh, answers_list, answers_check and, when writes
+// are allowed, write_batch, answers_save and answers_refresh.
 func Catalog(writes bool) []*Tool {
 	var out []*Tool
 	for _, spec := range ops.All() {
@@ -83,6 +81,8 @@ func Catalog(writes bool) []*Tool {
 			run:         traceVerify,
 		},
 	)
+	out = append(out, freshTools(traceRef)...)
+	out = append(out, answerTools(writes, traceRef)...)
 	if writes {
 		out = append(out, &Tool{
 			Name:        "write_batch",

@@ -19,7 +19,27 @@
 //	                                             attempts, trace_digest, ...}
 //	stats           {}                        → the store's statistics
 //	trace_verify    {trace_digest | trace}    → {reproduced, steps: [...]}
+//	trace_check     {trace_digest | trace}    → {verdict: FRESH | POSSIBLY STALE, steps:
+//	                                             [{fresh, reasons: [{tt, batch, op,
+//	                                             touched, valid, step_id}], ...}]}
+//	trace_refresh   {trace_digest | trace}    → {old_answer, new_answer, answer_changed,
+//	                                             steps: [{old/new status and digest}]}
+//	answers_list    {}                        → the saved answers, every generation
+//	answers_check   {names}                   → {stale, answers: [{..., check}]}
 //	write_batch     {ops: "JSONL"}            → {tt, ops}   (only with --allow-writes)
+//	answers_save    {name, trace_digest | trace} → the saved generation (writes)
+//	answers_refresh {name}                    → {saved, refresh}            (writes)
+//
+// trace_check, trace_refresh, answers_save take a trace by digest or inline;
+// an inline trace must reproduce at its recorded belief time, so that its
+// recorded dependency scopes can be trusted. A read-only server sees the
+// store as of its open: it reports writes made before it opened (to traces
+// pinned earlier), and none made later (a writer cannot open the store
+// while it runs). The service keeps the index of written batches it built
+// last and rebuilds it from the log only after a new batch, or for a trace
+// older than it reaches. Saved answers live in the store directory (package
+// answers); a writable server orders its appends with a mutex, and its
+// exclusive store lock keeps every other appender out.
 //
 // # Errors
 //

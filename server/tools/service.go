@@ -9,12 +9,15 @@ import (
 	"runtime"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
+	"github.com/tgms-go/tgms"
 	bt "github.com/tgms-go/tgms/bitemporal"
 	"github.com/tgms-go/tgms/canon"
 	"github.com/tgms-go/tgms/engine"
 	"github.com/tgms-go/tgms/exec"
+	"github.com/tgms-go/tgms/fresh"
 	"github.com/tgms-go/tgms/ops"
 )
 
@@ -42,12 +45,21 @@ const (
 // verification). The zero value is not usable; use New.
 type Service struct {
 	store    Store
+	db       *tgms.DB // the store as a DB, when it is one (freshness, saved answers)
 	writer   Writer
 	traces   *TraceCache
 	heavy    chan struct{}
 	deadline time.Duration
 	catalog  []*Tool
 	byName   map[string]*Tool
+	// answersMu orders this server's appends to answers.log (the store's
+	// exclusive lock keeps other processes out while it writes).
+	answersMu sync.Mutex
+	// freshIx is the last freshness index built (see freshIndex), valid
+	// while the store's last batch is freshUpTo.
+	freshMu   sync.Mutex
+	freshIx   *fresh.Index
+	freshUpTo bt.Time
 }
 
 // Options configure a Service.
@@ -65,7 +77,7 @@ type Options struct {
 
 // New builds a Service over a store.
 func New(store Store, opt Options) *Service {
-	s := &Service{store: store, writer: opt.Writer, traces: opt.Traces, deadline: opt.Deadline}
+	s := &Service{store: store, db: dbOf(store), writer: opt.Writer, traces: opt.Traces, deadline: opt.Deadline}
 	if s.deadline <= 0 {
 		s.deadline = DefaultDeadline
 	}
@@ -85,6 +97,9 @@ func New(store Store, opt Options) *Service {
 	return s
 }
 
+// WriteTools are the tools offered only with writes allowed.
+var WriteTools = []string{"write_batch", "answers_save", "answers_refresh"}
+
 // Tools lists the tools this service offers (write_batch only when it can write).
 func (s *Service) Tools() []*Tool { return s.catalog }
 
@@ -99,9 +114,9 @@ func (s *Service) Store() Store { return s.store }
 func (s *Service) Call(ctx context.Context, name string, args map[string]any) (any, *Failure) {
 	t, ok := s.byName[name]
 	if !ok {
-		if name == "write_batch" {
+		if slices.Contains(WriteTools, name) {
 			return nil, fail(statusForbidden, EReadOnly, "tool.read_only", "", "start the server with --allow-writes to write", nil,
-				"this server is read-only: write_batch is disabled")
+				"this server is read-only: %s is disabled", name)
 		}
 		names := make([]string, len(s.catalog))
 		for i, t := range s.catalog {

@@ -6,6 +6,7 @@ package mcpcheck
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"reflect"
 	"slices"
 	"strings"
@@ -85,13 +86,15 @@ func Run(t *testing.T, cs *mcp.ClientSession, s *testdb.Store) {
 				t.Errorf("%s: the output schema does not carry the result schema", spec.Name)
 			}
 		}
-		for _, name := range []string{"validate_plan", "run_plan", "verify_answer", "ask", "stats", "trace_verify"} {
+		for _, name := range []string{"validate_plan", "run_plan", "verify_answer", "ask", "stats", "trace_verify", "trace_check", "trace_refresh", "answers_list", "answers_check"} {
 			if byName[name] == nil {
 				t.Errorf("tool %s missing", name)
 			}
 		}
-		if byName["write_batch"] != nil {
-			t.Errorf("write_batch is listed on a read-only server")
+		for _, name := range []string{"write_batch", "answers_save", "answers_refresh"} {
+			if byName[name] != nil {
+				t.Errorf("%s is listed on a read-only server", name)
+			}
 		}
 		ops, _ := json.Marshal(byName["validate_plan"].InputSchema)
 		for _, op := range []string{"temporal_reachability", "version_history"} {
@@ -171,6 +174,60 @@ func Run(t *testing.T, cs *mcp.ClientSession, s *testdb.Store) {
 		if isErr || m["reproduced"] != true {
 			t.Fatalf("trace_verify: %v", m)
 		}
+		m, isErr = Call(t, cs, "trace_check", map[string]any{"trace_digest": digest})
+		if isErr || m["verdict"] != "FRESH" || m["fresh"] != true || m["batches_since"] != float64(0) {
+			t.Fatalf("trace_check of a trace at the last batch: %v", m)
+		}
+		m, isErr = Call(t, cs, "trace_refresh", map[string]any{"trace_digest": digest})
+		if isErr || m["changed"] != false || m["answer_changed"] != false || m["new_trace_digest"] != digest {
+			t.Fatalf("trace_refresh with nothing written since: %v", m)
+		}
+		m, isErr = Call(t, cs, "answers_list", map[string]any{})
+		if isErr || len(m["answers"].([]any)) != 0 {
+			t.Fatalf("answers_list of a store without saved answers: %v", m)
+		}
+	})
+	t.Run("freshness of an earlier belief", func(t *testing.T) {
+		// Pinned before the correction of a, a's history may be stale and
+		// the correction is the reason; a refresh shows 1 version becoming 3.
+		m, isErr := Call(t, cs, "run_plan", map[string]any{"plan": testdb.HistoryPlan(), "uids": []string{"a"}, "as_of_tt": s.Corrected - 1})
+		if isErr || m["answer"] != float64(1) {
+			t.Fatalf("run_plan before the correction: %v", m)
+		}
+		digest := m["trace_digest"].(string)
+		rr, err := cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: m["trace_uri"].(string)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var inline map[string]any
+		if err := json.Unmarshal([]byte(rr.Contents[0].Text), &inline); err != nil {
+			t.Fatal(err)
+		}
+		byDigest, _ := Call(t, cs, "trace_check", map[string]any{"trace_digest": digest})
+		sent, isErr := Call(t, cs, "trace_check", map[string]any{"trace": inline})
+		if isErr || !reflect.DeepEqual(byDigest, sent) {
+			t.Fatalf("trace_check of the trace sent inline differs from by digest:\n%v\n%v", sent, byDigest)
+		}
+		step := sent["steps"].([]any)[0].(map[string]any)
+		reasons, _ := step["reasons"].([]any)
+		if sent["verdict"] != "POSSIBLY STALE" || sent["batches_since"] != float64(1) || len(reasons) != 1 {
+			t.Fatalf("trace_check before the correction: %v", sent)
+		}
+		r := reasons[0].(map[string]any)
+		if r["op"] != "correct" || r["tt"] != float64(s.Corrected) || !strings.Contains(r["touched"].(string), "node a") {
+			t.Fatalf("reason %v", r)
+		}
+		m, isErr = Call(t, cs, "trace_refresh", map[string]any{"trace": inline})
+		if isErr || m["old_answer"] != float64(1) || m["new_answer"] != float64(3) || m["answer_changed"] != true || m["new_as_of_tt"] != float64(s.Corrected) {
+			t.Fatalf("trace_refresh: %v", m)
+		}
+		inline["trace_digest"] = strings.Repeat("0", 64)
+		if m, isErr = Call(t, cs, "trace_check", map[string]any{"trace": inline}); !isErr {
+			t.Fatalf("a tampered trace was checked: %v", m)
+		}
+		if m, isErr = Call(t, cs, "trace_check", map[string]any{"trace_digest": digest, "trace": inline}); !isErr {
+			t.Fatalf("trace_check took both a digest and a trace: %v", m)
+		}
 	})
 	t.Run("verify claims", func(t *testing.T) {
 		m, isErr := Call(t, cs, "verify_answer", map[string]any{"trace_digest": digest, "answer": testdb.ReachAnswer()})
@@ -227,4 +284,105 @@ func Run(t *testing.T, cs *mcp.ClientSession, s *testdb.Store) {
 func jsonEqual(a, b []byte) bool {
 	var x, y any
 	return json.Unmarshal(a, &x) == nil && json.Unmarshal(b, &y) == nil && reflect.DeepEqual(x, y)
+}
+
+// Writer writes one batch of ops (the JSONL format of write_batch) to the
+// store the session's server reads.
+type Writer func(t *testing.T, jsonl string)
+
+// Fresh checks freshness across a write: a plan's trace is FRESH, then a
+// later batch that adds an edge e→f after a reached e makes it POSSIBLY
+// STALE with a reason naming the touched edge, and trace_refresh shows the
+// answer going from 4 to 5; a batch elsewhere (a new node g alone) keeps
+// another trace fresh. With saved answers (save true: the server allows
+// writes) it saves the trace first, and answers_check and answers_refresh
+// follow it.
+func Fresh(t *testing.T, cs *mcp.ClientSession, s *testdb.Store, write Writer, save bool) {
+	m, isErr := Call(t, cs, "run_plan", map[string]any{"plan": s.ReachPlan(), "uids": []string{"a"}})
+	if isErr {
+		t.Fatalf("run_plan: %v", m)
+	}
+	digest := m["trace_digest"].(string)
+	if m, isErr = Call(t, cs, "trace_check", map[string]any{"trace_digest": digest}); isErr || m["verdict"] != "FRESH" {
+		t.Fatalf("trace_check before any write: %v", m)
+	}
+	if save {
+		m, isErr = Call(t, cs, "answers_save", map[string]any{"name": "reach-a", "trace_digest": digest})
+		if isErr || m["generation"] != float64(1) || m["trace_digest"] != digest {
+			t.Fatalf("answers_save: %v", m)
+		}
+		if m, isErr = Call(t, cs, "answers_save", map[string]any{"name": "reach-a", "trace_digest": digest}); !isErr {
+			t.Fatalf("a second save under one name was accepted: %v", m)
+		}
+	}
+	// A node no step reads: the trace stays fresh.
+	write(t, `{"op":"assert_node","uid":"g","label":"Person","props":{"name":"Gi"}}`)
+	m, isErr = Call(t, cs, "trace_check", map[string]any{"trace_digest": digest})
+	if isErr || m["verdict"] != "FRESH" || m["batches_since"] != float64(1) {
+		t.Fatalf("trace_check after a write outside the scope: %v", m)
+	}
+	write(t, fmt.Sprintf(`{"op":"ingest","events":[{"src":"e","dst":"f","rel_type":"MSG","vt_s":%d}],"node_label":"Person"}`, s.Start+6*testdb.Hour))
+	m, isErr = Call(t, cs, "trace_check", map[string]any{"trace_digest": digest})
+	if isErr || m["verdict"] != "POSSIBLY STALE" || m["fresh"] != false || m["stale_steps"] != float64(1) || m["batches_since"] != float64(2) {
+		t.Fatalf("trace_check after a write inside the scope: %v", m)
+	}
+	step := m["steps"].([]any)[0].(map[string]any)
+	reasons := step["reasons"].([]any)
+	if step["step_id"] != "s1" || step["fresh"] != false || len(reasons) == 0 {
+		t.Fatalf("stale step %v", step)
+	}
+	r := reasons[0].(map[string]any)
+	if !strings.Contains(r["touched"].(string), "e→f") || r["step_id"] != "s1" || r["tt"] == nil || r["op"] == "" {
+		t.Fatalf("the reason does not name the touched edge: %v", r)
+	}
+	for _, x := range reasons {
+		if strings.Contains(x.(map[string]any)["touched"].(string), "node g") {
+			t.Fatalf("the write outside the scope is given as a reason: %v", x)
+		}
+	}
+	m, isErr = Call(t, cs, "trace_refresh", map[string]any{"trace_digest": digest})
+	if isErr || m["changed"] != true || m["answer_changed"] != true || m["old_answer"] != float64(4) || m["new_answer"] != float64(5) {
+		t.Fatalf("trace_refresh: %v", m)
+	}
+	if ch := m["steps"].([]any)[0].(map[string]any); ch["changed"] != true || ch["old_result_digest"] == ch["new_result_digest"] {
+		t.Fatalf("refreshed step %v", ch)
+	}
+	newDigest := m["new_trace_digest"].(string)
+	if m, isErr = Call(t, cs, "trace_check", map[string]any{"trace_digest": newDigest}); isErr || m["verdict"] != "FRESH" {
+		t.Fatalf("the refreshed trace is not fresh: %v", m)
+	}
+	if !save {
+		return
+	}
+	m, isErr = Call(t, cs, "answers_check", map[string]any{})
+	if isErr || m["stale"] != float64(1) {
+		t.Fatalf("answers_check: %v", m)
+	}
+	if c := m["answers"].([]any)[0].(map[string]any)["check"].(map[string]any); c["verdict"] != "POSSIBLY STALE" {
+		t.Fatalf("answers_check verdict %v", c)
+	}
+	m, isErr = Call(t, cs, "answers_refresh", map[string]any{"name": "reach-a"})
+	if isErr || m["saved"].(map[string]any)["generation"] != float64(2) || m["refresh"].(map[string]any)["new_answer"] != float64(5) {
+		t.Fatalf("answers_refresh: %v", m)
+	}
+	m, isErr = Call(t, cs, "answers_list", map[string]any{})
+	if list := m["answers"].([]any); isErr || len(list) != 2 || list[0].(map[string]any)["answer"] != float64(4) || list[1].(map[string]any)["answer"] != float64(5) {
+		t.Fatalf("answers_list after a refresh: %v", m)
+	}
+	if m, isErr = Call(t, cs, "answers_check", map[string]any{"names": []string{"reach-a"}}); isErr || m["stale"] != float64(0) {
+		t.Fatalf("answers_check after a refresh: %v", m)
+	}
+	if m, isErr = Call(t, cs, "answers_check", map[string]any{"names": []string{"nobody"}}); !isErr {
+		t.Fatalf("answers_check of an unknown name: %v", m)
+	}
+}
+
+// WriteBatch writes through the session's write_batch tool.
+func WriteBatch(cs *mcp.ClientSession) Writer {
+	return func(t *testing.T, jsonl string) {
+		t.Helper()
+		if m, isErr := Call(t, cs, "write_batch", map[string]any{"ops": jsonl}); isErr {
+			t.Fatalf("write_batch: %v", m)
+		}
+	}
 }

@@ -94,6 +94,17 @@ func (s *Store) ReachPlan() map[string]any {
 	}
 }
 
+// HistoryPlan is a one-step plan: how many versions of node a the store
+// holds (3 under current belief, 1 before the correction).
+func HistoryPlan() map[string]any {
+	return map[string]any{
+		"plan_id": "history-a",
+		"steps": []any{map[string]any{"id": "s1", "op": "entity_history", "depends_on": []any{},
+			"args": map[string]any{"uid": "a"}}},
+		"answer_spec": map[string]any{"kind": "count", "from": "s1.rows_total"},
+	}
+}
+
 // ReachAnswer claims what ReachPlan's trace supports (4 nodes reached, b
 // among them) and one thing it does not (5 nodes).
 func ReachAnswer() map[string]any {

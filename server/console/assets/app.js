@@ -82,8 +82,9 @@ function renderAnswer(a) {
   $("answer-text").textContent = a.refusal ? a.refusal : (a.text || "(no claim survived the evidence gate)");
   $("answer-tt").textContent = a.as_of_tt ? fmtTime(a.as_of_tt) : "—";
   $("answer-digest").textContent = a.trace_digest || "—";
-  $("verify-button").disabled = !a.trace_digest;
+  for (const b of ["verify-button", "fresh-button", "refresh-button"]) $(b).disabled = !a.trace_digest;
   clear($("verify-result"));
+  clear($("fresh-result"));
   const dl = clear($("reading"));
   for (const [k, v] of Object.entries(a.reading || {})) dl.append(el("dt", {}, k), el("dd", {}, k === "as_of_tt" ? fmtTime(v) : show(v)));
   const tb = clear($("claims").querySelector("tbody"));
@@ -231,6 +232,51 @@ async function verifyTrace() {
   box.append(t);
 }
 
+// --- freshness -------------------------------------------------------------------
+
+async function checkFresh() {
+  if (!last || !last.trace_digest) return;
+  const box = clear($("fresh-result"));
+  box.append("checking…");
+  const r = await api("/v1/trace_check", { trace_digest: last.trace_digest });
+  if (!r.ok) { showError(box, r.data); return; }
+  const c = r.data;
+  const since = c.batches_since === 1 ? "1 batch" : c.batches_since + " batches";
+  clear(box).append(el("p", { class: c.fresh ? "reproduced" : "differs", id: "fresh-verdict" },
+    c.fresh ? "FRESH: nothing written since could change this answer (" + since + " since " + fmtTime(c.as_of_tt) + ")"
+      : "POSSIBLY STALE: " + c.stale_steps + " of " + c.steps.length + " steps (" + since + " since " + fmtTime(c.as_of_tt) + ")"));
+  if (c.fresh) return;
+  const t = el("table", { id: "fresh-reasons" }, el("tr", {}, ...["step", "op", "batch", "tt", "write", "touched"].map((h) => el("th", {}, h))));
+  for (const s of c.steps) {
+    if (s.fresh) continue;
+    for (const x of s.reasons) t.append(el("tr", {}, el("td", {}, s.step_id), el("td", {}, s.op), el("td", {}, x.batch), el("td", {}, fmtTime(x.tt)), el("td", {}, x.op), el("td", {}, x.touched)));
+    if (s.more_reasons) t.append(el("tr", {}, el("td", {}, s.step_id), el("td", { colspan: "5", class: "muted" }, "… and more batches meet it")));
+    if (s.stale_inputs.length) t.append(el("tr", {}, el("td", {}, s.step_id), el("td", { colspan: "5" }, "reads possibly stale step(s) " + s.stale_inputs.join(", "))));
+    if (!s.reasons.length && s.why) t.append(el("tr", {}, el("td", {}, s.step_id), el("td", { colspan: "5" }, s.why)));
+  }
+  box.append(t);
+}
+
+async function refreshTrace() {
+  if (!last || !last.trace_digest) return;
+  const box = clear($("fresh-result"));
+  box.append("re-running at the current belief time…");
+  const r = await api("/v1/trace_refresh", { trace_digest: last.trace_digest });
+  if (!r.ok) { showError(box, r.data); return; }
+  const d = r.data;
+  clear(box).append(el("p", { class: d.answer_changed ? "differs" : "reproduced", id: "refresh-verdict" },
+    d.answer_changed ? "the answer CHANGED" : "the answer is unchanged"));
+  box.append(el("div", { class: "cols" },
+    el("div", { class: "belief" }, el("h4", {}, "then, at " + fmtTime(d.as_of_tt)), el("p", { class: "value", id: "refresh-old" }, answerText(d.old_answer))),
+    el("div", { class: "belief" + (d.answer_changed ? " changed" : "") }, el("h4", {}, "now, at " + fmtTime(d.new_as_of_tt)), el("p", { class: "value", id: "refresh-new" }, answerText(d.new_answer)),
+      el("p", { class: "muted" }, "trace ", el("code", { title: d.new_trace_digest }, short(d.new_trace_digest))))));
+  const t = el("table", {}, el("tr", {}, ...["step", "op", "old", "new", ""].map((h) => el("th", {}, h))));
+  for (const s of d.steps) t.append(el("tr", {}, el("td", {}, s.step_id), el("td", {}, s.op),
+    el("td", {}, s.old_status + " ", el("code", {}, short(s.old_result_digest))), el("td", {}, s.new_status + " ", el("code", {}, short(s.new_result_digest))),
+    el("td", { class: s.changed ? "differs" : "reproduced" }, s.changed ? "CHANGED" : "unchanged")));
+  box.append(t);
+}
+
 // --- operator explorer -------------------------------------------------------------
 
 let operators = [];
@@ -292,6 +338,8 @@ async function start() {
   $("ask-form").addEventListener("submit", ask);
   $("compare-button").addEventListener("click", compare);
   $("verify-button").addEventListener("click", verifyTrace);
+  $("fresh-button").addEventListener("click", checkFresh);
+  $("refresh-button").addEventListener("click", refreshTrace);
   $("op-select").addEventListener("change", showOperator);
   $("op-form").addEventListener("submit", runOperator);
   const st = await api("/v1/stats");
