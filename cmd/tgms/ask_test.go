@@ -96,7 +96,7 @@ func TestAskUnsupported(t *testing.T) {
 	}
 }
 
-// The demo asks its questions through the rule planner, shows a changed
+// The demo asks its questions through the built-in reader, shows a changed
 // answer after a correction, a repaired truncated count and a refusal, and
 // writes the HTML report.
 func TestDemoAsks(t *testing.T) {
@@ -107,7 +107,7 @@ func TestDemoAsks(t *testing.T) {
 		t.Fatalf("demo: exit %d: %s", code, errs)
 	}
 	for _, want := range []string{
-		"== asking questions (rule planner: no model, no network)",
+		"== asking questions (built-in reader: no model, no network)",
 		"-- before the correction", "the certified answer changed from 1 to 3",
 		"refused at run time: E_LIMIT", "attempt 2: admitted and run",
 		`refused: I cannot answer questions that ask for "influential"`, "try: Which 3 nodes sent the most messages", "== HTML report of the repaired question: " + html,

@@ -27,11 +27,11 @@ print its statistics, and ask the same questions as of two belief times: just
 before a correction and now. The answers differ, and the earlier one stays
 what it was, forever.
 
-Then ask questions end to end through the built-in rule planner (no model,
+Then ask questions end to end through the built-in question reader (no model,
 no network): plan, plan contract, executor, deterministic reporter, evidence
 gate. One question is asked as of before a correction and now; one is first
 planned naively, as a count over a truncated page, which the executor
-refuses and the repair loop fixes; one is outside what the rule planner
+refuses and the repair loop fixes; one is outside what the reader
 understands and is refused cleanly. The repaired question's HTML report is
 written to --html (default: report.html in a new directory under the system
 temporary directory, printed at the end).
@@ -161,12 +161,12 @@ func utcWithMicros(t bt.Time) string {
 	return time.UnixMicro(int64(t)).UTC().Format("2006-01-02 15:04") + " UTC (" + fmt.Sprint(int64(t)) + ")"
 }
 
-// demoAsk asks questions end to end through the rule planner.
+// demoAsk asks questions end to end through the built-in reader.
 func demoAsk(ctx context.Context, out io.Writer, db *tgms.DB, res *synthResult, htmlPath string) error {
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	fmt.Fprintf(out, "== asking questions (rule planner: no model, no network)\n\n")
+	fmt.Fprintf(out, "== asking questions (built-in reader: no model, no network)\n\n")
 	show := func(title string, r *agent.Result) {
 		fmt.Fprintf(out, "-- %s\n", title)
 		printAsk(out, r)
@@ -215,8 +215,8 @@ func demoAsk(ctx context.Context, out io.Writer, db *tgms.DB, res *synthResult, 
 	if err != nil {
 		return err
 	}
-	show("the rule planner's own plan for the same question", direct)
-	// 3. A question the rule planner does not understand.
+	show("the reader's own plan for the same question", direct)
+	// 3. A question the reader cannot read.
 	refused, err := askOne(ctx, db, "Which node is the most influential one?", "", agent.Options{})
 	if err != nil {
 		return err
