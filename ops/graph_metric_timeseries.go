@@ -35,21 +35,35 @@ An occurrence is counted once: a version that continues another believed
 version of the same identity (a fragment left where a correction or retract
 carved an interval) is not a new event; the occurrence's time is the vt_s
 of its first fragment. Carving an edge therefore changes neither
-edge_event_count nor reciprocity.`,
+edge_event_count nor reciprocity.
+
+cycle {unit, utc_offset_minutes} (instead of stride) folds the window by a
+calendar cycle of local time (UTC time + utc_offset_minutes, a fixed offset,
+no DST), with the positions of aggregate_events' calendar_cycle: unit
+hour_of_day 0..23, day_of_week 1 (Monday)..7 (Sunday), day_of_month 1..31,
+month_of_year 1..12. Rows are {position, value}, one per position of the
+cycle, empty positions included, ordered by position; an event metric is
+taken over the window's events (births) whose local time is at that
+position ("messages by hour of day" sums every day's hour 14), so the
+edge_event_count values sum to the window's count. Only the event metrics
+(edge_event_count, new_node_rate, reciprocity) fold: a cycle with a
+point-in-time metric is E_INVALID_ARG. Exactly one of stride and cycle is
+given (E_INVALID_ARG otherwise).`,
 		Args: Obj("", map[string]*Schema{
 			"metric":   Enum("the statistic", "node_count", "edge_event_count", "active_edge_count", "mean_out_degree", "new_node_rate", "reciprocity"),
 			"window":   Window(),
-			"stride":   Int("bucket width (µs); at most 2000 buckets").Range(1, 1<<62),
+			"stride":   Int("bucket width (µs); at most 2000 buckets (required unless cycle is given)").Range(1, 1<<62),
+			"cycle":    gmtsCycleSchema(),
 			"as_of_tt": AsOfTT(),
 			"limit":    Limit(),
 			"cursor":   Cursor(),
-		}, "metric", "window", "stride"),
-		Result: Paged("one row per bucket, empty buckets included",
-			gmtsBucketRowSchema("a bucket", "the metric: an integer for counts, a number for mean_out_degree and reciprocity", Num("")),
-			map[string]*Schema{"n_buckets": Int("number of buckets (= rows_total)")}),
-		Order:  "rows by bucket start t_a",
+		}, "metric", "window"),
+		Result: Paged("one row per bucket (per cycle position with cycle), empty ones included",
+			gmtsSeriesRowSchema(),
+			map[string]*Schema{"n_buckets": Int("number of buckets or cycle positions (= rows_total)")}),
+		Order:  "rows by bucket start t_a (by position with cycle)",
 		Paged:  true,
-		RowKey: keyOf("t_a"),
+		RowKey: gmtsRowKey,
 		Cost: func(c *Call) Cost {
 			return c.ScanCost(c.WindowFraction(c.Window("window")))
 		},
@@ -57,7 +71,21 @@ edge_event_count nor reciprocity.`,
 	})
 }
 
+// gmtsSeriesRowSchema is a bucket row, or with cycle a position row.
+func gmtsSeriesRowSchema() *Schema {
+	row := gmtsBucketRowSchema("a bucket (with cycle: a cycle position)", "the metric: an integer for counts, a number for mean_out_degree and reciprocity", Num(""))
+	row.Properties["position"] = Int("with cycle: the position in the cycle (no t_a, t_b)")
+	return row
+}
+
 func runGraphMetricTimeseries(c *Call) (map[string]any, error) {
+	cy, cyclic, err := gmtsParseCycle(c)
+	if err != nil {
+		return nil, err
+	}
+	if cyclic {
+		return runGraphMetricCycle(c, cy)
+	}
 	w := c.Window("window")
 	b, err := gmtsMakeBuckets(w, c.Int("stride"))
 	if err != nil {
