@@ -316,41 +316,47 @@ func gmtsBirths(c *Call, b gmtsBuckets) ([]int64, error) {
 // pairs gives the distinct pairs and, by lookup of each reverse, the
 // reciprocated ones.
 func gmtsReciprocity(c *Call, b gmtsBuckets, w bt.Interval) ([]any, error) {
+	bk := b.cache()
+	return gmtsReciprocityBy(c, b.n, w, bk.of)
+}
+
+// gmtsReciprocityBy is gmtsReciprocity over n buckets, an occurrence
+// starting at t going to bucket of(t) (a stride bucket or a cycle position).
+func gmtsReciprocityBy(c *Call, n int, w bt.Interval, of func(t int64) int) ([]any, error) {
 	// Sized from the window's share of the store so that the appends below
 	// do not regrow (and copy) the arrays.
 	est := min(c.R.Store().NumEdgeVersions(), int(c.WindowFraction(w)*float64(c.R.Store().NumEdgeVersions())*1.05)+64)
 	evBucket := make([]int32, 0, est)
 	evPair := make([]uint64, 0, est)
-	bk := b.cache()
 	err := gmtsVisit(c, w, true, func(v uint32, iv bt.Interval) {
 		if c.R.Continues(v) {
 			return
 		}
-		evBucket = append(evBucket, int32(bk.of(iv.Start)))
+		evBucket = append(evBucket, int32(of(iv.Start)))
 		evPair = append(evPair, uint64(c.R.Src(v))<<32|uint64(c.R.Dst(v)))
 	})
 	if err != nil {
 		return nil, err
 	}
-	start := make([]int, b.n+1)
+	start := make([]int, n+1)
 	for _, bk := range evBucket {
 		start[bk+1]++
 	}
 	largest := 0
-	for i := range b.n {
+	for i := range n {
 		largest = max(largest, start[i+1])
 		start[i+1] += start[i]
 	}
 	grouped := make([]uint64, len(evPair))
-	pos := slices.Clone(start[:b.n])
+	pos := slices.Clone(start[:n])
 	for i, bk := range evBucket {
 		grouped[pos[bk]] = evPair[i]
 		pos[bk]++
 	}
 	table := make([]uint64, gmtsPow2(2*largest))
 	var distinct []uint64
-	out := make([]any, b.n)
-	for i := range b.n {
+	out := make([]any, n)
+	for i := range n {
 		ps := grouped[start[i]:start[i+1]]
 		if len(ps) == 0 {
 			out[i] = 0.0

@@ -103,30 +103,9 @@ func runGraphMetricCycle(c *Call, cy gmtsCycle) (map[string]any, error) {
 		}
 		values = gmtsInts(births)
 	default: // reciprocity
-		pairs := make([]map[uint64]bool, cy.n())
-		for i := range pairs {
-			pairs[i] = map[uint64]bool{}
-		}
-		err := gmtsVisit(c, w, true, func(v uint32, iv bt.Interval) {
-			if !c.R.Continues(v) {
-				pairs[cy.index(iv.Start)][uint64(c.R.Src(v))<<32|uint64(c.R.Dst(v))] = true
-			}
-		})
-		if err != nil {
+		var err error
+		if values, err = gmtsReciprocityBy(c, cy.n(), w, cy.index); err != nil {
 			return nil, err
-		}
-		values = make([]any, cy.n())
-		for i, set := range pairs {
-			recip := 0
-			for p := range set {
-				if set[p<<32|p>>32] {
-					recip++
-				}
-			}
-			values[i] = 0.0
-			if len(set) > 0 {
-				values[i] = float64(recip) / float64(len(set))
-			}
 		}
 	}
 	rows := make([]any, cy.n())
