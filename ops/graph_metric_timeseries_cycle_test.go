@@ -274,3 +274,32 @@ func TestGraphMetricCycleCollegeMsg(t *testing.T) {
 		}
 	}
 }
+
+// Paging a cyclic series by its position key returns every position once,
+// in order.
+func TestGraphMetricCyclePaging(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 8))
+	_, e, base, f := gmtsCycleWorld(t, rng)
+	args := map[string]any{"metric": "edge_event_count", "window": map[string]any{"t_a": base, "t_b": base + 150*f},
+		"cycle": map[string]any{"unit": "day_of_month", "utc_offset_minutes": int64(90)}, "limit": int64(7)}
+	var got []any
+	for page := 0; ; page++ {
+		env, err := ops.Execute(context.Background(), storeSource{e}, "graph_metric_timeseries", args)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got = append(got, env.Result["rows"].([]any)...)
+		if env.Result["cursor"] == nil || page > 10 {
+			break
+		}
+		args["cursor"] = env.Result["cursor"]
+	}
+	if len(got) != 31 {
+		t.Fatalf("%d rows over the pages, want 31", len(got))
+	}
+	for i, r := range got {
+		if p := r.(map[string]any)["position"]; p != int64(i+1) {
+			t.Fatalf("row %d has position %v", i, p)
+		}
+	}
+}
