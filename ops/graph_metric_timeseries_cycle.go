@@ -11,7 +11,7 @@ import (
 // taken over the window's events whose local time falls at that position.
 // Positions are those of aggregate_events' calendar_cycle (aggCycleOf).
 
-// gmtsCycleNames are the cycles and their positions lo..hi.
+// gmtsCycles are the cycles and their positions lo..hi.
 var gmtsCycles = map[string][2]int64{
 	"hour_of_day":   {0, 23},
 	"day_of_week":   {1, 7},
