@@ -33,10 +33,11 @@ nodes.
 const motifErrorsDoc = `
 
 Errors, checked in this order: mode "sample" is E_INVALID_ARG (not
-implemented); an unknown uid in node_filter is E_NOT_FOUND (path
-/node_filter/<i>); more than 5,000,000 window events without node_filter is
+implemented); more than 5,000,000 window events without node_filter is
 E_INVALID_ARG. delta < 1, an unknown motif or a bad window is E_SCHEMA /
-E_INVALID_ARG from the argument check.`
+E_INVALID_ARG from the argument check. A uid in node_filter the store does
+not know at as_of_tt matches no event (not E_NOT_FOUND): with only unknown
+uids the count is 0.`
 
 // motifArgs is the argument schema of both operators.
 func motifArgs(paged bool) *Schema {

@@ -3,7 +3,6 @@ package ops
 import (
 	"cmp"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/tgms-go/tgms/engine"
@@ -41,8 +40,9 @@ type motifRaw struct {
 	src, dst int32
 }
 
-// motifCollect gathers the call's events. An unknown uid in node_filter is
-// E_NOT_FOUND; an empty filter gives no events.
+// motifCollect gathers the call's events. A uid in node_filter the store
+// does not know at the call's belief time matches no event; an empty
+// filter gives no events.
 func motifCollect(c *Call) (*motifEvents, error) {
 	w := c.Window("window")
 	r := c.R
@@ -51,10 +51,10 @@ func motifCollect(c *Call) (*motifEvents, error) {
 	if c.Has("node_filter") {
 		filter := c.Strings("node_filter")
 		localOf := make(map[uint32]int32, len(filter))
-		for i, uid := range filter {
-			id, err := c.Node("/node_filter/"+strconv.Itoa(i), uid)
-			if err != nil {
-				return nil, err
+		for _, uid := range filter {
+			id, known := c.R.Node(uid)
+			if !known {
+				continue // an unknown uid matches no event
 			}
 			if _, dup := localOf[id]; !dup {
 				localOf[id] = int32(len(ev.local))

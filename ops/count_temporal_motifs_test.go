@@ -182,9 +182,7 @@ func TestMotifErrors(t *testing.T) {
 		{map[string]any{"motif": "M77", "delta": int64(5), "window": win}, ops.ESchema},
 		{map[string]any{"motif": "M11", "window": win}, ops.ESchema},
 		{map[string]any{"motif": "M11", "delta": int64(5), "window": map[string]any{"t_a": int64(5), "t_b": int64(5)}}, ops.EInvalidArg},
-		{map[string]any{"motif": "M11", "delta": int64(5), "window": win, "node_filter": []any{"a", "zz"}}, ops.ENotFound},
 		{map[string]any{"motif": "M11", "delta": int64(5), "window": win, "node_filter": []any{"zz"}, "mode": "sample"}, ops.EInvalidArg},
-		{map[string]any{"motif": "M11", "delta": int64(5), "window": win, "node_filter": []any{"c"}, "as_of_tt": int64(5)}, ops.ENotFound},
 		{map[string]any{"motif": "M11", "delta": int64(5), "window": win, "mode": "fast"}, ops.ESchema},
 	} {
 		for _, op := range []string{"count_temporal_motifs", "find_temporal_motif_instances"} {
@@ -197,6 +195,23 @@ func TestMotifErrors(t *testing.T) {
 	got := motifCanon(t, motifCall(t, e, "count_temporal_motifs", map[string]any{"motif": "M51", "delta": int64(50), "window": win, "node_filter": []any{}}))
 	if want := `{"count":0,"n_events_in_window":0,"truncated":false}`; got != want {
 		t.Errorf("empty filter: got %s, want %s", got, want)
+	}
+	// A uid unknown at the belief time matches no event: the count is the
+	// one without it, and only unknown uids count 0 (not E_NOT_FOUND).
+	for _, op := range []string{"count_temporal_motifs", "find_temporal_motif_instances"} {
+		base := map[string]any{"motif": "M51", "delta": int64(50), "window": win}
+		withOut, with := clone(base), clone(base)
+		withOut["node_filter"], with["node_filter"] = []any{"a", "b", "c"}, []any{"zz", "a", "b", "c"}
+		if a, b := motifCanon(t, motifCall(t, e, op, withOut)), motifCanon(t, motifCall(t, e, op, with)); a != b {
+			t.Errorf("%s: an unknown uid changed the result: %s vs %s", op, b, a)
+		}
+		only := clone(base)
+		only["node_filter"] = []any{"zz"}
+		only["as_of_tt"] = int64(5)
+		got := motifCanon(t, motifCall(t, e, op, only))
+		if !strings.Contains(got, `"rows_total":0`) && !strings.Contains(got, `"count":0`) {
+			t.Errorf("%s: only unknown uids: got %s, want an empty answer", op, got)
+		}
 	}
 	// find's schema requires motif, delta and window (the reference's did not).
 	spec, _ := ops.Lookup("find_temporal_motif_instances")

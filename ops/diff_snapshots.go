@@ -36,7 +36,8 @@ edges with both endpoints allowed, are compared.
 
 Each list holds its first limit entries; *_total counts all; truncated is
 true when any total exceeds limit. There is no cursor: raise limit (up to
-10000) or narrow the scope. An unknown scope seed is E_NOT_FOUND.`,
+10000) or narrow the scope. A scope seed the store does not know at
+as_of_tt reaches nothing (only unknown seeds: an empty diff).`,
 		Args: Obj("", map[string]*Schema{
 			"t1":       Timestamp("the first valid instant"),
 			"t2":       Timestamp("the second valid instant"),
@@ -123,10 +124,7 @@ func runDiffSnapshots(c *Call) (map[string]any, error) {
 			u, _ := s.(string)
 			uids = append(uids, u)
 		}
-		seeds, err := snapshotSeeds(c, "/scope/seeds", uids)
-		if err != nil {
-			return nil, err
-		}
+		seeds := snapshotSeeds(c, uids)
 		hops := int(toInt(scope["hops"]))
 		allowed = map[uint32]bool{}
 		for _, t := range []bt.Time{t1, t2} {

@@ -51,7 +51,10 @@ func TestDiffSnapshotsExamples(t *testing.T) {
 		{name: "limit caps each list", args: map[string]any{"t1": int64(5), "t2": int64(20), "limit": int64(1)},
 			want: `{"edges_added":[{"dst":"b","eid":"46a4b5c81e461c86b9c87718","rel_type":"KNOWS","src":"a"}],"edges_added_total":2,"edges_removed":[],"edges_removed_total":0,"nodes_added":["c"],"nodes_added_total":1,"nodes_removed":[],"nodes_removed_total":0,"props_changed":[],"props_changed_total":0,"truncated":true}`},
 		{name: "scope seed without a node version at either instant", args: map[string]any{"t1": int64(5), "t2": int64(10), "scope": map[string]any{"seeds": []any{"c"}, "hops": int64(3)}}, want: "{" + diffEmpty},
-		{name: "unknown scope seed", args: map[string]any{"t1": int64(5), "t2": int64(10), "scope": map[string]any{"seeds": []any{"a", "zz"}, "hops": int64(1)}}, code: ops.ENotFound, path: "/scope/seeds/1"},
+		// An unknown seed reaches nothing: the same diff as without it.
+		{name: "unknown scope seed reaches nothing", args: map[string]any{"t1": int64(5), "t2": int64(25), "scope": map[string]any{"seeds": []any{"zz", "b"}, "hops": int64(1)}},
+			want: `{"edges_added":[{"dst":"b","eid":"46a4b5c81e461c86b9c87718","rel_type":"KNOWS","src":"a"}],"edges_added_total":1,"edges_removed":[],"edges_removed_total":0,"nodes_added":[],"nodes_added_total":0,"nodes_removed":[],"nodes_removed_total":0,"props_changed":[],"props_changed_total":0,"truncated":false}`},
+		{name: "only unknown scope seeds: an empty diff", args: map[string]any{"t1": int64(5), "t2": int64(25), "scope": map[string]any{"seeds": []any{"zz"}, "hops": int64(3)}}, want: "{" + diffEmpty},
 		{name: "scope needs hops", args: map[string]any{"t1": int64(5), "t2": int64(10), "scope": map[string]any{"seeds": []any{"a"}}}, code: ops.ESchema, path: "/scope/hops"},
 		{name: "no cursor argument", args: map[string]any{"t1": int64(5), "t2": int64(10), "cursor": nil}, code: ops.ESchema, path: "/cursor"},
 	})

@@ -35,21 +35,35 @@ An occurrence is counted once: a version that continues another believed
 version of the same identity (a fragment left where a correction or retract
 carved an interval) is not a new event; the occurrence's time is the vt_s
 of its first fragment. Carving an edge therefore changes neither
-edge_event_count nor reciprocity.`,
+edge_event_count nor reciprocity.
+
+cycle {unit, utc_offset_minutes} (instead of stride) folds the window by a
+calendar cycle of local time (UTC time + utc_offset_minutes, a fixed offset,
+no DST), with the positions of aggregate_events' calendar_cycle: unit
+hour_of_day 0..23, day_of_week 1 (Monday)..7 (Sunday), day_of_month 1..31,
+month_of_year 1..12. Rows are {position, value}, one per position of the
+cycle, empty positions included, ordered by position; an event metric is
+taken over the window's events (births) whose local time is at that
+position ("messages by hour of day" sums every day's hour 14), so the
+edge_event_count values sum to the window's count. Only the event metrics
+(edge_event_count, new_node_rate, reciprocity) fold: a cycle with a
+point-in-time metric is E_INVALID_ARG. Exactly one of stride and cycle is
+given (E_INVALID_ARG otherwise).`,
 		Args: Obj("", map[string]*Schema{
 			"metric":   Enum("the statistic", "node_count", "edge_event_count", "active_edge_count", "mean_out_degree", "new_node_rate", "reciprocity"),
 			"window":   Window(),
-			"stride":   Int("bucket width (µs); at most 2000 buckets").Range(1, 1<<62),
+			"stride":   Int("bucket width (µs); at most 2000 buckets (required unless cycle is given)").Range(1, 1<<62),
+			"cycle":    gmtsCycleSchema(),
 			"as_of_tt": AsOfTT(),
 			"limit":    Limit(),
 			"cursor":   Cursor(),
-		}, "metric", "window", "stride"),
-		Result: Paged("one row per bucket, empty buckets included",
-			gmtsBucketRowSchema("a bucket", "the metric: an integer for counts, a number for mean_out_degree and reciprocity", Num("")),
-			map[string]*Schema{"n_buckets": Int("number of buckets (= rows_total)")}),
-		Order:  "rows by bucket start t_a",
+		}, "metric", "window"),
+		Result: Paged("one row per bucket (per cycle position with cycle), empty ones included",
+			gmtsSeriesRowSchema(),
+			map[string]*Schema{"n_buckets": Int("number of buckets or cycle positions (= rows_total)")}),
+		Order:  "rows by bucket start t_a (by position with cycle)",
 		Paged:  true,
-		RowKey: keyOf("t_a"),
+		RowKey: gmtsRowKey,
 		Cost: func(c *Call) Cost {
 			return c.ScanCost(c.WindowFraction(c.Window("window")))
 		},
@@ -57,7 +71,21 @@ edge_event_count nor reciprocity.`,
 	})
 }
 
+// gmtsSeriesRowSchema is a bucket row, or with cycle a position row.
+func gmtsSeriesRowSchema() *Schema {
+	row := gmtsBucketRowSchema("a bucket (with cycle: a cycle position)", "the metric: an integer for counts, a number for mean_out_degree and reciprocity", Num(""))
+	row.Properties["position"] = Int("with cycle: the position in the cycle (no t_a, t_b)")
+	return row
+}
+
 func runGraphMetricTimeseries(c *Call) (map[string]any, error) {
+	cy, cyclic, err := gmtsParseCycle(c)
+	if err != nil {
+		return nil, err
+	}
+	if cyclic {
+		return runGraphMetricCycle(c, cy)
+	}
 	w := c.Window("window")
 	b, err := gmtsMakeBuckets(w, c.Int("stride"))
 	if err != nil {
@@ -288,41 +316,47 @@ func gmtsBirths(c *Call, b gmtsBuckets) ([]int64, error) {
 // pairs gives the distinct pairs and, by lookup of each reverse, the
 // reciprocated ones.
 func gmtsReciprocity(c *Call, b gmtsBuckets, w bt.Interval) ([]any, error) {
+	bk := b.cache()
+	return gmtsReciprocityBy(c, b.n, w, bk.of)
+}
+
+// gmtsReciprocityBy is gmtsReciprocity over n buckets, an occurrence
+// starting at t going to bucket of(t) (a stride bucket or a cycle position).
+func gmtsReciprocityBy(c *Call, n int, w bt.Interval, of func(t int64) int) ([]any, error) {
 	// Sized from the window's share of the store so that the appends below
 	// do not regrow (and copy) the arrays.
 	est := min(c.R.Store().NumEdgeVersions(), int(c.WindowFraction(w)*float64(c.R.Store().NumEdgeVersions())*1.05)+64)
 	evBucket := make([]int32, 0, est)
 	evPair := make([]uint64, 0, est)
-	bk := b.cache()
 	err := gmtsVisit(c, w, true, func(v uint32, iv bt.Interval) {
 		if c.R.Continues(v) {
 			return
 		}
-		evBucket = append(evBucket, int32(bk.of(iv.Start)))
+		evBucket = append(evBucket, int32(of(iv.Start)))
 		evPair = append(evPair, uint64(c.R.Src(v))<<32|uint64(c.R.Dst(v)))
 	})
 	if err != nil {
 		return nil, err
 	}
-	start := make([]int, b.n+1)
+	start := make([]int, n+1)
 	for _, bk := range evBucket {
 		start[bk+1]++
 	}
 	largest := 0
-	for i := range b.n {
+	for i := range n {
 		largest = max(largest, start[i+1])
 		start[i+1] += start[i]
 	}
 	grouped := make([]uint64, len(evPair))
-	pos := slices.Clone(start[:b.n])
+	pos := slices.Clone(start[:n])
 	for i, bk := range evBucket {
 		grouped[pos[bk]] = evPair[i]
 		pos[bk]++
 	}
 	table := make([]uint64, gmtsPow2(2*largest))
 	var distinct []uint64
-	out := make([]any, b.n)
-	for i := range b.n {
+	out := make([]any, n)
+	for i := range n {
 		ps := grouped[start[i]:start[i+1]]
 		if len(ps) == 0 {
 			out[i] = 0.0

@@ -102,3 +102,17 @@ func BenchmarkCoActive(b *testing.B) {
 }
 
 // gmtsCPUTime is the process's user + system CPU time.
+
+// Cyclic series over the whole extent (all 1M events) of the shared store.
+func BenchmarkGraphMetricCycle(b *testing.B) {
+	for _, metric := range []string{"edge_event_count", "reciprocity", "new_node_rate"} {
+		for _, unit := range []string{"hour_of_day", "month_of_year"} {
+			b.Run(metric+"/"+unit, func(b *testing.B) {
+				gmtsBenchRun(b, "graph_metric_timeseries", func(m *datasets.Manifest) map[string]any {
+					return map[string]any{"metric": metric, "window": map[string]any{"t_a": m.VtMin, "t_b": m.VtMax + 1},
+						"cycle": map[string]any{"unit": unit, "utc_offset_minutes": int64(-300)}}
+				})
+			})
+		}
+	}
+}

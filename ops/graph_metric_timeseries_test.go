@@ -28,6 +28,11 @@ func init() {
 			args["stride"] = int64(1)
 		case 2: // inverted window: E_INVALID_ARG
 			args["window"] = map[string]any{"t_a": int64(50), "t_b": int64(50)}
+		case 3, 4: // a cyclic series (the random times all lie in one hour
+			// of 1970-01-01; TestGraphMetricCycleOracle spreads them); with a
+			// point-in-time metric, E_INVALID_ARG
+			delete(args, "stride")
+			args["cycle"] = map[string]any{"unit": gmtsCycleUnits[rng.IntN(4)], "utc_offset_minutes": int64(rng.IntN(2881) - 1440)}
 		}
 		if rng.IntN(3) == 0 {
 			args["limit"] = int64(1 + rng.IntN(5))

@@ -116,19 +116,22 @@ var operatorFloors = map[string]floors{
 	// Unknown uids in endpoint_filter match nothing (an empty, complete
 	// answer), so aggregate_events raises no E_NOT_FOUND; having and top
 	// narrow many of its groupings to fewer rows.
-	"aggregate_events":              {0.30, 30, codes{ops.EInvalidArg: 20, ops.ESchema: 20}},
-	"burst_detection":               {0.50, 50, codes{ops.EInvalidArg: 20, ops.ELimit: 20, ops.ENotFound: 20, ops.ESchema: 20}},
-	"co_active":                     {0.30, 50, codes{ops.ENotFound: 20, ops.ESchema: 20, ops.EInvalidArg: 5}},
-	"compute":                       {0.40, 50, codes{ops.EInvalidArg: 20, ops.ESchema: 5}},
-	"diff_snapshots":                {0.35, 50, codes{ops.ENotFound: 20, ops.ESchema: 20}},
-	"entity_history":                {0.50, 50, codes{ops.ENotFound: 20, ops.ESchema: 20}},
-	"find_temporal_motif_instances": {0.06, 20, codes{ops.EInvalidArg: 20, ops.ENotFound: 20, ops.ESchema: 20}},
+	"aggregate_events": {0.30, 30, codes{ops.EInvalidArg: 20, ops.ESchema: 20}},
+	"burst_detection":  {0.50, 50, codes{ops.EInvalidArg: 20, ops.ELimit: 20, ops.ENotFound: 20, ops.ESchema: 20}},
+	"co_active":        {0.30, 50, codes{ops.ENotFound: 20, ops.ESchema: 20, ops.EInvalidArg: 5}},
+	"compute":          {0.40, 50, codes{ops.EInvalidArg: 20, ops.ESchema: 5}},
+	// Unknown scope seeds reach nothing (no E_NOT_FOUND).
+	"diff_snapshots": {0.35, 50, codes{ops.ESchema: 20}},
+	"entity_history": {0.50, 50, codes{ops.ENotFound: 20, ops.ESchema: 20}},
+	// Unknown uids in node_filter match no event (no E_NOT_FOUND).
+	"find_temporal_motif_instances": {0.06, 20, codes{ops.EInvalidArg: 20, ops.ESchema: 20}},
 	"graph_metric_timeseries":       {0.60, 50, codes{ops.EInvalidArg: 20, ops.ELimit: 20, ops.ESchema: 20}},
 	"neighborhood_evolution":        {0.45, 50, codes{ops.EInvalidArg: 20, ops.ELimit: 10, ops.ENotFound: 20, ops.ESchema: 20}},
 	"resolve_entities":              {0.12, 10, codes{ops.EInvalidArg: 20, ops.ESchema: 20}},
-	"snapshot_subgraph":             {0.25, 50, codes{ops.ENotFound: 20, ops.ESchema: 20}},
-	"temporal_paths":                {0.20, 30, codes{ops.EInvalidArg: 20, ops.ENotFound: 20, ops.ESchema: 20}},
-	"temporal_reachability":         {0.35, 50, codes{ops.EInvalidArg: 20, ops.ENotFound: 20, ops.ESchema: 20}},
+	// Unknown seeds reach nothing (no E_NOT_FOUND).
+	"snapshot_subgraph":     {0.25, 50, codes{ops.ESchema: 20}},
+	"temporal_paths":        {0.20, 30, codes{ops.EInvalidArg: 20, ops.ENotFound: 20, ops.ESchema: 20}},
+	"temporal_reachability": {0.35, 50, codes{ops.EInvalidArg: 20, ops.ENotFound: 20, ops.ESchema: 20}},
 	// Unknown uids in version_history's uids match nothing (no E_NOT_FOUND).
 	"version_history": {0.25, 50, codes{ops.EInvalidArg: 20, ops.ESchema: 20}},
 }

@@ -2,7 +2,6 @@ package ops
 
 import (
 	"slices"
-	"strconv"
 	"strings"
 
 	bt "github.com/tgms-go/tgms/bitemporal"
@@ -29,8 +28,9 @@ counts all, nodes_truncated says the list was cut. truncated is true when
 rows has more pages or nodes was cut (then cursor may be null while
 truncated is true: raise limit to see every node).
 
-An unknown seed is E_NOT_FOUND (path /seeds/<i>); hops outside 0..3 is
-E_SCHEMA.`,
+A seed the store does not know at as_of_tt reaches nothing (like a seed
+with no node valid at t_valid), so only unknown seeds give an empty
+result, not E_NOT_FOUND. hops outside 0..3 is E_SCHEMA.`,
 		Args: Obj("", map[string]*Schema{
 			"seeds":     UIDList("start nodes (hop 0)"),
 			"hops":      Int("breadth-first steps, 0..3").Range(0, 3).Def(int64(1)),
@@ -156,24 +156,21 @@ func (sv *snapshotView) bfs(seeds []uint32, hops int) (map[uint32]int, error) {
 	return dist, nil
 }
 
-// snapshotSeeds resolves a list of seed uids (path prefix e.g. "/seeds").
-func snapshotSeeds(c *Call, path string, uids []string) ([]uint32, error) {
+// snapshotSeeds resolves a list of seed uids. A uid the store does not
+// know at the call's belief time has no neighbourhood: it is dropped, like
+// a known seed with no node valid at the snapshot time.
+func snapshotSeeds(c *Call, uids []string) []uint32 {
 	ids := make([]uint32, 0, len(uids))
-	for i, u := range uids {
-		id, err := c.Node(path+"/"+strconv.Itoa(i), u)
-		if err != nil {
-			return nil, err
+	for _, u := range uids {
+		if id, ok := c.R.Node(u); ok {
+			ids = append(ids, id)
 		}
-		ids = append(ids, id)
 	}
-	return ids, nil
+	return ids
 }
 
 func runSnapshotSubgraph(c *Call) (map[string]any, error) {
-	seeds, err := snapshotSeeds(c, "/seeds", c.Strings("seeds"))
-	if err != nil {
-		return nil, err
-	}
+	seeds := snapshotSeeds(c, c.Strings("seeds"))
 	sv := newSnapshotView(c, c.Int("t_valid"), c.Strings("rel_types"), c.Has("rel_types"))
 	dist, err := sv.bfs(seeds, int(c.Int("hops")))
 	if err != nil {

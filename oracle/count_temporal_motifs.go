@@ -55,11 +55,7 @@ func motifEventList(s *bt.MemStore, args map[string]any) ([]motifEvent, error) {
 	if f, ok := args["node_filter"].([]any); ok {
 		filter = map[string]bool{}
 		for _, x := range f {
-			uid := x.(string)
-			if !known(s, uid, tt) {
-				return nil, NotFound{uid}
-			}
-			filter[uid] = true
+			filter[x.(string)] = true // an unknown uid matches no event
 		}
 	}
 	w, _ := args["window"].(map[string]any)

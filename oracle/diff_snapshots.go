@@ -27,12 +27,7 @@ func diffSnapshots(s *bt.MemStore, args map[string]any) (map[string]any, error) 
 	}
 
 	if scope, ok := args["scope"].(map[string]any); ok {
-		seeds := snapshotStrings(scope["seeds"])
-		for _, u := range seeds {
-			if !known(s, u, tt) {
-				return nil, NotFound{u}
-			}
-		}
+		seeds := knownSeeds(s, tt, snapshotStrings(scope["seeds"]))
 		allowed := map[string]bool{}
 		for u := range snapshotBFS(snapshotEdgesAt(s, tt, t1, all), nodes1, seeds, num(scope["hops"])) {
 			allowed[u] = true

@@ -79,12 +79,7 @@ func snapshotBFS(edges []bt.EdgeVersion, valid map[string]bt.NodeVersion, seeds 
 func snapshotSubgraph(s *bt.MemStore, args map[string]any) (map[string]any, error) {
 	tt := asOf(args)
 	t := num(args["t_valid"])
-	seeds := snapshotStrings(args["seeds"])
-	for _, u := range seeds {
-		if !known(s, u, tt) {
-			return nil, NotFound{u}
-		}
-	}
+	seeds := knownSeeds(s, tt, snapshotStrings(args["seeds"]))
 	keep := func(string) bool { return true }
 	if rt, ok := args["rel_types"].([]any); ok {
 		allowed := snapshotStrings(rt)
@@ -130,4 +125,16 @@ func snapshotSubgraph(s *bt.MemStore, args map[string]any) (map[string]any, erro
 		"nodes_truncated": cut,
 		"truncated":       cut,
 	}, nil
+}
+
+// knownSeeds drops the seeds the store does not know at belief time tt:
+// they reach nothing.
+func knownSeeds(s *bt.MemStore, tt int64, seeds []string) []string {
+	var out []string
+	for _, u := range seeds {
+		if known(s, u, tt) {
+			out = append(out, u)
+		}
+	}
+	return out
 }
