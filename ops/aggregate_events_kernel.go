@@ -20,6 +20,7 @@ type aggGroup struct {
 	acc   *[aggNumSrcs]aggAcc // allocated when a numeric value arrives
 	times []int64             // event times, for the sequence aggregates
 	pairs []uint64            // src<<32 | dst (count_distinct of pair)
+	wev   []aggWinEv          // events, for max_distinct_in_window
 	// streamed sequence state: last time, largest gap, session start,
 	// longest session
 	sLast, sGap, sStart, sSpan int64
@@ -230,7 +231,7 @@ func aggKernel(c *Call, p *aggPlan, stream bool) (out map[string]any, dirty bool
 	var gs []*aggGroup
 	var gLast, gCount []int64
 	var dl [3][]uint64 // group<<32 | node, for count_distinct of src, dst, node
-	needGroup := needSeqTimes || stream || p.needSrc != [aggNumSrcs]bool{} || p.distinct[3] || p.needEnds
+	needGroup := needSeqTimes || stream || p.needSrc != [aggNumSrcs]bool{} || p.distinct[3] || p.needEnds || p.needWinEvs
 	if len(p.dims) == 0 {
 		gs = append(gs, &aggGroup{})
 		gLast, gCount = append(gLast, -1), append(gCount, 0)
@@ -458,6 +459,9 @@ func aggKernel(c *Call, p *aggPlan, stream bool) (out map[string]any, dirty bool
 				}
 				if p.needEnds {
 					g.addEnds(r, t, src, dst)
+				}
+				if p.needWinEvs {
+					g.wev = append(g.wev, aggWinEv{t, src, dst})
 				}
 			}
 			gk := uint64(gi) << 32

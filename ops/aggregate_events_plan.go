@@ -68,6 +68,7 @@ type aggPlan struct {
 	rels       map[string]bool
 	needLabels bool
 	needEnds   bool // first/last: each group's first and last event
+	needWinEvs bool // max_distinct_in_window: each group's events
 	having     []aggPred
 	order      []aggOrder
 	top        int64 // 0: every group
@@ -236,6 +237,17 @@ func aggParse(c *Call) (*aggPlan, error) {
 			err = need("src", "dst")
 			a.col = a.agg + "_" + a.of
 			p.needEnds = true
+		case "max_distinct_in_window":
+			err = need("src", "dst", "node", "pair")
+			allowed["span"] = true
+			if _, ok := m["span"]; !ok && err == nil {
+				return nil, aggErr(path+"/span", `add "span": µs`, "max_distinct_in_window needs span")
+			}
+			if err == nil {
+				a.span = min(toInt(m["span"]), p.w.End-p.w.Start)
+			}
+			a.col = "max_distinct_" + a.of + "_in_window"
+			p.needWinEvs = true
 		case "max_gap":
 			a.col = "max_gap"
 			p.needSeq = true

@@ -6,7 +6,7 @@ func aggRows(c *Call, p *aggPlan, gs []*aggGroup, stream bool, distinct [][4]int
 	r := c.R
 	rows := make([]map[string]any, 0, len(gs))
 	for gi, g := range gs {
-		if err := c.Work(1 + int64(len(g.times))); err != nil {
+		if err := c.Work(1 + int64(len(g.times)+len(g.wev))); err != nil {
 			return nil, err
 		}
 		row := map[string]any{}
@@ -122,6 +122,8 @@ func aggRows(c *Call, p *aggPlan, gs []*aggGroup, stream bool, distinct [][4]int
 					}
 					val = best
 				}
+			case "max_distinct_in_window":
+				val = aggMaxDistinctInWindow(g.wev, a.of, a.span)
 			case "max_in_window":
 				best, j := int64(0), 0
 				for i, t := range ts {

@@ -72,6 +72,17 @@ func aggGen(rng *rand.Rand, w *world) map[string]any {
 		func() map[string]any { return map[string]any{"agg": "max_in_window", "span": int64(1 + rng.IntN(30))} },
 		func() map[string]any { return map[string]any{"agg": "max_session_span", "gap": int64(rng.IntN(10))} },
 		func() map[string]any {
+			a := map[string]any{"agg": "max_distinct_in_window", "of": []string{"src", "dst", "node", "pair"}[rng.IntN(4)],
+				"span": []int64{1, 2, int64(1 + rng.IntN(30)), 1 << 40}[rng.IntN(4)]}
+			switch rng.IntN(12) {
+			case 0:
+				delete(a, "span") // invalid
+			case 1:
+				a["of"] = "vt_s" // invalid
+			}
+			return a
+		},
+		func() map[string]any {
 			return map[string]any{"agg": "count_distinct", "of": []string{"src", "dst", "node", "pair"}[rng.IntN(4)]}
 		},
 		func() map[string]any { return map[string]any{"agg": "count_distinct", "of": "duration"} }, // invalid
@@ -135,6 +146,8 @@ func aggPostGen(rng *rand.Rand, args map[string]any) {
 			aggCols = append(aggCols, agg)
 		case "first", "last":
 			aggCols = append(aggCols, agg+"_"+of)
+		case "max_distinct_in_window":
+			aggCols = append(aggCols, "max_distinct_"+of+"_in_window")
 		case "count_distinct":
 			aggCols = append(aggCols, "distinct_"+of)
 		default:

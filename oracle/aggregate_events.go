@@ -141,6 +141,10 @@ func aggregateEvents(s *bt.MemStore, args map[string]any) (map[string]any, error
 		case "max_in_window":
 			_, has := m["span"]
 			col, ok = "max_in_window", has && only(m, "agg", "span")
+		case "max_distinct_in_window":
+			_, has := m["span"]
+			col = "max_distinct_" + of + "_in_window"
+			ok = has && slices.Contains([]string{"src", "dst", "node", "pair"}, of) && only(m, "agg", "of", "span")
 		case "max_session_span":
 			_, has := m["gap"]
 			col, ok = "max_session_span", has && only(m, "agg", "gap")
@@ -433,6 +437,8 @@ func aggregateEvents(s *bt.MemStore, args map[string]any) (map[string]any, error
 					}
 				}
 				row[agg+"_"+of] = aggOracleNumeric(agg, vals)
+			case "max_distinct_in_window":
+				row["max_distinct_"+of+"_in_window"] = aggOracleWindowDistinct(members, of, min(num(m["span"]), tb-ta))
 			case "max_gap", "max_in_window", "max_session_span":
 				var ts []int64
 				for _, o := range members {
@@ -678,4 +684,30 @@ func aggCycle(cycle string, offMin int64, t bt.Time) int64 {
 		return int64(lt.Day())
 	}
 	return int64(lt.Month())
+}
+
+// aggOracleWindowDistinct tries every window [t, t + span) starting at a
+// member's time and counts the distinct values in it.
+func aggOracleWindowDistinct(members []aggOcc, of string, span int64) int64 {
+	best := int64(0)
+	for _, a := range members {
+		set := map[string]bool{}
+		for _, o := range members {
+			if o.t < a.t || o.t >= a.t+span {
+				continue
+			}
+			switch of {
+			case "src":
+				set[o.src] = true
+			case "dst":
+				set[o.dst] = true
+			case "node":
+				set[o.src], set[o.dst] = true, true
+			case "pair":
+				set[o.src+"\x00"+o.dst] = true
+			}
+		}
+		best = max(best, int64(len(set)))
+	}
+	return best
 }

@@ -14,8 +14,8 @@ func aggOraclePost(args map[string]any, cols map[string]bool, rows []map[string]
 			aggCols[agg] = true
 		case "count_distinct":
 			aggCols["distinct_"+of] = true
-		case "first", "last":
-			aggCols[agg+"_"+of] = true
+		case "max_distinct_in_window":
+			aggCols["max_distinct_"+of+"_in_window"] = true
 		default:
 			aggCols[agg+"_"+of] = true
 		}
