@@ -73,6 +73,16 @@ out of it, so ties need no rule; span is cut to the window's length, so a
 span covering the window equals count_distinct ("the most distinct
 recipients one account reached within any hour": group by endpoint src,
 max_distinct_in_window of dst, span 3600000000);
+reply_delay with stat count|min|median|mean|max [replied,
+min_reply_delay, median_reply_delay, mean_reply_delay, max_reply_delay]:
+the reply to an event a→b is the first event b→a of the population
+(window, rel_types, endpoint_filter, prop_filter: use endpoint_filter role
+either to keep both directions) strictly later than it (a reply at the same
+time is not one; a self-loop's reply is the next self-loop); the delay is
+their time difference; over the group's replied events: count, min,
+median (the lower middle value, a real delay), exact mean, max, null
+when none replied ("the median reply delay per directed pair": group by
+pair, reply_delay median);
 max_session_span with gap [max_session_span]: event times split into
 sessions wherever consecutive times differ by more than gap, the longest
 session's last - first (0 for one event, null for none). All prop
@@ -120,9 +130,10 @@ received anything as that node).`,
 				"pair_mode":          Enum("pair: directed (src, dst) or undirected (node_a <= node_b)", "directed", "undirected"),
 			}, "dim")).Max(3),
 			"aggregates": Arr("one to six aggregates", Obj("an aggregate", map[string]*Schema{
-				"agg":  Enum("aggregate function", "count", "count_distinct", "sum", "mean", "min", "max", "first", "last", "max_gap", "max_in_window", "max_distinct_in_window", "max_session_span"),
+				"agg":  Enum("aggregate function", "count", "count_distinct", "sum", "mean", "min", "max", "first", "last", "max_gap", "max_in_window", "max_distinct_in_window", "reply_delay", "max_session_span"),
 				"of":   Enum("what it reads: count_distinct src|dst|node|pair; sum duration|prop; mean/min/max duration|vt_s|prop; first/last src|dst; max_distinct_in_window src|dst|node|pair", "src", "dst", "node", "pair", "duration", "vt_s", "prop"),
 				"prop": Str("the property, with of = prop").NonEmpty(),
+				"stat": Enum("reply_delay: which statistic of the delays", "count", "min", "median", "mean", "max"),
 				"span": Int("max_in_window, max_distinct_in_window: window length in µs").Range(1, 1<<62),
 				"gap":  Int("max_session_span: largest gap inside a session, µs").Range(0, 1<<62),
 			}, "agg")).NonEmpty().Max(6),
@@ -215,6 +226,11 @@ func aggRowSchema() *Schema {
 		"last_src":                    UIDField("last: the source of the group's last event").OrNull(),
 		"last_dst":                    UIDField("last: the destination of the group's last event").OrNull(),
 		"max_in_window":               Int("most events within any span starting at an event"),
+		"replied":                     Int("reply_delay count: events of the group that got a reply"),
+		"min_reply_delay":             i("shortest reply delay (µs)"),
+		"median_reply_delay":          i("median reply delay, the lower middle value (µs)"),
+		"mean_reply_delay":            n("mean reply delay (µs)"),
+		"max_reply_delay":             i("longest reply delay (µs)"),
 		"max_distinct_src_in_window":  Int("most distinct sources within any span starting at an event"),
 		"max_distinct_dst_in_window":  Int("most distinct destinations within any span starting at an event"),
 		"max_distinct_node_in_window": Int("most distinct nodes (either endpoint) within any span starting at an event"),

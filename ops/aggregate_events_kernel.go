@@ -170,6 +170,7 @@ func aggKernel(c *Call, p *aggPlan, stream bool) (out map[string]any, dirty bool
 		coercion[p.prop] += 0
 	}
 	needSeqTimes := p.needTimes || p.needSeq && !stream
+	p.replyTimes = p.replyTimes[:0] // a redone call starts afresh
 
 	// slot widths and per-dimension constants
 	nodeBits := uint(bits.Len64(uint64(max(1, r.NumNodes())) - 1))
@@ -360,6 +361,9 @@ func aggKernel(c *Call, p *aggPlan, stream bool) (out map[string]any, dirty bool
 				coercion[p.prop]++
 			}
 		}
+		if p.needReplies {
+			p.replyTimes = append(p.replyTimes, aggPairTime{uint64(src)<<32 | uint64(dst), t})
+		}
 		nViews := 1
 		if p.either && src != dst {
 			nViews = 2
@@ -479,6 +483,7 @@ func aggKernel(c *Call, p *aggPlan, stream bool) (out map[string]any, dirty bool
 	for gi, g := range gs {
 		g.count = gCount[gi]
 	}
+	slices.SortFunc(p.replyTimes, aggPairTime.cmp)
 	// distinct endpoints: bucket the (group, node) entries by group
 	// (counting sort), then count each group's nodes with a stamp array
 	distinct := make([][4]int64, len(gs))

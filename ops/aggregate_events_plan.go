@@ -51,24 +51,28 @@ type aggAgg struct {
 }
 
 type aggPlan struct {
-	w          bt.Interval
-	dims       []aggDim
-	aggs       []aggAgg
-	slots      int
-	either     bool
-	needSrc    [aggNumSrcs]bool
-	prop       string // the aggregates' property
-	needTimes  bool
-	needSeq    bool
-	sessGap    int64   // max_session_span's gap, -1 without one
-	distinct   [4]bool // src, dst, node, pair
-	filter     *aggFilter
-	epRole     int
-	epSet      map[uint32]bool
-	rels       map[string]bool
-	needLabels bool
-	needEnds   bool // first/last: each group's first and last event
-	needWinEvs bool // max_distinct_in_window: each group's events
+	w           bt.Interval
+	dims        []aggDim
+	aggs        []aggAgg
+	slots       int
+	either      bool
+	needSrc     [aggNumSrcs]bool
+	prop        string // the aggregates' property
+	needTimes   bool
+	needSeq     bool
+	sessGap     int64   // max_session_span's gap, -1 without one
+	distinct    [4]bool // src, dst, node, pair
+	filter      *aggFilter
+	epRole      int
+	epSet       map[uint32]bool
+	rels        map[string]bool
+	needLabels  bool
+	needEnds    bool // first/last: each group's first and last event
+	needWinEvs  bool // max_distinct_in_window, reply_delay: each group's events
+	needReplies bool // reply_delay
+	// reply_delay: the population's events as (src<<32 | dst, time),
+	// sorted; built by the kernel
+	replyTimes []aggPairTime
 	having     []aggPred
 	order      []aggOrder
 	top        int64 // 0: every group
@@ -248,6 +252,19 @@ func aggParse(c *Call) (*aggPlan, error) {
 			}
 			a.col = "max_distinct_" + a.of + "_in_window"
 			p.needWinEvs = true
+		case "reply_delay":
+			allowed["stat"] = true
+			st, ok := m["stat"].(string)
+			if !ok {
+				return nil, aggErr(path+"/stat", `add "stat": "count", "min", "median", "mean" or "max"`, "reply_delay needs a stat")
+			}
+			a.of = st
+			a.col = st + "_reply_delay"
+			if st == "count" {
+				a.col = "replied"
+			}
+			p.needWinEvs = true
+			p.needReplies = true
 		case "max_gap":
 			a.col = "max_gap"
 			p.needSeq = true

@@ -58,6 +58,7 @@ func aggRows(c *Call, p *aggPlan, gs []*aggGroup, stream bool, distinct [][4]int
 		if !slices.IsSorted(ts) {
 			slices.Sort(ts)
 		}
+		var delays []int64 // reply_delay: each replied event's delay, sorted
 		for _, a := range p.aggs {
 			var val any
 			switch a.agg {
@@ -122,6 +123,11 @@ func aggRows(c *Call, p *aggPlan, gs []*aggGroup, stream bool, distinct [][4]int
 					}
 					val = best
 				}
+			case "reply_delay":
+				if delays == nil {
+					delays = aggReplyDelays(g.wev, p.replyTimes)
+				}
+				val = aggDelayStat(delays, a.of)
 			case "max_distinct_in_window":
 				val = aggMaxDistinctInWindow(g.wev, a.of, a.span)
 			case "max_in_window":

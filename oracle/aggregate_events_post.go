@@ -14,6 +14,13 @@ func aggOraclePost(args map[string]any, cols map[string]bool, rows []map[string]
 			aggCols[agg] = true
 		case "count_distinct":
 			aggCols["distinct_"+of] = true
+		case "reply_delay":
+			st, _ := m["stat"].(string)
+			if st == "count" {
+				aggCols["replied"] = true
+			} else {
+				aggCols[st+"_reply_delay"] = true
+			}
 		case "max_distinct_in_window":
 			aggCols["max_distinct_"+of+"_in_window"] = true
 		default:
