@@ -14,7 +14,13 @@ type aggPairTime struct {
 }
 
 func (a aggPairTime) cmp(b aggPairTime) int {
-	return cmp.Or(cmp.Compare(a.pair, b.pair), cmp.Compare(a.t, b.t))
+	switch {
+	case a.pair != b.pair:
+		return cmp.Compare(a.pair, b.pair)
+	case a.t != b.t:
+		return cmp.Compare(a.t, b.t)
+	}
+	return 0
 }
 
 // Reply delays: reply_delay.
@@ -27,7 +33,9 @@ func aggReplyDelays(evs []aggWinEv, pop []aggPairTime) []int64 {
 	out := []int64{}
 	for _, e := range evs {
 		back := aggPairTime{uint64(e.dst)<<32 | uint64(e.src), e.t}
-		i := sort.Search(len(pop), func(i int) bool { return pop[i].cmp(back) > 0 })
+		i := sort.Search(len(pop), func(i int) bool {
+			return pop[i].pair > back.pair || pop[i].pair == back.pair && pop[i].t > back.t
+		})
 		if i < len(pop) && pop[i].pair == back.pair {
 			out = append(out, pop[i].t-e.t)
 		}
