@@ -85,7 +85,11 @@ when none replied ("the median reply delay per directed pair": group by
 pair, reply_delay median);
 max_session_span with gap [max_session_span]: event times split into
 sessions wherever consecutive times differ by more than gap, the longest
-session's last - first (0 for one event, null for none). All prop
+session's last - first (0 for one event, null for none); returns with
+gap [returns]: how many times the group came back after a silence over
+gap, the consecutive event times more than gap apart (0 for under two
+events; events at one time are never apart; "how often did A write again
+after a week's silence": group by endpoint src, returns, gap one week). All prop
 aggregates of a call read the same property (prop); a value that is not a
 JSON number is skipped and counted once per event in prop_coercion[prop].
 Arithmetic is exact: integer sums are exact (an integer sum is reported as
@@ -130,12 +134,12 @@ received anything as that node).`,
 				"pair_mode":          Enum("pair: directed (src, dst) or undirected (node_a <= node_b)", "directed", "undirected"),
 			}, "dim")).Max(3),
 			"aggregates": Arr("one to six aggregates", Obj("an aggregate", map[string]*Schema{
-				"agg":  Enum("aggregate function", "count", "count_distinct", "sum", "mean", "min", "max", "first", "last", "max_gap", "max_in_window", "max_distinct_in_window", "reply_delay", "max_session_span"),
+				"agg":  Enum("aggregate function", "count", "count_distinct", "sum", "mean", "min", "max", "first", "last", "max_gap", "max_in_window", "max_distinct_in_window", "reply_delay", "returns", "max_session_span"),
 				"of":   Enum("what it reads: count_distinct src|dst|node|pair; sum duration|prop; mean/min/max duration|vt_s|prop; first/last src|dst; max_distinct_in_window src|dst|node|pair", "src", "dst", "node", "pair", "duration", "vt_s", "prop"),
 				"prop": Str("the property, with of = prop").NonEmpty(),
 				"stat": Enum("reply_delay: which statistic of the delays", "count", "min", "median", "mean", "max"),
 				"span": Int("max_in_window, max_distinct_in_window: window length in µs").Range(1, 1<<62),
-				"gap":  Int("max_session_span: largest gap inside a session, µs").Range(0, 1<<62),
+				"gap":  Int("max_session_span: largest gap inside a session; returns: the silence a return follows; µs").Range(0, 1<<62),
 			}, "agg")).NonEmpty().Max(6),
 			"rel_types": RelTypes(),
 			"endpoint_filter": Obj("keep events whose src, dst or either endpoint is among uids", map[string]*Schema{

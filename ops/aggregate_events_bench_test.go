@@ -115,3 +115,11 @@ func BenchmarkAggregateEventsReplyDelayGlobalSynth1M(b *testing.B) {
 	aggBenchRun(b, "aggregate_events", map[string]any{"window": aggBenchWindow(91),
 		"group_by": []any{}, "aggregates": []any{map[string]any{"agg": "reply_delay", "stat": "median"}}})
 }
+
+// How often each source came back after a day's silence, over all ~1M
+// events.
+func BenchmarkAggregateEventsReturnsBySrcSynth1M(b *testing.B) {
+	aggBenchRun(b, "aggregate_events", map[string]any{"window": aggBenchWindow(91),
+		"group_by":   []any{map[string]any{"dim": "endpoint", "role": "src"}},
+		"aggregates": []any{map[string]any{"agg": "returns", "gap": datasets.Day}}})
+}

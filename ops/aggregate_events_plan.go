@@ -265,6 +265,14 @@ func aggParse(c *Call) (*aggPlan, error) {
 			}
 			p.needWinEvs = true
 			p.needReplies = true
+		case "returns":
+			allowed["gap"] = true
+			if _, ok := m["gap"]; !ok {
+				return nil, aggErr(path+"/gap", `add "gap": µs`, "returns needs gap")
+			}
+			a.gap = toInt(m["gap"])
+			a.col = "returns"
+			p.needTimes = true
 		case "max_gap":
 			a.col = "max_gap"
 			p.needSeq = true

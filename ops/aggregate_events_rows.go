@@ -130,6 +130,14 @@ func aggRows(c *Call, p *aggPlan, gs []*aggGroup, stream bool, distinct [][4]int
 				val = aggDelayStat(delays, a.of)
 			case "max_distinct_in_window":
 				val = aggMaxDistinctInWindow(g.wev, a.of, a.span)
+			case "returns":
+				n := int64(0)
+				for i := 1; i < len(ts); i++ {
+					if ts[i]-ts[i-1] > a.gap {
+						n++
+					}
+				}
+				val = n
 			case "max_in_window":
 				best, j := int64(0), 0
 				for i, t := range ts {

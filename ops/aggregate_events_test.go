@@ -71,6 +71,7 @@ func aggGen(rng *rand.Rand, w *world) map[string]any {
 		func() map[string]any { return map[string]any{"agg": "max_gap"} },
 		func() map[string]any { return map[string]any{"agg": "max_in_window", "span": int64(1 + rng.IntN(30))} },
 		func() map[string]any { return map[string]any{"agg": "max_session_span", "gap": int64(rng.IntN(10))} },
+		func() map[string]any { return map[string]any{"agg": "returns", "gap": int64(rng.IntN(10))} },
 		func() map[string]any {
 			if rng.IntN(12) == 0 {
 				return map[string]any{"agg": "reply_delay"} // invalid: no stat
@@ -148,7 +149,7 @@ func aggPostGen(rng *rand.Rand, args map[string]any) {
 		m := a.(map[string]any)
 		of, _ := m["of"].(string)
 		switch agg := m["agg"].(string); agg {
-		case "count", "max_gap", "max_in_window", "max_session_span":
+		case "count", "max_gap", "max_in_window", "max_session_span", "returns":
 			aggCols = append(aggCols, agg)
 		case "first", "last":
 			aggCols = append(aggCols, agg+"_"+of)

@@ -152,6 +152,9 @@ func aggregateEvents(s *bt.MemStore, args map[string]any) (map[string]any, error
 				col = "replied"
 			}
 			ok = st != "" && only(m, "agg", "stat")
+		case "returns":
+			_, has := m["gap"]
+			col, ok = "returns", has && only(m, "agg", "gap")
 		case "max_session_span":
 			_, has := m["gap"]
 			col, ok = "max_session_span", has && only(m, "agg", "gap")
@@ -444,6 +447,20 @@ func aggregateEvents(s *bt.MemStore, args map[string]any) (map[string]any, error
 					}
 				}
 				row[agg+"_"+of] = aggOracleNumeric(agg, vals)
+			case "returns":
+				// sort the times, then count every step over the gap
+				var ts []int64
+				for _, o := range members {
+					ts = append(ts, o.t)
+				}
+				slices.Sort(ts)
+				n := int64(0)
+				for j := 1; j < len(ts); j++ {
+					if ts[j]-ts[j-1] > num(m["gap"]) {
+						n++
+					}
+				}
+				row["returns"] = n
 			case "reply_delay":
 				st := m["stat"].(string)
 				col := st + "_reply_delay"

@@ -10,7 +10,7 @@ func aggOraclePost(args map[string]any, cols map[string]bool, rows []map[string]
 		agg, _ := m["agg"].(string)
 		of, _ := m["of"].(string)
 		switch agg {
-		case "count", "max_gap", "max_in_window", "max_session_span":
+		case "count", "max_gap", "max_in_window", "max_session_span", "returns":
 			aggCols[agg] = true
 		case "count_distinct":
 			aggCols["distinct_"+of] = true
