@@ -5,7 +5,7 @@ const aggDayUS = 86_400_000_000
 func init() {
 	Register(&Spec{
 		Name:    "aggregate_events",
-		Summary: "Grouped aggregation over edge events in a window: counts, distinct counts, sums/means/min/max of a property or duration, gaps and sessions.",
+		Summary: "Grouped aggregation over edge events in a window: counts, distinct counts, sums/means/min/max of a property or duration, gaps, sessions, returns, windowed distinct counts and reply delays.",
 		Doc: `Aggregates edge events whose event time lies in window [t_a, t_b), grouped by
 up to three dimensions.
 Events: the believed edge versions as of as_of_tt, one per occurrence. A
