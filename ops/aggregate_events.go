@@ -5,7 +5,7 @@ const aggDayUS = 86_400_000_000
 func init() {
 	Register(&Spec{
 		Name:    "aggregate_events",
-		Summary: "Grouped aggregation over edge events in a window: counts, distinct counts, sums/means/min/max of a property or duration, gaps and sessions.",
+		Summary: "Grouped aggregation over edge events in a window: counts, distinct counts, sums/means/min/max of a property or duration, gaps, sessions, returns, windowed distinct counts and reply delays.",
 		Doc: `Aggregates edge events whose event time lies in window [t_a, t_b), grouped by
 up to three dimensions.
 Events: the believed edge versions as of as_of_tt, one per occurrence. A
@@ -65,9 +65,31 @@ by endpoint dst, first of src; its time is min of vt_s); max_gap [max_gap] the l
 difference between consecutive event times (null below 2 events);
 max_in_window with span [max_in_window] the most events in any
 [t, t + span) starting at an event time t (0 for an empty group);
+max_distinct_in_window of src|dst|node|pair with span
+[max_distinct_src_in_window, ...] the most distinct values (node: either
+endpoint) among the events of any [t, t + span) starting at an event time
+t, 0 for an empty group; events at one time are all in a window or all
+out of it, so ties need no rule; span is cut to the window's length, so a
+span covering the window equals count_distinct ("the most distinct
+recipients one account reached within any hour": group by endpoint src,
+max_distinct_in_window of dst, span 3600000000);
+reply_delay with stat count|min|median|mean|max [replied,
+min_reply_delay, median_reply_delay, mean_reply_delay, max_reply_delay]:
+the reply to an event a→b is the first event b→a of the population
+(window, rel_types, endpoint_filter, prop_filter: use endpoint_filter role
+either to keep both directions) strictly later than it (a reply at the same
+time is not one; a self-loop's reply is the next self-loop); the delay is
+their time difference; over the group's replied events: count, min,
+median (the lower middle value, a real delay), exact mean, max, null
+when none replied ("the median reply delay per directed pair": group by
+pair, reply_delay median);
 max_session_span with gap [max_session_span]: event times split into
 sessions wherever consecutive times differ by more than gap, the longest
-session's last - first (0 for one event, null for none). All prop
+session's last - first (0 for one event, null for none); returns with
+gap [returns]: how many times the group came back after a silence over
+gap, the consecutive event times more than gap apart (0 for under two
+events; events at one time are never apart; "how often did A write again
+after a week's silence": group by endpoint src, returns, gap one week). All prop
 aggregates of a call read the same property (prop); a value that is not a
 JSON number is skipped and counted once per event in prop_coercion[prop].
 Arithmetic is exact: integer sums are exact (an integer sum is reported as
@@ -112,11 +134,12 @@ received anything as that node).`,
 				"pair_mode":          Enum("pair: directed (src, dst) or undirected (node_a <= node_b)", "directed", "undirected"),
 			}, "dim")).Max(3),
 			"aggregates": Arr("one to six aggregates", Obj("an aggregate", map[string]*Schema{
-				"agg":  Enum("aggregate function", "count", "count_distinct", "sum", "mean", "min", "max", "first", "last", "max_gap", "max_in_window", "max_session_span"),
-				"of":   Enum("what it reads: count_distinct src|dst|node|pair; sum duration|prop; mean/min/max duration|vt_s|prop; first/last src|dst", "src", "dst", "node", "pair", "duration", "vt_s", "prop"),
+				"agg":  Enum("aggregate function", "count", "count_distinct", "sum", "mean", "min", "max", "first", "last", "max_gap", "max_in_window", "max_distinct_in_window", "reply_delay", "returns", "max_session_span"),
+				"of":   Enum("what it reads: count_distinct src|dst|node|pair; sum duration|prop; mean/min/max duration|vt_s|prop; first/last src|dst; max_distinct_in_window src|dst|node|pair", "src", "dst", "node", "pair", "duration", "vt_s", "prop"),
 				"prop": Str("the property, with of = prop").NonEmpty(),
-				"span": Int("max_in_window: window length in µs").Range(1, 1<<62),
-				"gap":  Int("max_session_span: largest gap inside a session, µs").Range(0, 1<<62),
+				"stat": Enum("reply_delay: which statistic of the delays", "count", "min", "median", "mean", "max"),
+				"span": Int("max_in_window, max_distinct_in_window: window length in µs").Range(1, 1<<62),
+				"gap":  Int("max_session_span: largest gap inside a session; returns: the silence a return follows; µs").Range(0, 1<<62),
 			}, "agg")).NonEmpty().Max(6),
 			"rel_types": RelTypes(),
 			"endpoint_filter": Obj("keep events whose src, dst or either endpoint is among uids", map[string]*Schema{
@@ -167,46 +190,55 @@ func aggRowSchema() *Schema {
 	n := func(d string) *Schema { return Num(d).OrNull() }
 	i := func(d string) *Schema { return Int(d).OrNull() }
 	return Obj("a group: its dimension columns and aggregate columns (only those the call asked for)", map[string]*Schema{
-		"rank":             Int("with order_by: the row's 1-based position in the order"),
-		"group_key":        Arr("the dimension values in group_by order (the sort and cursor key)", Any("a dimension value")),
-		"t_a":              Int("time_bucket: bucket start (µs, clipped to the window)"),
-		"t_b":              Int("time_bucket: bucket end, exclusive (µs, clipped to the window)"),
-		"bucket":           Str("time_bucket with unit: calendar name of the bucket, e.g. 2024-01-15, 2024-W03, 2024-01, 2024"),
-		"src":              UIDField("endpoint src, or pair directed: source node"),
-		"dst":              UIDField("endpoint dst, or pair directed: destination node"),
-		"node":             UIDField("endpoint either: the endpoint the event is viewed from"),
-		"node_a":           UIDField("pair undirected: the smaller uid"),
-		"node_b":           UIDField("pair undirected: the larger uid"),
-		"rel_type":         Str("relation type"),
-		"hour_of_day":      Int("calendar_cycle hour_of_day: local hour 0..23"),
-		"day_of_week":      Int("calendar_cycle day_of_week: 1 Monday .. 7 Sunday (local)"),
-		"day_of_month":     Int("calendar_cycle day_of_month: 1..31 (local)"),
-		"month_of_year":    Int("calendar_cycle month_of_year: 1..12 (local)"),
-		"src_label":        Str("label of the source node at the event time").OrNull(),
-		"dst_label":        Str("label of the destination node at the event time").OrNull(),
-		"node_label":       Str("label of the viewed endpoint at the event time").OrNull(),
-		"count":            Int("events in the group"),
-		"distinct_src":     Int("distinct source nodes"),
-		"distinct_dst":     Int("distinct destination nodes"),
-		"distinct_node":    Int("distinct nodes at either endpoint"),
-		"distinct_pair":    Int("distinct directed (src, dst) pairs"),
-		"sum_duration":     i("sum of durations of closed occurrences (µs)"),
-		"mean_duration":    n("mean duration (µs)"),
-		"min_duration":     i("shortest duration (µs)"),
-		"max_duration":     i("longest duration (µs)"),
-		"mean_vt_s":        n("mean event time (µs)"),
-		"min_vt_s":         i("first event time (µs)"),
-		"max_vt_s":         i("last event time (µs)"),
-		"sum_prop":         n("sum of the numeric property"),
-		"mean_prop":        n("mean of the numeric property"),
-		"min_prop":         n("smallest value of the numeric property"),
-		"max_prop":         n("largest value of the numeric property"),
-		"max_gap":          i("largest gap between consecutive event times (µs)"),
-		"first_src":        UIDField("first: the source of the group's first event").OrNull(),
-		"first_dst":        UIDField("first: the destination of the group's first event").OrNull(),
-		"last_src":         UIDField("last: the source of the group's last event").OrNull(),
-		"last_dst":         UIDField("last: the destination of the group's last event").OrNull(),
-		"max_in_window":    Int("most events within any span starting at an event"),
-		"max_session_span": i("longest session (last - first event time, µs)"),
+		"rank":                        Int("with order_by: the row's 1-based position in the order"),
+		"group_key":                   Arr("the dimension values in group_by order (the sort and cursor key)", Any("a dimension value")),
+		"t_a":                         Int("time_bucket: bucket start (µs, clipped to the window)"),
+		"t_b":                         Int("time_bucket: bucket end, exclusive (µs, clipped to the window)"),
+		"bucket":                      Str("time_bucket with unit: calendar name of the bucket, e.g. 2024-01-15, 2024-W03, 2024-01, 2024"),
+		"src":                         UIDField("endpoint src, or pair directed: source node"),
+		"dst":                         UIDField("endpoint dst, or pair directed: destination node"),
+		"node":                        UIDField("endpoint either: the endpoint the event is viewed from"),
+		"node_a":                      UIDField("pair undirected: the smaller uid"),
+		"node_b":                      UIDField("pair undirected: the larger uid"),
+		"rel_type":                    Str("relation type"),
+		"hour_of_day":                 Int("calendar_cycle hour_of_day: local hour 0..23"),
+		"day_of_week":                 Int("calendar_cycle day_of_week: 1 Monday .. 7 Sunday (local)"),
+		"day_of_month":                Int("calendar_cycle day_of_month: 1..31 (local)"),
+		"month_of_year":               Int("calendar_cycle month_of_year: 1..12 (local)"),
+		"src_label":                   Str("label of the source node at the event time").OrNull(),
+		"dst_label":                   Str("label of the destination node at the event time").OrNull(),
+		"node_label":                  Str("label of the viewed endpoint at the event time").OrNull(),
+		"count":                       Int("events in the group"),
+		"distinct_src":                Int("distinct source nodes"),
+		"distinct_dst":                Int("distinct destination nodes"),
+		"distinct_node":               Int("distinct nodes at either endpoint"),
+		"distinct_pair":               Int("distinct directed (src, dst) pairs"),
+		"sum_duration":                i("sum of durations of closed occurrences (µs)"),
+		"mean_duration":               n("mean duration (µs)"),
+		"min_duration":                i("shortest duration (µs)"),
+		"max_duration":                i("longest duration (µs)"),
+		"mean_vt_s":                   n("mean event time (µs)"),
+		"min_vt_s":                    i("first event time (µs)"),
+		"max_vt_s":                    i("last event time (µs)"),
+		"sum_prop":                    n("sum of the numeric property"),
+		"mean_prop":                   n("mean of the numeric property"),
+		"min_prop":                    n("smallest value of the numeric property"),
+		"max_prop":                    n("largest value of the numeric property"),
+		"max_gap":                     i("largest gap between consecutive event times (µs)"),
+		"first_src":                   UIDField("first: the source of the group's first event").OrNull(),
+		"first_dst":                   UIDField("first: the destination of the group's first event").OrNull(),
+		"last_src":                    UIDField("last: the source of the group's last event").OrNull(),
+		"last_dst":                    UIDField("last: the destination of the group's last event").OrNull(),
+		"max_in_window":               Int("most events within any span starting at an event"),
+		"replied":                     Int("reply_delay count: events of the group that got a reply"),
+		"min_reply_delay":             i("shortest reply delay (µs)"),
+		"median_reply_delay":          i("median reply delay, the lower middle value (µs)"),
+		"mean_reply_delay":            n("mean reply delay (µs)"),
+		"max_reply_delay":             i("longest reply delay (µs)"),
+		"max_distinct_src_in_window":  Int("most distinct sources within any span starting at an event"),
+		"max_distinct_dst_in_window":  Int("most distinct destinations within any span starting at an event"),
+		"max_distinct_node_in_window": Int("most distinct nodes (either endpoint) within any span starting at an event"),
+		"max_distinct_pair_in_window": Int("most distinct directed pairs within any span starting at an event"),
+		"max_session_span":            i("longest session (last - first event time, µs)"),
 	})
 }

@@ -94,3 +94,32 @@ func BenchmarkVersionHistoryNodesSynth1M(b *testing.B) {
 func BenchmarkVersionHistoryAllNodesSynth1M(b *testing.B) {
 	aggBenchRun(b, "version_history", map[string]any{"kind": "node", "window": aggBenchWindow(91), "belief": "all", "limit": int64(10)})
 }
+
+// The most distinct recipients of each source within any hour, over all
+// ~1M events.
+func BenchmarkAggregateEventsWindowDistinctBySrcSynth1M(b *testing.B) {
+	aggBenchRun(b, "aggregate_events", map[string]any{"window": aggBenchWindow(91),
+		"group_by":   []any{map[string]any{"dim": "endpoint", "role": "src"}},
+		"aggregates": []any{map[string]any{"agg": "max_distinct_in_window", "of": "dst", "span": int64(3_600_000_000)}}})
+}
+
+// The median reply delay of every source's messages, over all ~1M events.
+func BenchmarkAggregateEventsReplyDelayBySrcSynth1M(b *testing.B) {
+	aggBenchRun(b, "aggregate_events", map[string]any{"window": aggBenchWindow(91),
+		"group_by":   []any{map[string]any{"dim": "endpoint", "role": "src"}},
+		"aggregates": []any{map[string]any{"agg": "reply_delay", "stat": "count"}, map[string]any{"agg": "reply_delay", "stat": "median"}}})
+}
+
+// The median reply delay over all ~1M events.
+func BenchmarkAggregateEventsReplyDelayGlobalSynth1M(b *testing.B) {
+	aggBenchRun(b, "aggregate_events", map[string]any{"window": aggBenchWindow(91),
+		"group_by": []any{}, "aggregates": []any{map[string]any{"agg": "reply_delay", "stat": "median"}}})
+}
+
+// How often each source came back after a day's silence, over all ~1M
+// events.
+func BenchmarkAggregateEventsReturnsBySrcSynth1M(b *testing.B) {
+	aggBenchRun(b, "aggregate_events", map[string]any{"window": aggBenchWindow(91),
+		"group_by":   []any{map[string]any{"dim": "endpoint", "role": "src"}},
+		"aggregates": []any{map[string]any{"agg": "returns", "gap": datasets.Day}}})
+}

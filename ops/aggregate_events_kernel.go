@@ -20,6 +20,7 @@ type aggGroup struct {
 	acc   *[aggNumSrcs]aggAcc // allocated when a numeric value arrives
 	times []int64             // event times, for the sequence aggregates
 	pairs []uint64            // src<<32 | dst (count_distinct of pair)
+	wev   []aggWinEv          // events, for max_distinct_in_window
 	// streamed sequence state: last time, largest gap, session start,
 	// longest session
 	sLast, sGap, sStart, sSpan int64
@@ -169,6 +170,7 @@ func aggKernel(c *Call, p *aggPlan, stream bool) (out map[string]any, dirty bool
 		coercion[p.prop] += 0
 	}
 	needSeqTimes := p.needTimes || p.needSeq && !stream
+	p.replyTimes = p.replyTimes[:0] // a redone call starts afresh
 
 	// slot widths and per-dimension constants
 	nodeBits := uint(bits.Len64(uint64(max(1, r.NumNodes())) - 1))
@@ -230,7 +232,7 @@ func aggKernel(c *Call, p *aggPlan, stream bool) (out map[string]any, dirty bool
 	var gs []*aggGroup
 	var gLast, gCount []int64
 	var dl [3][]uint64 // group<<32 | node, for count_distinct of src, dst, node
-	needGroup := needSeqTimes || stream || p.needSrc != [aggNumSrcs]bool{} || p.distinct[3] || p.needEnds
+	needGroup := needSeqTimes || stream || p.needSrc != [aggNumSrcs]bool{} || p.distinct[3] || p.needEnds || p.needWinEvs
 	if len(p.dims) == 0 {
 		gs = append(gs, &aggGroup{})
 		gLast, gCount = append(gLast, -1), append(gCount, 0)
@@ -359,6 +361,9 @@ func aggKernel(c *Call, p *aggPlan, stream bool) (out map[string]any, dirty bool
 				coercion[p.prop]++
 			}
 		}
+		if p.needReplies {
+			p.replyTimes = append(p.replyTimes, aggPairTime{uint64(src)<<32 | uint64(dst), t})
+		}
 		nViews := 1
 		if p.either && src != dst {
 			nViews = 2
@@ -459,6 +464,9 @@ func aggKernel(c *Call, p *aggPlan, stream bool) (out map[string]any, dirty bool
 				if p.needEnds {
 					g.addEnds(r, t, src, dst)
 				}
+				if p.needWinEvs {
+					g.wev = append(g.wev, aggWinEv{t, src, dst})
+				}
 			}
 			gk := uint64(gi) << 32
 			if p.distinct[0] {
@@ -475,6 +483,7 @@ func aggKernel(c *Call, p *aggPlan, stream bool) (out map[string]any, dirty bool
 	for gi, g := range gs {
 		g.count = gCount[gi]
 	}
+	slices.SortFunc(p.replyTimes, aggPairTime.cmp)
 	// distinct endpoints: bucket the (group, node) entries by group
 	// (counting sort), then count each group's nodes with a stamp array
 	distinct := make([][4]int64, len(gs))

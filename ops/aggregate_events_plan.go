@@ -51,23 +51,28 @@ type aggAgg struct {
 }
 
 type aggPlan struct {
-	w          bt.Interval
-	dims       []aggDim
-	aggs       []aggAgg
-	slots      int
-	either     bool
-	needSrc    [aggNumSrcs]bool
-	prop       string // the aggregates' property
-	needTimes  bool
-	needSeq    bool
-	sessGap    int64   // max_session_span's gap, -1 without one
-	distinct   [4]bool // src, dst, node, pair
-	filter     *aggFilter
-	epRole     int
-	epSet      map[uint32]bool
-	rels       map[string]bool
-	needLabels bool
-	needEnds   bool // first/last: each group's first and last event
+	w           bt.Interval
+	dims        []aggDim
+	aggs        []aggAgg
+	slots       int
+	either      bool
+	needSrc     [aggNumSrcs]bool
+	prop        string // the aggregates' property
+	needTimes   bool
+	needSeq     bool
+	sessGap     int64   // max_session_span's gap, -1 without one
+	distinct    [4]bool // src, dst, node, pair
+	filter      *aggFilter
+	epRole      int
+	epSet       map[uint32]bool
+	rels        map[string]bool
+	needLabels  bool
+	needEnds    bool // first/last: each group's first and last event
+	needWinEvs  bool // max_distinct_in_window, reply_delay: each group's events
+	needReplies bool // reply_delay
+	// reply_delay: the population's events as (src<<32 | dst, time),
+	// sorted; built by the kernel
+	replyTimes []aggPairTime
 	having     []aggPred
 	order      []aggOrder
 	top        int64 // 0: every group
@@ -236,6 +241,38 @@ func aggParse(c *Call) (*aggPlan, error) {
 			err = need("src", "dst")
 			a.col = a.agg + "_" + a.of
 			p.needEnds = true
+		case "max_distinct_in_window":
+			err = need("src", "dst", "node", "pair")
+			allowed["span"] = true
+			if _, ok := m["span"]; !ok && err == nil {
+				return nil, aggErr(path+"/span", `add "span": µs`, "max_distinct_in_window needs span")
+			}
+			if err == nil {
+				a.span = min(toInt(m["span"]), p.w.End-p.w.Start)
+			}
+			a.col = "max_distinct_" + a.of + "_in_window"
+			p.needWinEvs = true
+		case "reply_delay":
+			allowed["stat"] = true
+			st, ok := m["stat"].(string)
+			if !ok {
+				return nil, aggErr(path+"/stat", `add "stat": "count", "min", "median", "mean" or "max"`, "reply_delay needs a stat")
+			}
+			a.of = st
+			a.col = st + "_reply_delay"
+			if st == "count" {
+				a.col = "replied"
+			}
+			p.needWinEvs = true
+			p.needReplies = true
+		case "returns":
+			allowed["gap"] = true
+			if _, ok := m["gap"]; !ok {
+				return nil, aggErr(path+"/gap", `add "gap": µs`, "returns needs gap")
+			}
+			a.gap = toInt(m["gap"])
+			a.col = "returns"
+			p.needTimes = true
 		case "max_gap":
 			a.col = "max_gap"
 			p.needSeq = true

@@ -6,7 +6,7 @@ func aggRows(c *Call, p *aggPlan, gs []*aggGroup, stream bool, distinct [][4]int
 	r := c.R
 	rows := make([]map[string]any, 0, len(gs))
 	for gi, g := range gs {
-		if err := c.Work(1 + int64(len(g.times))); err != nil {
+		if err := c.Work(1 + int64(len(g.times)+len(g.wev))); err != nil {
 			return nil, err
 		}
 		row := map[string]any{}
@@ -58,6 +58,7 @@ func aggRows(c *Call, p *aggPlan, gs []*aggGroup, stream bool, distinct [][4]int
 		if !slices.IsSorted(ts) {
 			slices.Sort(ts)
 		}
+		var delays []int64 // reply_delay: each replied event's delay, sorted
 		for _, a := range p.aggs {
 			var val any
 			switch a.agg {
@@ -122,6 +123,21 @@ func aggRows(c *Call, p *aggPlan, gs []*aggGroup, stream bool, distinct [][4]int
 					}
 					val = best
 				}
+			case "reply_delay":
+				if delays == nil {
+					delays = aggReplyDelays(g.wev, p.replyTimes)
+				}
+				val = aggDelayStat(delays, a.of)
+			case "max_distinct_in_window":
+				val = aggMaxDistinctInWindow(g.wev, a.of, a.span)
+			case "returns":
+				n := int64(0)
+				for i := 1; i < len(ts); i++ {
+					if ts[i]-ts[i-1] > a.gap {
+						n++
+					}
+				}
+				val = n
 			case "max_in_window":
 				best, j := int64(0), 0
 				for i, t := range ts {

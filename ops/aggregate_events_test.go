@@ -71,6 +71,24 @@ func aggGen(rng *rand.Rand, w *world) map[string]any {
 		func() map[string]any { return map[string]any{"agg": "max_gap"} },
 		func() map[string]any { return map[string]any{"agg": "max_in_window", "span": int64(1 + rng.IntN(30))} },
 		func() map[string]any { return map[string]any{"agg": "max_session_span", "gap": int64(rng.IntN(10))} },
+		func() map[string]any { return map[string]any{"agg": "returns", "gap": int64(rng.IntN(10))} },
+		func() map[string]any {
+			if rng.IntN(12) == 0 {
+				return map[string]any{"agg": "reply_delay"} // invalid: no stat
+			}
+			return map[string]any{"agg": "reply_delay", "stat": []string{"count", "min", "median", "mean", "max"}[rng.IntN(5)]}
+		},
+		func() map[string]any {
+			a := map[string]any{"agg": "max_distinct_in_window", "of": []string{"src", "dst", "node", "pair"}[rng.IntN(4)],
+				"span": []int64{1, 2, int64(1 + rng.IntN(30)), 1 << 40}[rng.IntN(4)]}
+			switch rng.IntN(12) {
+			case 0:
+				delete(a, "span") // invalid
+			case 1:
+				a["of"] = "vt_s" // invalid
+			}
+			return a
+		},
 		func() map[string]any {
 			return map[string]any{"agg": "count_distinct", "of": []string{"src", "dst", "node", "pair"}[rng.IntN(4)]}
 		},
@@ -131,10 +149,19 @@ func aggPostGen(rng *rand.Rand, args map[string]any) {
 		m := a.(map[string]any)
 		of, _ := m["of"].(string)
 		switch agg := m["agg"].(string); agg {
-		case "count", "max_gap", "max_in_window", "max_session_span":
+		case "count", "max_gap", "max_in_window", "max_session_span", "returns":
 			aggCols = append(aggCols, agg)
 		case "first", "last":
 			aggCols = append(aggCols, agg+"_"+of)
+		case "max_distinct_in_window":
+			aggCols = append(aggCols, "max_distinct_"+of+"_in_window")
+		case "reply_delay":
+			if m["stat"] == "count" {
+				aggCols = append(aggCols, "replied")
+			} else {
+				st, _ := m["stat"].(string)
+				aggCols = append(aggCols, st+"_reply_delay")
+			}
 		case "count_distinct":
 			aggCols = append(aggCols, "distinct_"+of)
 		default:

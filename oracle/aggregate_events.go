@@ -141,6 +141,20 @@ func aggregateEvents(s *bt.MemStore, args map[string]any) (map[string]any, error
 		case "max_in_window":
 			_, has := m["span"]
 			col, ok = "max_in_window", has && only(m, "agg", "span")
+		case "max_distinct_in_window":
+			_, has := m["span"]
+			col = "max_distinct_" + of + "_in_window"
+			ok = has && slices.Contains([]string{"src", "dst", "node", "pair"}, of) && only(m, "agg", "of", "span")
+		case "reply_delay":
+			st, _ := m["stat"].(string)
+			col = st + "_reply_delay"
+			if st == "count" {
+				col = "replied"
+			}
+			ok = st != "" && only(m, "agg", "stat")
+		case "returns":
+			_, has := m["gap"]
+			col, ok = "returns", has && only(m, "agg", "gap")
 		case "max_session_span":
 			_, has := m["gap"]
 			col, ok = "max_session_span", has && only(m, "agg", "gap")
@@ -433,6 +447,29 @@ func aggregateEvents(s *bt.MemStore, args map[string]any) (map[string]any, error
 					}
 				}
 				row[agg+"_"+of] = aggOracleNumeric(agg, vals)
+			case "returns":
+				// sort the times, then count every step over the gap
+				var ts []int64
+				for _, o := range members {
+					ts = append(ts, o.t)
+				}
+				slices.Sort(ts)
+				n := int64(0)
+				for j := 1; j < len(ts); j++ {
+					if ts[j]-ts[j-1] > num(m["gap"]) {
+						n++
+					}
+				}
+				row["returns"] = n
+			case "reply_delay":
+				st := m["stat"].(string)
+				col := st + "_reply_delay"
+				if st == "count" {
+					col = "replied"
+				}
+				row[col] = aggOracleReplyStat(members, pop, st)
+			case "max_distinct_in_window":
+				row["max_distinct_"+of+"_in_window"] = aggOracleWindowDistinct(members, of, min(num(m["span"]), tb-ta))
 			case "max_gap", "max_in_window", "max_session_span":
 				var ts []int64
 				for _, o := range members {
@@ -678,4 +715,68 @@ func aggCycle(cycle string, offMin int64, t bt.Time) int64 {
 		return int64(lt.Day())
 	}
 	return int64(lt.Month())
+}
+
+// aggOracleWindowDistinct tries every window [t, t + span) starting at a
+// member's time and counts the distinct values in it.
+func aggOracleWindowDistinct(members []aggOcc, of string, span int64) int64 {
+	best := int64(0)
+	for _, a := range members {
+		set := map[string]bool{}
+		for _, o := range members {
+			if o.t < a.t || o.t >= a.t+span {
+				continue
+			}
+			switch of {
+			case "src":
+				set[o.src] = true
+			case "dst":
+				set[o.dst] = true
+			case "node":
+				set[o.src], set[o.dst] = true, true
+			case "pair":
+				set[o.src+"\x00"+o.dst] = true
+			}
+		}
+		best = max(best, int64(len(set)))
+	}
+	return best
+}
+
+// aggOracleReplyStat: for every member a→b, look through the whole
+// population for the earliest b→a strictly after it; then the statistic
+// of those delays.
+func aggOracleReplyStat(members, pop []aggOcc, stat string) any {
+	var ds []int64
+	for _, e := range members {
+		found, best := false, int64(0)
+		for _, f := range pop {
+			if f.src == e.dst && f.dst == e.src && f.t > e.t && (!found || f.t-e.t < best) {
+				found, best = true, f.t-e.t
+			}
+		}
+		if found {
+			ds = append(ds, best)
+		}
+	}
+	if stat == "count" {
+		return int64(len(ds))
+	}
+	if len(ds) == 0 {
+		return nil
+	}
+	slices.Sort(ds)
+	switch stat {
+	case "min":
+		return ds[0]
+	case "max":
+		return ds[len(ds)-1]
+	case "median":
+		return ds[(len(ds)-1)/2]
+	}
+	vals := make([]any, len(ds))
+	for i, d := range ds {
+		vals[i] = d
+	}
+	return aggOracleNumeric("mean", vals)
 }

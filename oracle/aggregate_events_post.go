@@ -10,12 +10,19 @@ func aggOraclePost(args map[string]any, cols map[string]bool, rows []map[string]
 		agg, _ := m["agg"].(string)
 		of, _ := m["of"].(string)
 		switch agg {
-		case "count", "max_gap", "max_in_window", "max_session_span":
+		case "count", "max_gap", "max_in_window", "max_session_span", "returns":
 			aggCols[agg] = true
 		case "count_distinct":
 			aggCols["distinct_"+of] = true
-		case "first", "last":
-			aggCols[agg+"_"+of] = true
+		case "reply_delay":
+			st, _ := m["stat"].(string)
+			if st == "count" {
+				aggCols["replied"] = true
+			} else {
+				aggCols[st+"_reply_delay"] = true
+			}
+		case "max_distinct_in_window":
+			aggCols["max_distinct_"+of+"_in_window"] = true
 		default:
 			aggCols[agg+"_"+of] = true
 		}
