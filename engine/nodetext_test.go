@@ -1,0 +1,110 @@
+package engine
+
+import (
+	"slices"
+	"strings"
+	"testing"
+
+	bt "github.com/tgms-go/tgms/bitemporal"
+	"github.com/tgms-go/tgms/canon"
+	"pgregory.net/rapid"
+)
+
+// textRunes mixes ASCII with runes whose lower case changes length or
+// differs from a naive byte fold: İ (2 bytes, lowers to i), K (Kelvin
+// sign, 3 bytes, lowers to k), ẞ (3 bytes, lowers to ß, 2 bytes), Σ.
+var textRunes = []rune("abkAKİiKẞßΣσ_1")
+
+func genText(t *rapid.T, label string) string {
+	rs := rapid.SliceOfN(rapid.SampledFrom(textRunes), 1, 7).Draw(t, label)
+	return string(rs)
+}
+
+// textMatches is the brute force: ids whose lower-cased uid or the
+// lower-cased name of any stored version contains lq.
+func textMatches(s *Store, lq string) []uint32 {
+	var out []uint32
+	for id, uid := range s.uids.s {
+		hit := strings.Contains(strings.ToLower(uid), lq)
+		for _, r := range s.nodeHist[id] {
+			if name, ok := bt.Props(s.props.s[s.nodes[r].props]).Map()["name"].(string); ok && strings.Contains(strings.ToLower(name), lq) {
+				hit = true
+			}
+		}
+		if hit {
+			out = append(out, uint32(id))
+		}
+	}
+	return out
+}
+
+// TestNodeTextCandidates checks, after every batch, that the candidates
+// of a fragment are ascending, without repeats and include every node
+// whose uid or any version's name contains it, and that the uid ranks
+// order the uids; tiny posting tables force collisions and rebuilds.
+func TestNodeTextCandidates(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		defer func(b uint) { minTrigramBits = b }(minTrigramBits)
+		minTrigramBits = uint(rapid.SampledFrom([]int{1, 3, 10}).Draw(t, "bits"))
+		b := newBoth()
+		var texts []string
+		for i := range rapid.IntRange(1, 8).Draw(t, "batches") {
+			var ops []bt.Op
+			for j := range rapid.IntRange(1, 4).Draw(t, "nodes") {
+				uid := genText(t, "uid")
+				props := ""
+				switch rapid.IntRange(0, 2).Draw(t, "props") {
+				case 1:
+					name := genText(t, "name")
+					texts = append(texts, name)
+					props = `{"name":` + string(canon.AppendString(nil, name)) + `}`
+				case 2:
+					props = `{"name":42}`
+				}
+				texts = append(texts, uid)
+				iv := bt.Interval{Start: int64(10*i + j), End: bt.OpenEnd}
+				ops = append(ops, bt.AssertNode(uid, "N", bt.Props(props), iv))
+			}
+			if b.write(t, ops) != nil {
+				continue
+			}
+			s := b.eng
+			r := s.Reader(bt.OpenEnd)
+			for range 4 {
+				q := rapid.SampledFrom(texts).Draw(t, "text")
+				lo := rapid.IntRange(0, len(q)).Draw(t, "lo")
+				hi := rapid.IntRange(lo, len(q)).Draw(t, "hi")
+				lq := strings.ToLower(q[lo:hi])
+				if rapid.Bool().Draw(t, "whole") {
+					lq = strings.ToLower(q)
+				}
+				got, ok := r.NodeTextCandidates(lq)
+				if ok != (len(lq) >= 3) {
+					t.Fatalf("NodeTextCandidates(%q): ok = %v", lq, ok)
+				}
+				if !ok {
+					continue
+				}
+				if !slices.IsSorted(got) || len(slices.Compact(slices.Clone(got))) != len(got) {
+					t.Fatalf("candidates of %q not ascending without repeats: %v", lq, got)
+				}
+				for _, id := range textMatches(s, lq) {
+					if _, found := slices.BinarySearch(got, id); !found {
+						t.Fatalf("candidates of %q = %v miss node %d (%q)", lq, got, id, s.uids.s[id])
+					}
+				}
+			}
+			rank := r.UIDRanks()
+			ids := make([]uint32, s.NumNodes())
+			for id := range ids {
+				ids[id] = uint32(id)
+			}
+			slices.SortFunc(ids, func(a, b uint32) int { return strings.Compare(s.uids.s[a], s.uids.s[b]) })
+			for pos, id := range ids {
+				if rank[id] != uint32(pos) {
+					t.Fatalf("rank[%d] (%q) = %d, want %d", id, s.uids.s[id], rank[id], pos)
+				}
+			}
+		}
+	})
+}
