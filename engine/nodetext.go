@@ -15,21 +15,20 @@ import (
 // is a JSON string, believed or not: a fragment of three or more bytes
 // can only occur in a text holding all its trigrams, so the candidates it
 // returns are a superset of the matches at any belief time, and the
-// caller checks each one exactly. Trigrams are hashed into a table of
+// caller checks each one exactly. Trigrams are hashed into buckets of
 // posting lists; a collision only adds candidates.
 //
 // It also keeps the uids in byte order, so result rows sort by integer
 // rank rather than by string comparison.
 //
-// The index is built on first use and extended, never rebuilt, as
-// batches add uids and node versions (rows only grow; closing a version
-// changes no text). Each extension publishes a new snapshot: the bucket
-// headers are copied and lists only grow past the lengths older snapshots
-// see, so a reader may keep using the snapshot it was given.
-
-// minTrigramBits is the smallest posting table (2^bits lists); tests
-// lower it to force collisions and rebuilds.
-var minTrigramBits uint = 10
+// The index is built on first use and extended as batches add uids and
+// node versions (rows only grow; closing a version changes no text). It
+// is a stack of immutable levels, each covering the next contiguous range
+// of uids and rows in compact offset/posting arrays; a new level is
+// merged with the one below while it is at least half that one's size,
+// so every item is rebuilt O(log n) times. Each extension publishes a new
+// snapshot sharing the old levels, so a reader may keep the snapshot it
+// was given.
 
 // nodeTextCache holds the current snapshot; mu serializes building.
 type nodeTextCache struct {
@@ -39,13 +38,25 @@ type nodeTextCache struct {
 
 type nodeText struct {
 	uids, rows int // uids and node rows covered
-	bits       uint
-	entries    int        // postings in both tables
-	uidPost    [][]uint32 // per hashed trigram: node ids, ascending, no repeats
-	namePost   [][]uint32 // per hashed trigram: node rows, ascending, no repeats
-	order      []uint32   // node ids by uid, byte order
-	rank       []uint32   // rank[id]: position of id in order
+	levels     []*textLevel
+	order      []uint32 // node ids by uid, byte order
+	rank       []uint32 // rank[id]: position of id in order
 }
+
+// textLevel indexes uids [uidLo, uidHi) and node rows [rowLo, rowHi).
+type textLevel struct {
+	uidLo, uidHi, rowLo, rowHi int
+	uids, names                postings
+}
+
+// postings are 2^bits lists of refs (node ids or rows), ascending without
+// repeats: list b is ref[off[b]:off[b+1]].
+type postings struct {
+	bits     uint
+	off, ref []uint32
+}
+
+func (p *postings) list(b uint32) []uint32 { return p.ref[p.off[b]:p.off[b+1]] }
 
 // nodeText returns the index extended to the store's current uids and node
 // rows.
@@ -53,60 +64,82 @@ func (s *Store) nodeText() *nodeText {
 	c := &s.text
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	x := c.cur
-	if x != nil && x.uids == len(s.uids.s) && x.rows == len(s.nodes) {
-		return x
+	old := c.cur
+	if old == nil {
+		old = &nodeText{}
 	}
-	if x == nil || x.entries > 4<<x.bits {
-		x = s.buildNodeText()
-	} else {
-		x = s.extendNodeText(x)
+	if c.cur != nil && old.uids == len(s.uids.s) && old.rows == len(s.nodes) {
+		return old
+	}
+	x := &nodeText{uids: len(s.uids.s), rows: len(s.nodes), order: old.order, rank: old.rank}
+	x.levels = append(slices.Clip(old.levels), s.buildTextLevel(old.uids, x.uids, old.rows, x.rows))
+	for n := len(x.levels); n >= 2 && 2*x.levels[n-1].size() >= x.levels[n-2].size(); n = len(x.levels) {
+		lo, hi := x.levels[n-2], x.levels[n-1]
+		x.levels = append(x.levels[:n-2], s.buildTextLevel(lo.uidLo, hi.uidHi, lo.rowLo, hi.rowHi))
+	}
+	if old.uids < x.uids {
+		x.order, x.rank = s.mergeUIDOrder(old.order, old.uids)
 	}
 	c.cur = x
 	return x
 }
 
-// buildNodeText indexes everything, sizing the table to about two postings
-// per list.
-func (s *Store) buildNodeText() *nodeText {
-	n := 0
-	for _, u := range s.uids.s {
-		n += max(0, len(u)-2)
+func (l *textLevel) size() int { return l.uidHi - l.uidLo + l.rowHi - l.rowLo }
+
+// buildTextLevel indexes uids [u0, u1) and node rows [r0, r1).
+func (s *Store) buildTextLevel(u0, u1, r0, r1 int) *textLevel {
+	uidText := make([]string, 0, u1-u0)
+	for id := u0; id < u1; id++ {
+		uidText = append(uidText, strings.ToLower(s.uids.s[id]))
 	}
-	n += 4 * len(s.nodes)
-	bits := minTrigramBits
-	for 2<<bits < n && bits < 24 {
+	nameText := make([]string, 0, r1-r0)
+	for r := r0; r < r1; r++ {
+		name, _ := nodeName(bt.Props(s.props.s[s.nodes[r].props]))
+		nameText = append(nameText, strings.ToLower(name))
+	}
+	return &textLevel{uidLo: u0, uidHi: u1, rowLo: r0, rowHi: r1,
+		uids: buildPostings(uidText, uint32(u0)), names: buildPostings(nameText, uint32(r0))}
+}
+
+// buildPostings indexes texts[i] under ref base+i, with about four
+// trigram occurrences per bucket (so offsets cost about a byte a posting).
+func buildPostings(texts []string, base uint32) postings {
+	n := 0
+	for _, t := range texts {
+		n += max(0, len(t)-2)
+	}
+	bits := uint(4)
+	for 4<<bits < n && bits < 24 {
 		bits++
 	}
-	x := &nodeText{bits: bits, uidPost: make([][]uint32, 1<<bits), namePost: make([][]uint32, 1<<bits)}
-	s.addNodeText(x)
-	return x
-}
-
-// extendNodeText returns a copy of x that also covers the uids and node
-// rows added since x was built.
-func (s *Store) extendNodeText(old *nodeText) *nodeText {
-	x := *old
-	x.uidPost = slices.Clone(old.uidPost)
-	x.namePost = slices.Clone(old.namePost)
-	s.addNodeText(&x)
-	return &x
-}
-
-// addNodeText adds the uids and rows beyond x's coverage.
-func (s *Store) addNodeText(x *nodeText) {
-	for id := x.uids; id < len(s.uids.s); id++ {
-		x.entries += x.post(x.uidPost, strings.ToLower(s.uids.s[id]), uint32(id))
+	nb := 1 << bits
+	last := make([]uint32, nb)
+	for i := range last {
+		last[i] = NoVersion
 	}
-	for r := x.rows; r < len(s.nodes); r++ {
-		if name, ok := nodeName(bt.Props(s.props.s[s.nodes[r].props])); ok {
-			x.entries += x.post(x.namePost, strings.ToLower(name), uint32(r))
+	off := make([]uint32, nb+1)
+	each := func(fn func(b, ref uint32)) {
+		for i, t := range texts {
+			ref := base + uint32(i)
+			for j := 0; j+3 <= len(t); j++ {
+				if b := trigramBucket(t[j:], bits); last[b] != ref {
+					last[b] = ref
+					fn(b, ref)
+				}
+			}
 		}
 	}
-	if x.uids < len(s.uids.s) {
-		x.order, x.rank = s.mergeUIDOrder(x.order, x.uids)
+	each(func(b, _ uint32) { off[b+1]++ })
+	for b := range nb {
+		off[b+1] += off[b]
 	}
-	x.uids, x.rows = len(s.uids.s), len(s.nodes)
+	ref := make([]uint32, off[nb])
+	pos := slices.Clone(off[:nb])
+	for i := range last {
+		last[i] = NoVersion
+	}
+	each(func(b, r uint32) { ref[pos[b]] = r; pos[b]++ })
+	return postings{bits, off, ref}
 }
 
 // mergeUIDOrder merges the uids from id `from` on into order (the ids
@@ -146,25 +179,7 @@ func nodeName(p bt.Props) (string, bool) {
 	return name, ok && name != ""
 }
 
-// post appends ref to the list of every trigram of text, once per list,
-// and returns the number of postings added. refs arrive in ascending
-// order, so a repeat is always the list's last entry.
-func (x *nodeText) post(table [][]uint32, text string, ref uint32) int {
-	added := 0
-	for i := 0; i+3 <= len(text); i++ {
-		b := trigramBucket(text[i:], x.bits)
-		l := table[b]
-		if len(l) > 0 && l[len(l)-1] == ref {
-			continue
-		}
-		table[b] = append(l, ref)
-		added++
-	}
-	return added
-}
-
-// trigramBucket hashes the first three bytes of s into a table of 2^bits
-// lists.
+// trigramBucket hashes the first three bytes of s into 2^bits buckets.
 func trigramBucket(s string, bits uint) uint32 {
 	k := uint32(s[0])<<16 | uint32(s[1])<<8 | uint32(s[2])
 	return (k * 0x9E3779B1) >> (32 - bits)
@@ -173,14 +188,11 @@ func trigramBucket(s string, bits uint) uint32 {
 // candidates returns, ascending, the node ids whose lower-cased uid or
 // some version's lower-cased name may contain lq (at least three bytes).
 func (x *nodeText) candidates(s *Store, lq string) []uint32 {
-	var buckets []uint32
-	for i := 0; i+3 <= len(lq); i++ {
-		buckets = append(buckets, trigramBucket(lq[i:], x.bits))
+	var ids, rows []uint32
+	for _, l := range x.levels {
+		ids = l.uids.appendMatches(ids, lq)
+		rows = l.names.appendMatches(rows, lq)
 	}
-	slices.Sort(buckets)
-	buckets = slices.Compact(buckets)
-	ids := intersectPostings(x.uidPost, buckets)
-	rows := intersectPostings(x.namePost, buckets)
 	if len(rows) == 0 {
 		return ids
 	}
@@ -192,15 +204,17 @@ func (x *nodeText) candidates(s *Store, lq string) []uint32 {
 	return slices.Compact(ids)
 }
 
-// intersectPostings returns the refs present in every listed bucket, in a
-// new ascending slice.
-func intersectPostings(table [][]uint32, buckets []uint32) []uint32 {
-	lists := make([][]uint32, len(buckets))
-	for i, b := range buckets {
-		lists[i] = table[b]
+// appendMatches appends, ascending, the refs present in the bucket of
+// every trigram of lq.
+func (p *postings) appendMatches(dst []uint32, lq string) []uint32 {
+	var lists [][]uint32
+	for i := 0; i+3 <= len(lq); i++ {
+		lists = append(lists, p.list(trigramBucket(lq[i:], p.bits)))
 	}
 	slices.SortFunc(lists, func(a, b []uint32) int { return len(a) - len(b) })
-	out := slices.Clone(lists[0])
+	start := len(dst)
+	dst = append(dst, lists[0]...)
+	out := dst[start:]
 	for _, l := range lists[1:] {
 		if len(out) == 0 {
 			break
@@ -216,7 +230,7 @@ func intersectPostings(table [][]uint32, buckets []uint32) []uint32 {
 		}
 		out = keep
 	}
-	return out
+	return dst[:start+len(out)]
 }
 
 // NodeTextCandidates returns, ascending, dense node ids that may have
@@ -241,9 +255,9 @@ func (r Reader) UIDRanks() []uint32 { return r.s.nodeText().rank }
 // and uid order), building it if needed.
 func (s *Store) NodeTextBytes() int {
 	x := s.nodeText()
-	b := 24 * (len(x.uidPost) + len(x.namePost))
-	for i := range x.uidPost {
-		b += 4 * (cap(x.uidPost[i]) + cap(x.namePost[i]))
+	b := 4 * (cap(x.order) + cap(x.rank))
+	for _, l := range x.levels {
+		b += 4 * (len(l.uids.off) + len(l.uids.ref) + len(l.names.off) + len(l.names.ref))
 	}
-	return b + 4*(cap(x.order)+cap(x.rank))
+	return b
 }

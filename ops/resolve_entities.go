@@ -153,7 +153,8 @@ func runResolveEntities(c *Call) (map[string]any, error) {
 	type hit struct {
 		key   uint64 // match<<32 | uid rank: the row order
 		uid   string
-		canon bt.NodeVersion
+		label string   // of the canonical version
+		props bt.Props // of the canonical version
 	}
 	var hits []hit
 	rank := c.R.UIDRanks()
@@ -203,7 +204,7 @@ func runResolveEntities(c *Call) (map[string]any, error) {
 		if hasLabel && can.Label != wantLabel {
 			return nil
 		}
-		hits = append(hits, hit{score<<32 | uint64(rank[id]), uid, can})
+		hits = append(hits, hit{score<<32 | uint64(rank[id]), uid, can.Label, can.Props})
 		return nil
 	}
 	// A query of three or more bytes only needs the nodes the text index
@@ -240,10 +241,10 @@ func runResolveEntities(c *Call) (map[string]any, error) {
 	for i, o := range order {
 		h := &hits[o.at]
 		var name any
-		if h.canon.Props != "" {
-			name = h.canon.Props.Map()["name"]
+		if h.props != "" {
+			name = h.props.Map()["name"]
 		}
-		rows[i] = map[string]any{"uid": h.uid, "label": h.canon.Label, "name": name, "match": int64(h.key >> 32)}
+		rows[i] = map[string]any{"uid": h.uid, "label": h.label, "name": name, "match": int64(h.key >> 32)}
 	}
 	return map[string]any{"rows": rows}, nil
 }

@@ -20,6 +20,8 @@ func BenchmarkResolveEntitiesShapesSynth1M(b *testing.B) {
 		b.Run(bc.name, func(b *testing.B) {
 			res := benchOp(b, "resolve_entities", bc.args)
 			b.ReportMetric(float64(res["rows_total"].(int64)), "rows")
+			e, _ := benchStore1M(b)
+			b.ReportMetric(float64(e.NodeTextBytes())/float64(e.NumNodeVersions()), "index-B/nodeversion")
 		})
 	}
 }
