@@ -133,3 +133,40 @@ func BenchmarkNodeTextBuild(b *testing.B) {
 	b.StopTimer()
 	b.ReportMetric(float64(s.NodeTextBytes())/float64(s.NumNodeVersions()), "B/nodeversion")
 }
+
+// TestNodeTextConcurrentReaders has readers build, extend and query the
+// index at once (run with -race): between writes any number of readers
+// may share it.
+func TestNodeTextConcurrentReaders(t *testing.T) {
+	s := New()
+	for b := range 3 {
+		var ops []bt.Op
+		for i := range 50 {
+			ops = append(ops, bt.AssertNode("user"+strconv.Itoa(100*b+i), "P", bt.Props(`{"name":"Name`+strconv.Itoa(i)+`"}`), bt.Always))
+		}
+		eff, err := bt.Plan(s, bt.Time(b+1), uint64(b+1), ops)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := s.Apply(eff); err != nil {
+			t.Fatal(err)
+		}
+		want := textMatches(s, "ame4")
+		done := make(chan []uint32)
+		for range 4 {
+			go func() {
+				ids, _ := s.Reader(bt.OpenEnd).NodeTextCandidates("ame4")
+				_ = s.Reader(bt.OpenEnd).UIDRanks()
+				done <- ids
+			}()
+		}
+		for range 4 {
+			got := <-done
+			for _, id := range want {
+				if _, ok := slices.BinarySearch(got, id); !ok {
+					t.Fatalf("batch %d: candidates %v miss %d", b, got, id)
+				}
+			}
+		}
+	}
+}
