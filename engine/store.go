@@ -93,6 +93,8 @@ type Store struct {
 
 	out, in [][]uint32 // per node id: edge version ids sorted by (vt_s, id)
 	byStart classIndex // all edge versions by (duration class, vt_s)
+
+	text nodeTextCache // built on first use (see nodetext.go)
 }
 
 // New returns an empty store.

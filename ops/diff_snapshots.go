@@ -1,8 +1,10 @@
 package ops
 
 import (
+	"runtime"
 	"slices"
 	"strings"
+	"sync"
 
 	bt "github.com/tgms-go/tgms/bitemporal"
 	"github.com/tgms-go/tgms/engine"
@@ -100,14 +102,85 @@ func diffIdentity(r engine.Reader, v uint32) uint32 {
 	return rep
 }
 
-// diffNodeAt returns node id's version valid at t.
-func diffNodeAt(hist []bt.NodeVersion, t bt.Time) (bt.NodeVersion, bool) {
-	for _, v := range hist {
-		if v.Valid.Contains(t) {
-			return v, true
+// nodeChange is a node whose content differs between the two snapshots.
+type nodeChange struct {
+	uid      string
+	from, to bt.NodeVersion
+}
+
+// nodeDiff is the node part of a diff over some node ids, and the work it
+// took (one unit per node and per believed version).
+type nodeDiff struct {
+	added, removed []string
+	changed        []nodeChange
+	work           int64
+}
+
+// diffNodeChunk is the number of node ids below which the node diff runs
+// on the calling goroutine only (a variable so tests can split small stores).
+var diffNodeChunk = 4096
+
+// diffNodesParallel diffs ids over up to GOMAXPROCS goroutines, each
+// taking a contiguous share, and concatenates their lists in share order:
+// the caller sorts them, so the result does not depend on the split.
+func diffNodesParallel(r engine.Reader, ids []uint32, t1, t2 bt.Time) nodeDiff {
+	workers := min(runtime.GOMAXPROCS(0), len(ids)/diffNodeChunk+1)
+	if workers <= 1 {
+		return diffNodes(r, ids, t1, t2)
+	}
+	parts := make([]nodeDiff, workers)
+	var wg sync.WaitGroup
+	for w := range parts {
+		lo, hi := len(ids)*w/workers, len(ids)*(w+1)/workers
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			parts[w] = diffNodes(r, ids[lo:hi], t1, t2)
+		}()
+	}
+	wg.Wait()
+	var out nodeDiff
+	for _, p := range parts {
+		out.added = append(out.added, p.added...)
+		out.removed = append(out.removed, p.removed...)
+		out.changed = append(out.changed, p.changed...)
+		out.work += p.work
+	}
+	return out
+}
+
+// diffNodes compares, for each node id, its believed versions valid at t1
+// and at t2.
+func diffNodes(r engine.Reader, ids []uint32, t1, t2 bt.Time) nodeDiff {
+	var d nodeDiff
+	for _, id := range ids {
+		var a, b bt.NodeVersion
+		ha, hb := false, false
+		d.work++
+		// The version valid at t is the earliest-starting one containing t
+		// (believed versions of a uid do not overlap, so there is at most one).
+		r.EachNodeVersion(id, func(v bt.NodeVersion) {
+			d.work++
+			if v.Valid.Contains(t1) && (!ha || v.Valid.Start < a.Valid.Start) {
+				a, ha = v, true
+			}
+			if v.Valid.Contains(t2) && (!hb || v.Valid.Start < b.Valid.Start) {
+				b, hb = v, true
+			}
+		})
+		switch {
+		case !ha && hb:
+			d.added = append(d.added, r.UID(id))
+		case ha && !hb:
+			d.removed = append(d.removed, r.UID(id))
+		case ha && hb:
+			same := a.TTs == b.TTs && a.Valid.Start == b.Valid.Start
+			if !same && (a.Props != b.Props || a.Label != b.Label) {
+				d.changed = append(d.changed, nodeChange{r.UID(id), a, b})
+			}
 		}
 	}
-	return bt.NodeVersion{}, false
+	return d
 }
 
 func runDiffSnapshots(c *Call) (map[string]any, error) {
@@ -139,10 +212,6 @@ func runDiffSnapshots(c *Call) (map[string]any, error) {
 	}
 
 	// Nodes.
-	type nodePair struct {
-		a, b   bt.NodeVersion
-		ha, hb bool
-	}
 	var nodeIDs []uint32
 	if allowed != nil {
 		for id := range allowed {
@@ -155,31 +224,11 @@ func runDiffSnapshots(c *Call) (map[string]any, error) {
 			}
 		}
 	}
-	var nAdded, nRemoved []string
-	type nodeChange struct {
-		uid      string
-		from, to bt.NodeVersion
+	nd := diffNodesParallel(r, nodeIDs, t1, t2)
+	if err := c.Work(nd.work); err != nil {
+		return nil, err
 	}
-	var nChanged []nodeChange
-	for _, id := range nodeIDs {
-		hist := r.NodeHistory(id)
-		if err := c.Work(int64(len(hist) + 1)); err != nil {
-			return nil, err
-		}
-		a, ha := diffNodeAt(hist, t1)
-		b, hb := diffNodeAt(hist, t2)
-		switch {
-		case !ha && hb:
-			nAdded = append(nAdded, r.UID(id))
-		case ha && !hb:
-			nRemoved = append(nRemoved, r.UID(id))
-		case ha && hb:
-			same := a.TTs == b.TTs && a.Valid.Start == b.Valid.Start
-			if !same && (a.Props != b.Props || a.Label != b.Label) {
-				nChanged = append(nChanged, nodeChange{r.UID(id), a, b})
-			}
-		}
-	}
+	nAdded, nRemoved, nChanged := nd.added, nd.removed, nd.changed
 
 	// Edges: identity representative -> version valid at t1 / t2.
 	at1, at2 := map[uint32]uint32{}, map[uint32]uint32{}

@@ -1,6 +1,7 @@
 package ops
 
 import (
+	"cmp"
 	"math/big"
 	"slices"
 	"strings"
@@ -150,15 +151,17 @@ func runResolveEntities(c *Call) (map[string]any, error) {
 	wantLabel, hasLabel := c.Args["label"].(string)
 
 	type hit struct {
+		key   uint64 // match<<32 | uid rank: the row order
 		uid   string
-		match int64
-		canon bt.NodeVersion
+		label string   // of the canonical version
+		props bt.Props // of the canonical version
 	}
 	var hits []hit
-	n := c.R.NumNodes()
-	for id := range uint32(n) {
+	rank := c.R.UIDRanks()
+	// visit scores node id, appending it to hits when it matches.
+	visit := func(id uint32) error {
 		if !c.R.Known(id) {
-			continue
+			return nil
 		}
 		// One pass over the believed versions, without a list: how many,
 		// whether a name matches, whether the criterion holds, and the
@@ -180,12 +183,12 @@ func runResolveEntities(c *Call) (map[string]any, error) {
 			}
 		})
 		if err := c.Work(count + 1); err != nil {
-			return nil, err
+			return err
 		}
 		if count == 0 || !critHit {
-			continue
+			return nil
 		}
-		score := int64(resolvePropMatch)
+		score := uint64(resolvePropMatch)
 		if hasQuery {
 			switch {
 			case uid == query:
@@ -195,27 +198,53 @@ func runResolveEntities(c *Call) (map[string]any, error) {
 			case nameHit:
 				score = resolveNameSub
 			default:
-				continue
+				return nil
 			}
 		}
 		if hasLabel && can.Label != wantLabel {
-			continue
+			return nil
 		}
-		hits = append(hits, hit{uid, score, can})
+		hits = append(hits, hit{score<<32 | uint64(rank[id]), uid, can.Label, can.Props})
+		return nil
 	}
-	slices.SortFunc(hits, func(a, b hit) int {
-		if a.match != b.match {
-			return cmpOrdered(a.match, b.match)
+	// A query of three or more bytes only needs the nodes the text index
+	// names (a superset of its matches); anything else reads every node.
+	var ids []uint32
+	indexed := false
+	if hasQuery {
+		ids, indexed = c.R.NodeTextCandidates(lq)
+	}
+	if indexed {
+		for _, id := range ids {
+			if err := visit(id); err != nil {
+				return nil, err
+			}
 		}
-		return strings.Compare(a.uid, b.uid)
-	})
+	} else {
+		for id := range uint32(c.R.NumNodes()) {
+			if err := visit(id); err != nil {
+				return nil, err
+			}
+		}
+	}
+	// Sort small (key, index) pairs rather than the hits themselves.
+	type sortKey struct {
+		key uint64
+		at  int
+	}
+	order := make([]sortKey, len(hits))
+	for i := range hits {
+		order[i] = sortKey{hits[i].key, i}
+	}
+	slices.SortFunc(order, func(a, b sortKey) int { return cmp.Compare(a.key, b.key) })
 	rows := make([]any, len(hits))
-	for i, h := range hits {
+	for i, o := range order {
+		h := &hits[o.at]
 		var name any
-		if h.canon.Props != "" {
-			name = h.canon.Props.Map()["name"]
+		if h.props != "" {
+			name = h.props.Map()["name"]
 		}
-		rows[i] = map[string]any{"uid": h.uid, "label": h.canon.Label, "name": name, "match": h.match}
+		rows[i] = map[string]any{"uid": h.uid, "label": h.label, "name": name, "match": int64(h.key >> 32)}
 	}
 	return map[string]any{"rows": rows}, nil
 }
