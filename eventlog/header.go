@@ -92,33 +92,47 @@ func create(path string) error {
 	if _, err := rand.Read(id[:]); err != nil {
 		return fmt.Errorf("eventlog: create %s: store id: %w", path, err)
 	}
-	f, err := os.CreateTemp(filepath.Dir(path), filepath.Base(path)+TempPattern)
-	if err != nil {
+	h := fileHeader(id)
+	if err := writeAtomic(path, filepath.Base(path)+TempPattern, h[:], "log.create"); err != nil {
 		return fmt.Errorf("eventlog: create %s: %w", path, err)
 	}
+	return nil
+}
+
+// writeAtomic writes data to path through a new temporary file in its
+// directory (os.CreateTemp with pattern: O_EXCL, so a planted file or link
+// is never followed): write, fsync, close, rename, fsync the directory. A
+// crash leaves either the old file or the new one whole, and at worst a
+// temporary that the store removes on its next open; on an error the
+// temporary is removed. The fault points are point+".fsync", ".rename" and
+// ".dirsync".
+func writeAtomic(path, pattern string, data []byte, point string) error {
+	dir := filepath.Dir(path)
+	f, err := os.CreateTemp(dir, pattern)
+	if err != nil {
+		return err
+	}
 	tmp := f.Name()
-	h := fileHeader(id)
-	_, err = fault.Writer(f).Write(h[:])
+	_, err = fault.Writer(f).Write(data)
 	if err == nil {
-		fault.Point("log.create.fsync")
+		fault.Point(point + ".fsync")
 		err = f.Sync()
 	}
 	if cerr := f.Close(); err == nil {
 		err = cerr
 	}
 	if err == nil {
-		fault.Point("log.create.rename")
+		fault.Point(point + ".rename")
 		err = os.Rename(tmp, path)
 	}
 	if err == nil {
-		fault.Point("log.create.dirsync")
-		err = syncDir(filepath.Dir(path))
+		fault.Point(point + ".dirsync")
+		err = syncDir(dir)
 	}
 	if err != nil {
 		os.Remove(tmp)
-		return fmt.Errorf("eventlog: create %s: %w", path, err)
 	}
-	return nil
+	return err
 }
 
 // TempPattern is the suffix pattern (for os.CreateTemp) of the temporary

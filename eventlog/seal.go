@@ -7,7 +7,6 @@ import (
 	"hash/crc32"
 	"io"
 	"os"
-	"path/filepath"
 
 	"github.com/tgms-go/tgms/internal/fault"
 )
@@ -47,30 +46,8 @@ func WriteSeal(logPath string, s Seal) error {
 	binary.LittleEndian.PutUint64(b[52:], uint64(s.Last.TT))
 	binary.LittleEndian.PutUint32(b[60:], s.Last.CRC)
 	binary.LittleEndian.PutUint32(b[64:], crc32.Checksum(b[:64], castagnoli))
-	dir := filepath.Dir(logPath)
 	fault.Point("seal.create")
-	f, err := os.CreateTemp(dir, SealTempPattern)
-	if err != nil {
-		return fmt.Errorf("eventlog: seal %s: %w", logPath, err)
-	}
-	_, err = fault.Writer(f).Write(b[:])
-	if err == nil {
-		fault.Point("seal.fsync")
-		err = f.Sync()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		fault.Point("seal.rename")
-		err = os.Rename(f.Name(), logPath+SealSuffix)
-	}
-	if err == nil {
-		fault.Point("seal.dirsync")
-		err = syncDir(dir)
-	}
-	if err != nil {
-		os.Remove(f.Name())
+	if err := writeAtomic(logPath+SealSuffix, SealTempPattern, b[:], "seal"); err != nil {
 		return fmt.Errorf("eventlog: seal %s: %w", logPath, err)
 	}
 	return nil
