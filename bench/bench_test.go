@@ -15,21 +15,7 @@ import (
 // unsupported, each reports its timings and answer digest, and every
 // answer is non-empty (the arguments are drawn so that each query works).
 func TestRegistryRuns(t *testing.T) {
-	db, err := tgms.Open(t.TempDir(), &tgms.Options{NoSync: true, CheckpointBytes: -1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	var evs []bt.Event
-	if _, err := datasets.Synthesize(datasets.SynthConfig{Events: 20_000, Seed: 1}, func(c []bt.Event) error {
-		evs = append(evs, c...)
-		return nil
-	}); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := db.Ingest(evs, "", nil); err != nil {
-		t.Fatal(err)
-	}
+	db := synthStore(t, 20_000, 1)
 	qs, err := Registry(db)
 	if err != nil {
 		t.Fatal(err)
@@ -60,21 +46,7 @@ func TestRegistryNeedsEdges(t *testing.T) {
 
 // The registry is a function of the store: drawn twice, the same queries.
 func TestRegistryDeterministic(t *testing.T) {
-	db, err := tgms.Open(t.TempDir(), &tgms.Options{NoSync: true, CheckpointBytes: -1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	var evs []bt.Event
-	if _, err := datasets.Synthesize(datasets.SynthConfig{Events: 5_000, Seed: 2}, func(c []bt.Event) error {
-		evs = append(evs, c...)
-		return nil
-	}); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := db.Ingest(evs, "", nil); err != nil {
-		t.Fatal(err)
-	}
+	db := synthStore(t, 5_000, 2)
 	a, err := Registry(db)
 	if err != nil {
 		t.Fatal(err)
@@ -86,4 +58,25 @@ func TestRegistryDeterministic(t *testing.T) {
 	if !reflect.DeepEqual(a, b) {
 		t.Fatalf("two draws differ:\n%v\n%v", a, b)
 	}
+}
+
+// synthStore is a fresh store holding a synthetic graph of n events.
+func synthStore(t *testing.T, n int64, seed uint64) *tgms.DB {
+	t.Helper()
+	db, err := tgms.Open(t.TempDir(), &tgms.Options{NoSync: true, CheckpointBytes: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	var evs []bt.Event
+	if _, err := datasets.Synthesize(datasets.SynthConfig{Events: n, Seed: seed}, func(c []bt.Event) error {
+		evs = append(evs, c...)
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.Ingest(evs, "", nil); err != nil {
+		t.Fatal(err)
+	}
+	return db
 }
