@@ -131,6 +131,7 @@ var operatorFloors = map[string]floors{
 	// Unknown seeds reach nothing (no E_NOT_FOUND).
 	"snapshot_subgraph":     {0.25, 50, codes{ops.ESchema: 20}},
 	"temporal_paths":        {0.20, 30, codes{ops.EInvalidArg: 20, ops.ENotFound: 20, ops.ESchema: 20}},
+	"temporal_pattern":      {0.40, 50, codes{ops.EInvalidArg: 40, ops.ESchema: 20}}, // bind: unknown uids match nothing; TestTemporalPatternInformative checks matches
 	"temporal_reachability": {0.35, 50, codes{ops.EInvalidArg: 20, ops.ENotFound: 20, ops.ESchema: 20}},
 	// Unknown uids in version_history's uids match nothing (no E_NOT_FOUND).
 	"version_history": {0.25, 50, codes{ops.EInvalidArg: 20, ops.ESchema: 20}},

@@ -225,6 +225,10 @@ var scopeRules = map[string]scopeRule{
 			return Scope{Known: []string{a.str("src")}, Edges: []EdgeScope{{Valid: a.window("window"), PropsFree: true}}}
 		},
 	},
+	"temporal_pattern": {
+		"every edge overlapping window (n_events_in_window counts them all) and the registration of the uids in bind; edge props are read by where predicates and listed in instance rows, so only output count without where is props-free.",
+		patternScope,
+	},
 	"temporal_paths": {
 		"src's and dst's registration and every edge overlapping window; edge props and version ids are not read.",
 		func(a scopeArgs) Scope {
@@ -364,6 +368,27 @@ func motifScope(a scopeArgs) Scope {
 		s.Known, e.Endpoints = uids, uids
 	}
 	s.Edges = []EdgeScope{e}
+	return s
+}
+
+// patternScope is temporal_pattern's rule: the whole window, because the
+// count of window events and the (t, eid) order read every event in it.
+func patternScope(a scopeArgs) Scope {
+	e := EdgeScope{Valid: a.window("window"), PropsFree: a.str("output") == "count"}
+	for _, h := range a.objs("hops") {
+		if len(h.objs("where")) > 0 {
+			e.PropsFree = false
+		}
+	}
+	s := Scope{Edges: []EdgeScope{e}}
+	for _, uids := range a.obj("bind") {
+		l, _ := uids.([]any)
+		for _, u := range l {
+			if str, ok := u.(string); ok {
+				s.Known = append(s.Known, str)
+			}
+		}
+	}
 	return s
 }
 
