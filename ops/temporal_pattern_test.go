@@ -169,9 +169,7 @@ func init() { argGens["temporal_pattern"] = patGenArgs }
 func patCall(t testing.TB, e *engine.Store, args map[string]any) map[string]any {
 	t.Helper()
 	a := clone(args)
-	if _, ok := a["limit"]; !ok {
-		a["limit"] = int64(10_000)
-	}
+	a["limit"] = int64(10_000) // every row
 	env, err := ops.Execute(context.Background(), storeSource{e}, "temporal_pattern", a)
 	if err != nil {
 		t.Fatalf("temporal_pattern(%v): %v", args, err)
