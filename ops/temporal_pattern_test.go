@@ -168,9 +168,7 @@ func init() { argGens["temporal_pattern"] = patGenArgs }
 
 func patCall(t testing.TB, e *engine.Store, args map[string]any) map[string]any {
 	t.Helper()
-	a := clone(args)
-	a["limit"] = int64(10_000) // every row
-	env, err := ops.Execute(context.Background(), storeSource{e}, "temporal_pattern", a)
+	env, err := ops.ExecuteWith(context.Background(), storeSource{e}, "temporal_pattern", args, ops.ExecOptions{Whole: true})
 	if err != nil {
 		t.Fatalf("temporal_pattern(%v): %v", args, err)
 	}
