@@ -129,4 +129,3 @@ func FuzzTemporalPatternArgs(f *testing.F) {
 		}
 	})
 }
-
