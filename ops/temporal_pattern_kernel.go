@@ -344,7 +344,7 @@ func (pr *patRunner) extend(i int) error {
 		lo = max(lo, prev+1)
 	}
 	s, d := pr.node[h.src], pr.node[h.dst]
-	var cand []int32
+	var cand []int32 // nil with no bound endpoint: every position in [lo, hi)
 	switch {
 	case s >= 0 && d >= 0:
 		cand = motifWindow(ev.pair(s, d), lo-1, hi)
@@ -352,25 +352,19 @@ func (pr *patRunner) extend(i int) error {
 		cand = motifWindow(ev.out(s), lo-1, hi)
 	case d >= 0:
 		cand = motifWindow(ev.in(d), lo-1, hi)
-	default:
-		if err := pr.c.Work(int64(max(0, hi-lo)) + 1); err != nil {
-			return err
-		}
-		for e := lo; e < hi; e++ {
-			fit, err := pr.try(i, e)
-			if err != nil {
-				return err
-			}
-			if fit && h.first {
-				break
-			}
-		}
-		return nil
 	}
-	if err := pr.c.Work(int64(len(cand)) + 1); err != nil {
+	n := int32(len(cand))
+	if s < 0 && d < 0 {
+		n = max(0, hi-lo)
+	}
+	if err := pr.c.Work(int64(n) + 1); err != nil {
 		return err
 	}
-	for _, e := range cand {
+	for k := range n {
+		e := lo + k
+		if cand != nil {
+			e = cand[k]
+		}
 		fit, err := pr.try(i, e)
 		if err != nil {
 			return err
