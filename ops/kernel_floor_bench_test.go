@@ -27,7 +27,8 @@ import (
 // Each round times floor1, floorN and one call of the kernel (through
 // ops.Execute, so validation, encoding and digest are included),
 // interleaved; the benchmark reports the medians and the kernel/floorN
-// and kernel/floor1 ratios of the medians.
+// and kernel/floor1 ratios of the medians, and the ratio of the kernel's
+// CPU time per call (all goroutines, GC included) to floor1's.
 
 // floorCols is a set of columns of n entries each, of the given widths.
 type floorCols struct {
@@ -144,23 +145,29 @@ func BenchmarkKernelFloorSynth1M(b *testing.B) {
 			call()
 			floorSink += f.stream(1)
 			procs := runtime.GOMAXPROCS(0)
-			var t1s, tNs, tKs []float64
+			var t1s, tNs, tKs, c1s, cKs []float64
 			ms := func(t time.Time) float64 { return float64(time.Since(t).Nanoseconds()) / 1e6 }
+			cms := func(c time.Duration) float64 { return float64((cpuTime() - c).Nanoseconds()) / 1e6 }
 			b.ResetTimer()
 			for range b.N {
-				s := time.Now()
+				s, c := time.Now(), cpuTime()
 				floorSink += f.stream(1)
-				t1s = append(t1s, ms(s))
+				t1s, c1s = append(t1s, ms(s)), append(c1s, cms(c))
 				s = time.Now()
 				floorSink += f.stream(procs)
 				tNs = append(tNs, ms(s))
-				s = time.Now()
+				s, c = time.Now(), cpuTime()
 				call()
-				tKs = append(tKs, ms(s))
+				tKs, cKs = append(tKs, ms(s)), append(cKs, cms(c))
 			}
 			b.StopTimer()
 			med := func(x []float64) float64 { slices.Sort(x); return x[len(x)/2] }
 			m1, mN, mK := med(t1s), med(tNs), med(tKs)
+			// CPU time (all threads, GC included) is steadier than wall
+			// time on a shared machine: the kernel's CPU per call against
+			// the one-goroutine floor's.
+			b.ReportMetric(med(cKs), "kernel-cpu-ms")
+			b.ReportMetric(med(cKs)/med(c1s), "kernel-cpu/floor1-cpu")
 			b.ReportMetric(float64(f.bytes())/1e6, "floor-MB")
 			b.ReportMetric(m1, "floor1-ms")
 			b.ReportMetric(mN, "floorN-ms")
