@@ -251,6 +251,11 @@ func (r Reader) NodeTextCandidates(lq string) (ids []uint32, ok bool) {
 // exactly when UID(a) < UID(b). The slice is shared: do not modify it.
 func (r Reader) UIDRanks() []uint32 { return r.s.nodeText().rank }
 
+// UIDOrder returns the store's node ids in uid byte order (the inverse
+// of UIDRanks; it may include ids the reader does not know). The slice is
+// shared: do not modify it.
+func (r Reader) UIDOrder() []uint32 { return r.s.nodeText().order }
+
 // NodeTextBytes is the memory the node text index holds (posting lists
 // and uid order), building it if needed.
 func (s *Store) NodeTextBytes() int {

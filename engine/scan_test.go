@@ -2,6 +2,7 @@ package engine
 
 import (
 	"slices"
+	"sync"
 	"testing"
 
 	bt "github.com/tgms-go/tgms/bitemporal"
@@ -22,27 +23,33 @@ func countBrute(r Reader, ta, tb, stride int64, rel uint32) []int64 {
 	return out
 }
 
+// randomHistory writes up to ten random batches (corrections and
+// retractions carve fragments) and reads them at a random belief time.
+func randomHistory(t *rapid.T) (*both, Reader) {
+	b := newBoth()
+	usedKeys = nil
+	for range rapid.IntRange(1, 10).Draw(t, "batches") {
+		ops := make([]bt.Op, rapid.IntRange(1, 4).Draw(t, "ops"))
+		for i := range ops {
+			ops[i] = genOp(t, b.eng.Batches())
+		}
+		_ = b.write(t, ops)
+		for _, op := range ops {
+			if op.Kind == bt.OpAssertEdge {
+				usedKeys = append(usedKeys, op.Edge)
+			}
+		}
+	}
+	return b, b.eng.Reader(rapid.Int64Range(0, b.tt+5).Draw(t, "asOf"))
+}
+
 // On random histories (corrections and retractions carve fragments), at
 // random belief times, windows, strides and relation types, the scan
 // counts what the definition counts, serial or split over goroutines.
 func TestCountEventStartsMatchesDefinition(t *testing.T) {
 	defer func(p int) { parallelChunks = p }(parallelChunks)
 	rapid.Check(t, func(t *rapid.T) {
-		b := newBoth()
-		usedKeys = nil
-		for range rapid.IntRange(1, 10).Draw(t, "batches") {
-			ops := make([]bt.Op, rapid.IntRange(1, 4).Draw(t, "ops"))
-			for i := range ops {
-				ops[i] = genOp(t, b.eng.Batches())
-			}
-			_ = b.write(t, ops)
-			for _, op := range ops {
-				if op.Kind == bt.OpAssertEdge {
-					usedKeys = append(usedKeys, op.Edge)
-				}
-			}
-		}
-		r := b.eng.Reader(rapid.Int64Range(0, b.tt+5).Draw(t, "asOf"))
+		b, r := randomHistory(t)
 		ta := rapid.Int64Range(-5, 60).Draw(t, "ta")
 		tb := ta + rapid.Int64Range(1, 70).Draw(t, "width")
 		stride := rapid.Int64Range(1, 30).Draw(t, "stride")
@@ -78,4 +85,44 @@ func TestCountEventStartsAcrossChunks(t *testing.T) {
 			}
 		}
 	}
+}
+
+// On random histories, at random belief times and windows, the chunk
+// scan selects exactly the occurrences of the definition, each once, with
+// the chunk's columns at their positions, serial or split over goroutines.
+func TestScanEventChunksSelectsOccurrences(t *testing.T) {
+	defer func(p int) { parallelChunks = p }(parallelChunks)
+	rapid.Check(t, func(t *rapid.T) {
+		_, r := randomHistory(t)
+		ta := rapid.Int64Range(-5, 60).Draw(t, "ta")
+		tb := ta + rapid.Int64Range(1, 70).Draw(t, "width")
+		var want []uint32
+		for v := range uint32(r.s.NumEdgeVersions()) {
+			if s := r.Valid(v).Start; ta <= s && s < tb && r.Believed(v) && !r.Continues(v) {
+				want = append(want, v)
+			}
+		}
+		for _, pc := range []int{1 << 30, 1} {
+			parallelChunks = pc
+			var mu sync.Mutex
+			var got []uint32
+			r.ScanEventChunks(ta, tb, func(int) func(c *EventChunk) {
+				return func(c *EventChunk) {
+					mu.Lock()
+					defer mu.Unlock()
+					for _, i := range c.Sel {
+						v := c.Base + uint32(i)
+						if c.VtS[i] != r.Valid(v).Start || c.Rel[i] != r.RelID(v) || c.Src[i] != r.Src(v) || c.Dst[i] != r.Dst(v) {
+							t.Fatalf("version %d: columns differ", v)
+						}
+						got = append(got, v)
+					}
+				}
+			})
+			slices.Sort(got)
+			if !slices.Equal(got, want) {
+				t.Fatalf("parallelChunks %d: selected %v, want %v", pc, got, want)
+			}
+		}
+	})
 }

@@ -3,6 +3,8 @@ package ops
 import (
 	"math/bits"
 	"sync/atomic"
+
+	"github.com/tgms-go/tgms/engine"
 )
 
 // The fast path of aggregate_events for its common shape: group by
@@ -72,6 +74,22 @@ func aggFast(c *Call, p *aggPlan) (map[string]any, bool, error) {
 	if (distinct[0] || distinct[1]) && nKeys*nodes > aggFastMaxBits {
 		return nil, false, nil
 	}
+	// The key is rel*relMult + bucket*timeMult (a weight of 0 drops a
+	// dimension); at most one dimension of each kind.
+	relMult, timeMult, stride := 0, 0, int64(1)
+	for i, d := range p.dims {
+		if d.kind == aggDimRel {
+			if relMult != 0 {
+				return nil, false, nil
+			}
+			relMult = mult[i]
+		} else {
+			if timeMult != 0 {
+				return nil, false, nil
+			}
+			timeMult, stride = mult[i], d.stride
+		}
+	}
 	if err := c.Work(int64(r.Store().NumEdgeVersions())); err != nil {
 		return nil, true, err
 	}
@@ -79,8 +97,9 @@ func aggFast(c *Call, p *aggPlan) (map[string]any, bool, error) {
 		count []int64
 		seen  [2][]uint64
 	}
+	ws := p.w.Start
 	parts := make([]*part, 0, 4)
-	r.ScanEventStarts(p.w.Start, p.w.End, func(int) func(v uint32, t int64) {
+	r.ScanEventChunks(ws, p.w.End, func(int) func(ch *engine.EventChunk) {
 		pt := &part{count: make([]int64, nKeys)}
 		for k, on := range distinct {
 			if on {
@@ -88,23 +107,36 @@ func aggFast(c *Call, p *aggPlan) (map[string]any, bool, error) {
 			}
 		}
 		parts = append(parts, pt)
-		return func(v uint32, t int64) {
-			key := 0
-			for i, d := range p.dims {
-				if d.kind == aggDimRel {
-					key += int(r.RelID(v)) * mult[i]
-				} else {
-					key += int((t-p.w.Start)/d.stride) * mult[i]
+		count, seenSrc, seenDst := pt.count, pt.seen[0], pt.seen[1]
+		return func(ch *engine.EventChunk) {
+			vts := ch.VtS
+			rels, srcs, dsts := ch.Rel[:len(vts)], ch.Src[:len(vts)], ch.Dst[:len(vts)]
+			// The bucket of the previous event: versions come roughly in
+			// time order, so most events skip the division.
+			lo, hi, bkey := int64(1), int64(0), 0
+			for _, i := range ch.Sel {
+				t := vts[i]
+				key := 0
+				if relMult != 0 {
+					key = int(rels[i]) * relMult
 				}
-			}
-			pt.count[key]++
-			if pt.seen[0] != nil {
-				b := key*nodes + int(r.Src(v))
-				pt.seen[0][b>>6] |= 1 << (b & 63)
-			}
-			if pt.seen[1] != nil {
-				b := key*nodes + int(r.Dst(v))
-				pt.seen[1][b>>6] |= 1 << (b & 63)
+				if timeMult != 0 {
+					if t < lo || t >= hi {
+						bi := (t - ws) / stride
+						lo = ws + bi*stride
+						hi, bkey = lo+stride, int(bi)*timeMult
+					}
+					key += bkey
+				}
+				count[key]++
+				if seenSrc != nil {
+					b := key*nodes + int(srcs[i])
+					seenSrc[b>>6] |= 1 << (b & 63)
+				}
+				if seenDst != nil {
+					b := key*nodes + int(dsts[i])
+					seenDst[b>>6] |= 1 << (b & 63)
+				}
 			}
 		}
 	})

@@ -151,14 +151,15 @@ func runResolveEntities(c *Call) (map[string]any, error) {
 	wantLabel, hasLabel := c.Args["label"].(string)
 
 	type hit struct {
-		key   uint64 // match<<32 | uid rank: the row order
-		uid   string
+		id    uint32
 		label string   // of the canonical version
 		props bt.Props // of the canonical version
 	}
-	var hits []hit
-	rank := c.R.UIDRanks()
-	// visit scores node id, appending it to hits when it matches.
+	// Nodes are visited in uid order, so each score's hits come sorted
+	// and the rows are the score buckets one after the other.
+	var hits [resolvePropMatch + 1][]hit
+	// visit scores node id, appending it to its score's hits when it
+	// matches.
 	visit := func(id uint32) error {
 		if !c.R.Known(id) {
 			return nil
@@ -188,7 +189,7 @@ func runResolveEntities(c *Call) (map[string]any, error) {
 		if count == 0 || !critHit {
 			return nil
 		}
-		score := uint64(resolvePropMatch)
+		score := resolvePropMatch
 		if hasQuery {
 			switch {
 			case uid == query:
@@ -204,49 +205,62 @@ func runResolveEntities(c *Call) (map[string]any, error) {
 		if hasLabel && can.Label != wantLabel {
 			return nil
 		}
-		hits = append(hits, hit{score<<32 | uint64(rank[id]), uid, can.Label, can.Props})
+		hits[score] = append(hits[score], hit{id, can.Label, can.Props})
 		return nil
 	}
 	// A query of three or more bytes only needs the nodes the text index
-	// names (a superset of its matches); anything else reads every node.
+	// names (a superset of its matches, put in uid order); anything else
+	// reads every node.
 	var ids []uint32
 	indexed := false
 	if hasQuery {
 		ids, indexed = c.R.NodeTextCandidates(lq)
 	}
 	if indexed {
-		for _, id := range ids {
-			if err := visit(id); err != nil {
-				return nil, err
-			}
-		}
+		rank := c.R.UIDRanks()
+		slices.SortFunc(ids, func(a, b uint32) int { return cmp.Compare(rank[a], rank[b]) })
 	} else {
-		for id := range uint32(c.R.NumNodes()) {
-			if err := visit(id); err != nil {
-				return nil, err
+		ids = c.R.UIDOrder()
+	}
+	for _, id := range ids {
+		if err := visit(id); err != nil {
+			return nil, err
+		}
+	}
+	n := 0
+	for _, h := range hits {
+		n += len(h)
+	}
+	rows := make([]any, 0, n)
+	shown := resolveShown(c, n)
+	for score, hs := range hits {
+		for _, h := range hs {
+			if len(rows) >= shown {
+				// Past the first page: counted in rows_total, never
+				// returned, so never built.
+				rows = append(rows, nil)
+				continue
 			}
+			var name any
+			if h.props != "" {
+				name = h.props.Map()["name"]
+			}
+			rows = append(rows, map[string]any{"uid": c.R.UID(h.id), "label": h.label, "name": name, "match": int64(score)})
 		}
-	}
-	// Sort small (key, index) pairs rather than the hits themselves.
-	type sortKey struct {
-		key uint64
-		at  int
-	}
-	order := make([]sortKey, len(hits))
-	for i := range hits {
-		order[i] = sortKey{hits[i].key, i}
-	}
-	slices.SortFunc(order, func(a, b sortKey) int { return cmp.Compare(a.key, b.key) })
-	rows := make([]any, len(hits))
-	for i, o := range order {
-		h := &hits[o.at]
-		var name any
-		if h.props != "" {
-			name = h.props.Map()["name"]
-		}
-		rows[i] = map[string]any{"uid": h.uid, "label": h.label, "name": name, "match": int64(h.key >> 32)}
 	}
 	return map[string]any{"rows": rows}, nil
+}
+
+// resolveShown is how many leading rows of n the call's page can return:
+// a first page (no cursor) of limit rows returns rows[:limit] and counts
+// the rest, so only those are built; a later page, or a whole result (no
+// limit), needs every row.
+func resolveShown(c *Call, n int) int {
+	l, ok := c.Args["limit"]
+	if cur, _ := c.Args["cursor"].(string); !ok || cur != "" {
+		return n
+	}
+	return min(n, int(toInt(l)))
 }
 
 // resolveNameMatches: props.name is a non-empty string containing lq

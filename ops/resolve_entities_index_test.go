@@ -1,7 +1,10 @@
 package ops_test
 
 import (
+	"context"
+	"fmt"
 	"math/rand/v2"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -96,5 +99,46 @@ func TestResolveEntitiesTextIndexMatchesOracle(t *testing.T) {
 		}
 		compareOne(t, i, spec, m, e, args)
 		checkPinned(t, i, spec, hist, e, args)
+	}
+}
+
+// Only the first page's rows are built: pages of every size, walked with
+// their cursors, concatenate to the whole result, with the same
+// rows_total, and a first page is the whole result's prefix.
+func TestResolveEntitiesPagesConcatenateToWhole(t *testing.T) {
+	var batch []bt.Op
+	for i := range 40 {
+		name := bt.Props(fmt.Sprintf(`{"name":"x%d"}`, i%7))
+		batch = append(batch, bt.AssertNode(fmt.Sprintf("n%d", (i*17)%40), "P", name, bt.Interval{Start: 0, End: 10}))
+	}
+	_, e := build(t, []oracle.Batch{{TT: 10, Ops: batch}})
+	src := storeSource{e}
+	for _, q := range []string{"n1", "1", "x3", "n"} {
+		args := map[string]any{"query": q}
+		whole, err := ops.ExecuteWith(context.Background(), src, "resolve_entities", args, ops.ExecOptions{Whole: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := whole.Result["rows"].([]any)
+		for _, limit := range []int64{1, 2, 3, 7, 100} {
+			var got []any
+			cursor := any(nil)
+			for {
+				env, err := ops.Execute(context.Background(), src, "resolve_entities", map[string]any{"query": q, "limit": limit, "cursor": cursor})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if env.Result["rows_total"] != int64(len(want)) {
+					t.Fatalf("%q limit %d: rows_total %v, want %d", q, limit, env.Result["rows_total"], len(want))
+				}
+				got = append(got, env.Result["rows"].([]any)...)
+				if cursor = env.Result["cursor"]; cursor == nil {
+					break
+				}
+			}
+			if !reflect.DeepEqual(got, want) {
+				t.Fatalf("%q limit %d: pages\n%v\nwant\n%v", q, limit, got, want)
+			}
+		}
 	}
 }
