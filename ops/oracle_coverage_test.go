@@ -129,8 +129,10 @@ var operatorFloors = map[string]floors{
 	"neighborhood_evolution":        {0.45, 50, codes{ops.EInvalidArg: 20, ops.ELimit: 10, ops.ENotFound: 20, ops.ESchema: 20}},
 	"resolve_entities":              {0.12, 10, codes{ops.EInvalidArg: 20, ops.ESchema: 20}},
 	// Unknown seeds reach nothing (no E_NOT_FOUND).
-	"snapshot_subgraph":     {0.25, 50, codes{ops.ESchema: 20}},
-	"temporal_paths":        {0.20, 30, codes{ops.EInvalidArg: 20, ops.ENotFound: 20, ops.ESchema: 20}},
+	"snapshot_subgraph": {0.25, 50, codes{ops.ESchema: 20}},
+	"temporal_paths":    {0.20, 30, codes{ops.EInvalidArg: 20, ops.ENotFound: 20, ops.ESchema: 20}},
+	// Its result always has a chain list; with no event to start from it is empty.
+	"longest_temporal_path": {0.30, 100, codes{ops.EInvalidArg: 20, ops.ENotFound: 20, ops.ESchema: 20}},
 	"temporal_reachability": {0.35, 50, codes{ops.EInvalidArg: 20, ops.ENotFound: 20, ops.ESchema: 20}},
 	// Unknown uids in version_history's uids match nothing (no E_NOT_FOUND).
 	"version_history": {0.25, 50, codes{ops.EInvalidArg: 20, ops.ESchema: 20}},
