@@ -21,6 +21,7 @@ type aggGroup struct {
 	times []int64             // event times, for the sequence aggregates
 	pairs []uint64            // src<<32 | dst (count_distinct of pair)
 	wev   []aggWinEv          // events, for max_distinct_in_window
+	kev   []aggKEv            // events with values, for first_k/last_k
 	// streamed sequence state: last time, largest gap, session start,
 	// longest session
 	sLast, sGap, sStart, sSpan int64
@@ -232,7 +233,7 @@ func aggKernel(c *Call, p *aggPlan, stream bool) (out map[string]any, dirty bool
 	var gs []*aggGroup
 	var gLast, gCount []int64
 	var dl [3][]uint64 // group<<32 | node, for count_distinct of src, dst, node
-	needGroup := needSeqTimes || stream || p.needSrc != [aggNumSrcs]bool{} || p.distinct[3] || p.needEnds || p.needWinEvs
+	needGroup := needSeqTimes || stream || p.needSrc != [aggNumSrcs]bool{} || p.distinct[3] || p.needEnds || p.needWinEvs || p.needKEvs
 	if len(p.dims) == 0 {
 		gs = append(gs, &aggGroup{})
 		gLast, gCount = append(gLast, -1), append(gCount, 0)
@@ -466,6 +467,9 @@ func aggKernel(c *Call, p *aggPlan, stream bool) (out map[string]any, dirty bool
 				}
 				if p.needWinEvs {
 					g.wev = append(g.wev, aggWinEv{t, src, dst})
+				}
+				if p.needKEvs {
+					g.kev = append(g.kev, aggKEv{t: t, src: src, dst: dst, v: v})
 				}
 			}
 			gk := uint64(gi) << 32
