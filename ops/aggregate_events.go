@@ -128,7 +128,11 @@ unless the executor says otherwise; about 300 bytes a group); over it is
 E_LIMIT naming the number of groups and bytes: narrow the window, restrict
 rel_types, add an endpoint_filter, use pair_mode undirected, or use
 coarser dimensions. Time buckets have no fixed cap: only non-empty
-buckets are groups.
+buckets are groups. The sequence aggregates also count what they keep of
+each group's events: 8 bytes an event for returns and max_in_window, 16
+for max_distinct_in_window and reply_delay (which adds 16 per event of the
+population), 24 for first_k and last_k; over the budget is E_LIMIT naming
+them.
 endpoint_filter with uids [] keeps no event; a uid the store does not
 know at as_of_tt matches no event (it is not an error: nobody sent or
 received anything as that node).`,
