@@ -241,7 +241,9 @@ func refusalCase(rng *rand.Rand, args map[string]any) bool {
 				if b, okB := win["t_b"].(int64); okB {
 					breaks = append(breaks, func() { win["t_a"], win["t_b"] = b, a })
 					if _, strided := args["stride"]; strided {
-						breaks = append(breaks, func() { args["stride"], win["t_b"] = int64(1), a+2001+int64(rng.IntN(3000)) })
+						// over burst_detection's 2,000-bucket cap and any
+						// series' memory budget
+						breaks = append(breaks, func() { args["stride"], win["t_b"] = int64(1), a+1<<40+int64(rng.IntN(3000)) })
 					}
 				}
 			}
