@@ -4,8 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"runtime"
 	"strings"
+	"sync/atomic"
 	"testing"
+	"time"
 
 	bt "github.com/tgms-go/tgms/bitemporal"
 	"github.com/tgms-go/tgms/engine"
@@ -64,5 +67,60 @@ func TestAggregateEventsChargesKeptEvents(t *testing.T) {
 	}
 	if err := call(map[string]any{"agg": "count"}, 64<<10); err != nil {
 		t.Fatalf("count under 64 KiB: %v", err)
+	}
+}
+
+// BenchmarkAggregateEventsPairGroupHeap1M measures what grouping the 1M
+// synthetic store's events by directed pair really holds per group: the
+// peak heap over the call (sampled every millisecond, less the heap
+// before it), the heap still live with the result, and the charge the
+// budget makes (from the E_LIMIT under a 1 MiB budget). The call runs
+// whole (every row, as a plan step without limit), so the result is the
+// payload the executor then charges.
+func BenchmarkAggregateEventsPairGroupHeap1M(b *testing.B) {
+	e, _ := benchStore1M(b)
+	args := map[string]any{"window": aggBenchWindow(91), "group_by": []any{map[string]any{"dim": "pair"}},
+		"aggregates": []any{map[string]any{"agg": "count"}}}
+	_, err := ops.ExecuteWith(context.Background(), storeSource{e}, "aggregate_events", args, ops.ExecOptions{MemBudget: 1 << 20})
+	var oe *ops.Error
+	if !errors.As(err, &oe) || oe.Code != ops.ELimit {
+		b.Fatalf("under 1 MiB: %v", err)
+	}
+	charge := float64(oe.Details["bytes"].(int64)) / float64(oe.Details["rows"].(int64))
+	for range b.N {
+		runtime.GC()
+		var before runtime.MemStats
+		runtime.ReadMemStats(&before)
+		var peak atomic.Uint64
+		done := make(chan struct{})
+		go func() {
+			var ms runtime.MemStats
+			for {
+				select {
+				case <-done:
+					return
+				case <-time.After(time.Millisecond):
+					runtime.ReadMemStats(&ms)
+					if ms.HeapAlloc > peak.Load() {
+						peak.Store(ms.HeapAlloc)
+					}
+				}
+			}
+		}()
+		env, err := ops.ExecuteWith(context.Background(), storeSource{e}, "aggregate_events", args, ops.ExecOptions{MemBudget: 8 << 30, Whole: true})
+		close(done)
+		if err != nil {
+			b.Fatal(err)
+		}
+		runtime.GC()
+		var after runtime.MemStats
+		runtime.ReadMemStats(&after)
+		groups := float64(env.Result["rows_total"].(int64))
+		b.ReportMetric(groups, "groups")
+		b.ReportMetric(float64(peak.Load()-before.HeapAlloc)/groups, "peak-B/group")
+		b.ReportMetric((float64(after.HeapAlloc)-float64(before.HeapAlloc))/groups, "live-B/group")
+		b.ReportMetric(float64(env.Bytes)/groups, "payload-B/group")
+		b.ReportMetric(charge, "charged-B/group")
+		runtime.KeepAlive(env)
 	}
 }
