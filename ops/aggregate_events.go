@@ -89,7 +89,17 @@ session's last - first (0 for one event, null for none); returns with
 gap [returns]: how many times the group came back after a silence over
 gap, the consecutive event times more than gap apart (0 for under two
 events; events at one time are never apart; "how often did A write again
-after a week's silence": group by endpoint src, returns, gap one week). All prop
+after a week's silence": group by endpoint src, returns, gap one week);
+first_k|last_k with k and stat count|sum|mean|min|max (sum, mean, min,
+max with of as for the plain aggregates) [count_first_k, mean_prop_first_k,
+max_vt_s_last_k, ...]: the stat over the group's first (last) k events
+(all of them when the group has k or fewer), the events ordered by time,
+ties at one time by the smaller (src, dst) uids in code-point order, then
+eid; last_k takes the latest times first and, within one time, the same
+tie order, so first_k 1 and last_k 1 read first's and last's event; a
+selected event whose value is not a number is skipped, as in the plain
+aggregates ("the mean of each account's first 5 ratings received": group
+by endpoint dst, first_k, k 5, stat mean, of prop, prop rating). All prop
 aggregates of a call read the same property (prop); a value that is not a
 JSON number is skipped and counted once per event in prop_coercion[prop].
 Arithmetic is exact: integer sums are exact (an integer sum is reported as
@@ -118,7 +128,11 @@ unless the executor says otherwise; about 300 bytes a group); over it is
 E_LIMIT naming the number of groups and bytes: narrow the window, restrict
 rel_types, add an endpoint_filter, use pair_mode undirected, or use
 coarser dimensions. Time buckets have no fixed cap: only non-empty
-buckets are groups.
+buckets are groups. The sequence aggregates also count what they keep of
+each group's events: 8 bytes an event for returns and max_in_window, 16
+for max_distinct_in_window and reply_delay (which adds 16 per event of the
+population), 24 for first_k and last_k; over the budget is E_LIMIT naming
+them.
 endpoint_filter with uids [] keeps no event; a uid the store does not
 know at as_of_tt matches no event (it is not an error: nobody sent or
 received anything as that node).`,
@@ -134,10 +148,11 @@ received anything as that node).`,
 				"pair_mode":          Enum("pair: directed (src, dst) or undirected (node_a <= node_b)", "directed", "undirected"),
 			}, "dim")).Max(3),
 			"aggregates": Arr("one to six aggregates", Obj("an aggregate", map[string]*Schema{
-				"agg":  Enum("aggregate function", "count", "count_distinct", "sum", "mean", "min", "max", "first", "last", "max_gap", "max_in_window", "max_distinct_in_window", "reply_delay", "returns", "max_session_span"),
-				"of":   Enum("what it reads: count_distinct src|dst|node|pair; sum duration|prop; mean/min/max duration|vt_s|prop; first/last src|dst; max_distinct_in_window src|dst|node|pair", "src", "dst", "node", "pair", "duration", "vt_s", "prop"),
+				"agg":  Enum("aggregate function", "count", "count_distinct", "sum", "mean", "min", "max", "first", "last", "first_k", "last_k", "max_gap", "max_in_window", "max_distinct_in_window", "reply_delay", "returns", "max_session_span"),
+				"of":   Enum("what it reads: count_distinct src|dst|node|pair; sum duration|prop; mean/min/max duration|vt_s|prop; first/last src|dst; max_distinct_in_window src|dst|node|pair; first_k/last_k as sum/mean/min/max", "src", "dst", "node", "pair", "duration", "vt_s", "prop"),
 				"prop": Str("the property, with of = prop").NonEmpty(),
-				"stat": Enum("reply_delay: which statistic of the delays", "count", "min", "median", "mean", "max"),
+				"stat": Enum("reply_delay: which statistic of the delays (not sum); first_k, last_k: which statistic of the events (not median)", "count", "sum", "min", "median", "mean", "max"),
+				"k":    Int("first_k, last_k: how many events").Range(1, 1<<62),
 				"span": Int("max_in_window, max_distinct_in_window: window length in µs").Range(1, 1<<62),
 				"gap":  Int("max_session_span: largest gap inside a session; returns: the silence a return follows; µs").Range(0, 1<<62),
 			}, "agg")).NonEmpty().Max(6),
@@ -189,7 +204,7 @@ received anything as that node).`,
 func aggRowSchema() *Schema {
 	n := func(d string) *Schema { return Num(d).OrNull() }
 	i := func(d string) *Schema { return Int(d).OrNull() }
-	return Obj("a group: its dimension columns and aggregate columns (only those the call asked for)", map[string]*Schema{
+	row := Obj("a group: its dimension columns and aggregate columns (only those the call asked for)", map[string]*Schema{
 		"rank":                        Int("with order_by: the row's 1-based position in the order"),
 		"group_key":                   Arr("the dimension values in group_by order (the sort and cursor key)", Any("a dimension value")),
 		"t_a":                         Int("time_bucket: bucket start (µs, clipped to the window)"),
@@ -241,4 +256,21 @@ func aggRowSchema() *Schema {
 		"max_distinct_pair_in_window": Int("most distinct directed pairs within any span starting at an event"),
 		"max_session_span":            i("longest session (last - first event time, µs)"),
 	})
+	// first_k, last_k: count_first_k, then stat_of_first_k for each source
+	for _, which := range []string{"first_k", "last_k"} {
+		row.Properties["count_"+which] = Int(which + ": events taken (k, or fewer in a smaller group)")
+		for _, st := range []string{"sum", "mean", "min", "max"} {
+			for _, of := range []string{"duration", "vt_s", "prop"} {
+				if st == "sum" && of == "vt_s" {
+					continue
+				}
+				s := n(which + ": " + st + " of " + of + " over those events")
+				if of != "prop" && st != "mean" {
+					s = i(which + ": " + st + " of " + of + " over those events (µs)")
+				}
+				row.Properties[st+"_"+of+"_"+which] = s
+			}
+		}
+	}
+	return row
 }

@@ -21,6 +21,7 @@ type aggGroup struct {
 	times []int64             // event times, for the sequence aggregates
 	pairs []uint64            // src<<32 | dst (count_distinct of pair)
 	wev   []aggWinEv          // events, for max_distinct_in_window
+	kev   []aggKEv            // events with values, for first_k/last_k
 	// streamed sequence state: last time, largest gap, session start,
 	// longest session
 	sLast, sGap, sStart, sSpan int64
@@ -202,7 +203,13 @@ func aggKernel(c *Call, p *aggPlan, stream bool) (out map[string]any, dirty bool
 		}
 	}
 	index := newAggIndex(widths)
-	maxGroups := c.MemBudget() / p.rowBytes
+	// the groups and the sequence aggregates' kept events share the budget
+	budget := c.MemBudget()
+	perEvent, _ := aggKept(p)
+	var kept int64
+	held := func(groups int64) int64 {
+		return groups*p.rowBytes + kept*perEvent + int64(len(p.replyTimes))*aggReplyBytes
+	}
 
 	labelIDs := map[string]int64{}
 	var labelNames []string
@@ -232,7 +239,7 @@ func aggKernel(c *Call, p *aggPlan, stream bool) (out map[string]any, dirty bool
 	var gs []*aggGroup
 	var gLast, gCount []int64
 	var dl [3][]uint64 // group<<32 | node, for count_distinct of src, dst, node
-	needGroup := needSeqTimes || stream || p.needSrc != [aggNumSrcs]bool{} || p.distinct[3] || p.needEnds || p.needWinEvs
+	needGroup := needSeqTimes || stream || p.needSrc != [aggNumSrcs]bool{} || p.distinct[3] || p.needEnds || p.needWinEvs || p.needKEvs
 	if len(p.dims) == 0 {
 		gs = append(gs, &aggGroup{})
 		gLast, gCount = append(gLast, -1), append(gCount, 0)
@@ -296,6 +303,9 @@ func aggKernel(c *Call, p *aggPlan, stream bool) (out map[string]any, dirty bool
 		if i&4095 == 0 {
 			if err := c.Work(int64(min(4096, n-i))); err != nil {
 				return nil, false, err
+			}
+			if held(int64(len(gs))) > budget {
+				return nil, false, aggHeldErr(c, p, int64(len(gs)), kept, int64(len(p.replyTimes)))
 			}
 		}
 		v := i
@@ -411,7 +421,10 @@ func aggKernel(c *Call, p *aggPlan, stream bool) (out map[string]any, dirty bool
 			}
 			gi, pk := index.find(&k, p.slots)
 			if gi < 0 {
-				if int64(len(gs)) >= maxGroups {
+				if held(int64(len(gs))+1) > budget {
+					if kept > 0 || len(p.replyTimes) > 0 {
+						return nil, false, aggHeldErr(c, p, int64(len(gs))+1, kept, int64(len(p.replyTimes)))
+					}
 					return nil, false, c.Materialize(int64(len(gs))+1, p.rowBytes, "groups",
 						"narrow the window, restrict rel_types, add an endpoint_filter, use pair_mode undirected, or use coarser dimensions (a larger stride or unit)")
 				}
@@ -467,6 +480,12 @@ func aggKernel(c *Call, p *aggPlan, stream bool) (out map[string]any, dirty bool
 				if p.needWinEvs {
 					g.wev = append(g.wev, aggWinEv{t, src, dst})
 				}
+				if p.needKEvs {
+					g.kev = append(g.kev, aggKEv{t: t, src: src, dst: dst, v: v})
+				}
+				if perEvent > 0 {
+					kept++ // what the sequence aggregates keep of it
+				}
 			}
 			gk := uint64(gi) << 32
 			if p.distinct[0] {
@@ -479,6 +498,9 @@ func aggKernel(c *Call, p *aggPlan, stream bool) (out map[string]any, dirty bool
 				dl[2] = append(dl[2], gk|uint64(src), gk|uint64(dst))
 			}
 		}
+	}
+	if held(int64(len(gs))) > budget {
+		return nil, false, aggHeldErr(c, p, int64(len(gs)), kept, int64(len(p.replyTimes)))
 	}
 	for gi, g := range gs {
 		g.count = gCount[gi]

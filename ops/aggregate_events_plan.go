@@ -47,6 +47,8 @@ type aggAgg struct {
 	src     int // numeric source
 	span    int64
 	gap     int64
+	stat    string // first_k, last_k: count, sum, mean, min or max
+	k       int64  // first_k, last_k
 	col     string
 }
 
@@ -70,6 +72,7 @@ type aggPlan struct {
 	needEnds    bool // first/last: each group's first and last event
 	needWinEvs  bool // max_distinct_in_window, reply_delay: each group's events
 	needReplies bool // reply_delay
+	needKEvs    bool // first_k, last_k: each group's events with their values
 	// reply_delay: the population's events as (src<<32 | dst, time),
 	// sorted; built by the kernel
 	replyTimes []aggPairTime
@@ -206,6 +209,31 @@ func aggParse(c *Call) (*aggPlan, error) {
 			}
 			return nil
 		}
+		// numeric reads the numeric source of: duration, vt_s or prop (all
+		// prop aggregates of a call read one property). The scan computes
+		// the value of every event for the plain aggregates, and for
+		// first_k/last_k only a property's (its coercions are counted over
+		// the population); they read durations of the selected events only.
+		numeric := func() error {
+			a.src = map[string]int{"duration": aggSrcDuration, "vt_s": aggSrcVtS, "prop": aggSrcProp}[a.of]
+			if a.of == "prop" || a.agg != "first_k" && a.agg != "last_k" {
+				p.needSrc[a.src] = true
+			}
+			if a.of != "prop" {
+				return nil
+			}
+			allowed["prop"] = true
+			pr, ok := m["prop"].(string)
+			if !ok {
+				return aggErr(path+"/prop", `add "prop": "<property name>"`, "of prop needs prop")
+			}
+			if p.prop != "" && p.prop != pr {
+				return aggErr(path+"/prop", "make one call per property",
+					"all prop aggregates of a call read one property: %q and %q", p.prop, pr)
+			}
+			p.prop = pr
+			return nil
+		}
 		var err error
 		switch a.agg {
 		case "count":
@@ -223,19 +251,8 @@ func aggParse(c *Call) (*aggPlan, error) {
 				err = need("duration", "vt_s", "prop")
 			}
 			a.col = a.agg + "_" + a.of
-			a.src = map[string]int{"duration": aggSrcDuration, "vt_s": aggSrcVtS, "prop": aggSrcProp}[a.of]
-			p.needSrc[a.src] = true
-			if a.of == "prop" {
-				allowed["prop"] = true
-				pr, ok := m["prop"].(string)
-				if !ok {
-					return nil, aggErr(path+"/prop", `add "prop": "<property name>"`, "of prop needs prop")
-				}
-				if p.prop != "" && p.prop != pr {
-					return nil, aggErr(path+"/prop", "make one call per property",
-						"all prop aggregates of a call read one property: %q and %q", p.prop, pr)
-				}
-				p.prop = pr
+			if err == nil {
+				err = numeric()
 			}
 		case "first", "last":
 			err = need("src", "dst")
@@ -255,8 +272,8 @@ func aggParse(c *Call) (*aggPlan, error) {
 		case "reply_delay":
 			allowed["stat"] = true
 			st, ok := m["stat"].(string)
-			if !ok {
-				return nil, aggErr(path+"/stat", `add "stat": "count", "min", "median", "mean" or "max"`, "reply_delay needs a stat")
+			if !ok || st == "sum" {
+				return nil, aggErr(path+"/stat", `use "stat": "count", "min", "median", "mean" or "max"`, "reply_delay needs a stat other than sum")
 			}
 			a.of = st
 			a.col = st + "_reply_delay"
@@ -265,6 +282,19 @@ func aggParse(c *Call) (*aggPlan, error) {
 			}
 			p.needWinEvs = true
 			p.needReplies = true
+		case "first_k", "last_k":
+			err = aggParseK(m, &a, allowed, path)
+			if err == nil && a.stat != "count" {
+				if a.stat == "sum" {
+					err = need("duration", "prop")
+				} else {
+					err = need("duration", "vt_s", "prop")
+				}
+				if err == nil {
+					err = numeric()
+				}
+			}
+			p.needKEvs = true
 		case "returns":
 			allowed["gap"] = true
 			if _, ok := m["gap"]; !ok {
@@ -355,4 +385,24 @@ func aggParse(c *Call) (*aggPlan, error) {
 		return nil, err
 	}
 	return p, nil
+}
+
+// aggParseK reads first_k/last_k's stat and k and names its column:
+// count_first_k, or stat_of_first_k (mean_prop_last_k, ...).
+func aggParseK(m map[string]any, a *aggAgg, allowed map[string]bool, path string) error {
+	allowed["stat"], allowed["k"] = true, true
+	st, _ := m["stat"].(string)
+	if st == "" || st == "median" {
+		return aggErr(path+"/stat", `add "stat": "count", "sum", "mean", "min" or "max"`, "%s needs a stat other than median", a.agg)
+	}
+	if _, ok := m["k"]; !ok {
+		return aggErr(path+"/k", `add "k": the number of events`, "%s needs k", a.agg)
+	}
+	a.stat, a.k = st, toInt(m["k"])
+	if st == "count" {
+		a.col = "count_" + a.agg
+		return nil
+	}
+	a.col = st + "_" + a.of + "_" + a.agg
+	return nil
 }

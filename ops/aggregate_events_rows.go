@@ -5,8 +5,9 @@ import "slices"
 func aggRows(c *Call, p *aggPlan, gs []*aggGroup, stream bool, distinct [][4]int64, calFirst []int64, labelNames []string, coercion map[string]int64, needProps bool) (map[string]any, error) {
 	r := c.R
 	rows := make([]map[string]any, 0, len(gs))
+	kProps := aggProps{} // first_k, last_k: the selected events' props
 	for gi, g := range gs {
-		if err := c.Work(1 + int64(len(g.times)+len(g.wev))); err != nil {
+		if err := c.Work(1 + int64(len(g.times)+len(g.wev)+len(g.kev))); err != nil {
 			return nil, err
 		}
 		row := map[string]any{}
@@ -59,6 +60,7 @@ func aggRows(c *Call, p *aggPlan, gs []*aggGroup, stream bool, distinct [][4]int
 			slices.Sort(ts)
 		}
 		var delays []int64 // reply_delay: each replied event's delay, sorted
+		kSorted := false   // first_k, last_k: g.kev in order
 		for _, a := range p.aggs {
 			var val any
 			switch a.agg {
@@ -130,6 +132,16 @@ func aggRows(c *Call, p *aggPlan, gs []*aggGroup, stream bool, distinct [][4]int
 				val = aggDelayStat(delays, a.of)
 			case "max_distinct_in_window":
 				val = aggMaxDistinctInWindow(g.wev, a.of, a.span)
+			case "first_k", "last_k":
+				if !kSorted {
+					aggSortKEvs(r, g.kev)
+					kSorted = true
+				}
+				v, err := aggKStat(r, kProps, p.prop, aggKSelect(g.kev, a.k, a.agg == "last_k"), a)
+				if err != nil {
+					return nil, err
+				}
+				val = v
 			case "returns":
 				n := int64(0)
 				for i := 1; i < len(ts); i++ {

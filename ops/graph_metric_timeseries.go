@@ -13,8 +13,10 @@ func init() {
 		Summary: "A graph statistic per time bucket of a valid-time window (counts, degree, reciprocity).",
 		Doc: `Splits window [t_a, t_b) into buckets [b_i, e_i) of width stride
 (b_i = t_a + i*stride, e_i = min(b_i + stride, t_b): the last bucket may be
-short) and returns one row per bucket, empty buckets included. More than 2000
-buckets is E_LIMIT; the error names the minimum stride, ceil((t_b-t_a)/2000).
+short) and returns one row per bucket, empty buckets included. Each bucket
+holds 203 bytes of the memory budget (256 MiB unless the executor says
+otherwise: about 1.3 million buckets); more is E_LIMIT naming the smallest
+stride that fits.
 All metrics read the versions believed at as_of_tt.
 
 Point-in-time metrics, evaluated at the bucket start b_i:
@@ -52,7 +54,7 @@ given (E_INVALID_ARG otherwise).`,
 		Args: Obj("", map[string]*Schema{
 			"metric":   Enum("the statistic", "node_count", "edge_event_count", "active_edge_count", "mean_out_degree", "new_node_rate", "reciprocity"),
 			"window":   Window(),
-			"stride":   Int("bucket width (µs); at most 2000 buckets (required unless cycle is given)").Range(1, 1<<62),
+			"stride":   Int("bucket width (µs); the buckets must fit the memory budget, 203 bytes each (required unless cycle is given)").Range(1, 1<<62),
 			"cycle":    gmtsCycleSchema(),
 			"as_of_tt": AsOfTT(),
 			"limit":    Limit(),
@@ -87,7 +89,7 @@ func runGraphMetricTimeseries(c *Call) (map[string]any, error) {
 		return runGraphMetricCycle(c, cy)
 	}
 	w := c.Window("window")
-	b, err := gmtsMakeBuckets(w, c.Int("stride"))
+	b, err := gmtsBudgetBuckets(c, w, c.Int("stride"))
 	if err != nil {
 		return nil, err
 	}

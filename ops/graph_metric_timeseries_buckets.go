@@ -8,8 +8,33 @@ import (
 
 // Buckets shared by graph_metric_timeseries and burst_detection.
 
-// gmtsMaxBuckets is the hard cap on the number of buckets of a series.
+// gmtsMaxBuckets is the hard cap on the number of buckets of a
+// burst_detection series (graph_metric_timeseries is bounded by the memory
+// budget instead).
 const gmtsMaxBuckets = 2000
+
+// gmtsBucketBytes is what one bucket of a graph_metric_timeseries series
+// holds while the call runs, charged to the memory budget: its output row
+// (PayloadBytes of {t_a, t_b, value}: 155) and its working state (the
+// value and row slots and a per-bucket count: 48).
+const gmtsBucketBytes = 203
+
+// gmtsBudgetBuckets builds the buckets of window w at stride, or E_LIMIT
+// naming the smallest stride whose buckets fit the call's memory budget.
+func gmtsBudgetBuckets(c *Call, w bt.Interval, stride int64) (gmtsBuckets, error) {
+	d := w.End - w.Start // >= 1: the executor checked t_a < t_b
+	n := (d-1)/stride + 1
+	budget := c.MemBudget()
+	if maxN := budget / gmtsBucketBytes; n > maxN {
+		minStride := (d-1)/max(1, maxN) + 1
+		return gmtsBuckets{}, Errorf(ELimit, map[string]any{
+			"path": "/stride", "buckets": n, "bucket_bytes": int64(gmtsBucketBytes), "mem_budget": budget, "min_stride": minStride,
+			"hint": "use stride >= " + strconv.FormatInt(minStride, 10) + " or a narrower window",
+		}, "window of %d µs at stride %d gives %d buckets of %d bytes, over the memory budget of %s: use stride >= %d",
+			d, stride, n, gmtsBucketBytes, FormatBytes(budget), minStride)
+	}
+	return gmtsBuckets{ta: w.Start, tb: w.End, stride: stride, n: int(n)}, nil
+}
 
 // gmtsBuckets splits a window [t_a, t_b) into n buckets of width stride:
 // bucket i is [t_a + i*stride, min(t_a + (i+1)*stride, t_b)); the last one

@@ -23,9 +23,9 @@ func init() {
 			"stride": int64(1 + rng.IntN(20)),
 		}
 		switch rng.IntN(25) {
-		case 0: // too many buckets: E_LIMIT
-			args["window"] = map[string]any{"t_a": int64(0), "t_b": int64(2001 + rng.IntN(3000))}
-			args["stride"] = int64(1)
+		case 0: // buckets over the memory budget: E_LIMIT
+			args["window"] = map[string]any{"t_a": int64(0), "t_b": int64(1<<40 + rng.IntN(1<<30))}
+			args["stride"] = int64(1 + rng.IntN(1000))
 		case 2: // inverted window: E_INVALID_ARG
 			args["window"] = map[string]any{"t_a": int64(50), "t_b": int64(50)}
 		case 3, 4: // a cyclic series (the random times all lie in one hour
@@ -134,16 +134,30 @@ func TestGraphMetricTimeseriesAppendix(t *testing.T) {
 func TestGraphMetricTimeseriesErrors(t *testing.T) {
 	_, e := build(t, gmtsAppendixHistory())
 	ctx := context.Background()
-	_, err := ops.Execute(ctx, storeSource{e}, "graph_metric_timeseries", map[string]any{
-		"metric": "node_count", "window": map[string]any{"t_a": int64(0), "t_b": int64(10_000)}, "stride": int64(4)})
-	var oe *ops.Error
-	if !errors.As(err, &oe) || oe.Code != ops.ELimit || oe.Details["min_stride"] != int64(5) || oe.Details["path"] != "/stride" {
-		t.Fatalf("2500 buckets: got %v (%v)", err, oe)
+	// The buckets are bounded by the memory budget at 203 bytes each: under
+	// 100 KiB, 504 buckets fit, so 2,500 are refused naming stride 20
+	// (500 buckets), which runs.
+	series := func(stride int64, budget int64) error {
+		_, err := ops.ExecuteWith(ctx, storeSource{e}, "graph_metric_timeseries", map[string]any{
+			"metric": "node_count", "window": map[string]any{"t_a": int64(0), "t_b": int64(10_000)}, "stride": stride}, ops.ExecOptions{MemBudget: budget})
+		return err
 	}
-	// 2000 buckets exactly is allowed.
-	if _, err := ops.Execute(ctx, storeSource{e}, "graph_metric_timeseries", map[string]any{
-		"metric": "node_count", "window": map[string]any{"t_a": int64(0), "t_b": int64(10_000)}, "stride": int64(5)}); err != nil {
-		t.Fatal(err)
+	var oe *ops.Error
+	if err := series(4, 100<<10); !errors.As(err, &oe) || oe.Code != ops.ELimit || oe.Details["min_stride"] != int64(20) || oe.Details["path"] != "/stride" {
+		t.Fatalf("2500 buckets under 100 KiB: got %v (%v)", err, oe)
+	}
+	if err := series(20, 100<<10); err != nil {
+		t.Fatalf("500 buckets under 100 KiB: %v", err)
+	}
+	// Under the default budget 10,000 buckets run (the old cap was 2,000);
+	// 2^40 do not.
+	if err := series(1, 0); err != nil {
+		t.Fatalf("10,000 buckets: %v", err)
+	}
+	_, err := ops.Execute(ctx, storeSource{e}, "graph_metric_timeseries", map[string]any{
+		"metric": "edge_event_count", "window": map[string]any{"t_a": int64(0), "t_b": int64(1 << 40)}, "stride": int64(1)})
+	if !errors.As(err, &oe) || oe.Code != ops.ELimit {
+		t.Fatalf("2^40 buckets: got %v", err)
 	}
 	for _, tc := range []struct {
 		args map[string]any

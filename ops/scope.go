@@ -235,6 +235,16 @@ var scopeRules = map[string]scopeRule{
 			return Scope{Known: []string{a.str("src"), a.str("dst")}, Edges: []EdgeScope{{Valid: a.window("window"), PropsFree: true}}}
 		},
 	},
+	"longest_temporal_path": {
+		"src's registration (when given) and every edge overlapping window; edge props and version ids are not read.",
+		func(a scopeArgs) Scope {
+			var known []string
+			if src := a.str("src"); src != "" {
+				known = []string{src}
+			}
+			return Scope{Known: known, Edges: []EdgeScope{{Valid: a.window("window"), PropsFree: true}}}
+		},
+	},
 	"co_active": {
 		"the uids named in a_spec and b_spec (registration), and for each spec the edges matching its src/dst (as endpoints) and rel_type, over all valid time.",
 		func(a scopeArgs) Scope {

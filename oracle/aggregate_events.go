@@ -23,6 +23,7 @@ type aggOcc struct {
 	props    map[string]any
 	dur      bt.Time
 	hasDur   bool
+	eid      string
 }
 
 // aggregateEvents: validate, build the population with plain loops, list
@@ -151,7 +152,14 @@ func aggregateEvents(s *bt.MemStore, args map[string]any) (map[string]any, error
 			if st == "count" {
 				col = "replied"
 			}
-			ok = st != "" && only(m, "agg", "stat")
+			ok = st != "" && st != "sum" && only(m, "agg", "stat")
+		case "first_k", "last_k":
+			var p string
+			col, p, ok = aggOracleKCol(m, only)
+			if ok && p != "" {
+				ok = aggProp == "" || aggProp == p
+				aggProp, readsProp = p, true
+			}
 		case "returns":
 			_, has := m["gap"]
 			col, ok = "returns", has && only(m, "agg", "gap")
@@ -240,7 +248,7 @@ func aggregateEvents(s *bt.MemStore, args map[string]any) (map[string]any, error
 		if readsProp && !aggIsNumber(props[aggProp]) {
 			coercion[aggProp]++
 		}
-		o := aggOcc{t: e.Valid.Start, src: e.Key.Src, dst: e.Key.Dst, rel: e.Key.RelType, props: props}
+		o := aggOcc{t: e.Valid.Start, src: e.Key.Src, dst: e.Key.Dst, rel: e.Key.RelType, props: props, eid: eid(e.Key)}
 		end := e.Valid.End
 		for changed := true; changed; {
 			changed = false
@@ -447,6 +455,9 @@ func aggregateEvents(s *bt.MemStore, args map[string]any) (map[string]any, error
 					}
 				}
 				row[agg+"_"+of] = aggOracleNumeric(agg, vals)
+			case "first_k", "last_k":
+				col, _, _ := aggOracleKCol(m, only)
+				row[col] = aggOracleK(members, m, aggProp)
 			case "returns":
 				// sort the times, then count every step over the gap
 				var ts []int64

@@ -15,7 +15,7 @@ func burstDetection(s *bt.MemStore, args map[string]any) (map[string]any, error)
 	target, _ := args["target"].(map[string]any)
 	uid, _ := target["uid"].(string)
 	rel, _ := target["rel_type"].(string)
-	buckets, err := gmtsBuckets(args)
+	buckets, err := gmtsBuckets(args, 2000)
 	if err != nil {
 		return nil, err
 	}

@@ -7,15 +7,16 @@ import (
 func init() { register("graph_metric_timeseries", graphMetricTimeseries) }
 
 // gmtsBuckets lists the buckets of a window: [t_a + i*stride, min(+stride, t_b)),
-// or refuses with E_LIMIT above 2000.
-func gmtsBuckets(args map[string]any) ([]bt.Interval, error) {
+// or refuses with E_LIMIT over maxBuckets (burst_detection: 2000; a series:
+// what fits the default memory budget of 256 MiB at 203 bytes a bucket).
+func gmtsBuckets(args map[string]any, maxBuckets int64) ([]bt.Interval, error) {
 	w, _ := args["window"].(map[string]any)
 	ta, tb, stride := num(w["t_a"]), num(w["t_b"]), num(args["stride"])
+	if n := (tb-ta-1)/stride + 1; n > maxBuckets {
+		return nil, Refused{"E_LIMIT"}
+	}
 	var out []bt.Interval
 	for s := ta; s < tb; s += stride {
-		if len(out) == 2000 {
-			return nil, Refused{"E_LIMIT"}
-		}
 		out = append(out, bt.Interval{Start: s, End: min(s+stride, tb)})
 	}
 	return out, nil
@@ -42,7 +43,7 @@ func graphMetricTimeseries(s *bt.MemStore, args map[string]any) (map[string]any,
 	if cyclic {
 		return gmtsCycleSeries(s, args, cy)
 	}
-	buckets, err := gmtsBuckets(args)
+	buckets, err := gmtsBuckets(args, (256<<20)/203)
 	if err != nil {
 		return nil, err
 	}
