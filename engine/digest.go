@@ -124,18 +124,3 @@ func (s *Store) Stats() Stats {
 	}
 	return st
 }
-
-// MemoryBytes estimates the bytes the store's columns and indexes hold.
-func (s *Store) MemoryBytes() int64 {
-	var b int64
-	b += int64(s.eSrc.cap()+s.eDst.cap()+s.eRel.cap()+s.eDisc.cap()+s.eTTe.cap()+s.eProps.cap()) * 4
-	b += int64(s.eVtS.cap()+s.eVtE.cap()) * 8
-	b += int64(s.eOps.cap())
-	for i := range s.out {
-		b += int64(cap(s.out[i])+cap(s.in[i])) * 4
-	}
-	for _, c := range s.byStart.classes {
-		b += int64(cap(c.main)+cap(c.delta)) * 4
-	}
-	return b
-}
