@@ -29,7 +29,7 @@ func (s *Store) Digest() string {
 		for s.edgeEnd[seq] <= v {
 			seq++
 		}
-		disc := uint64(s.eDisc.At(v))
+		disc := uint64(s.discIn(v, seq))
 		if disc&autoBit != 0 {
 			disc &^= autoBit
 		} else {
