@@ -508,7 +508,7 @@ func decodeStore(r *ckptReader) (*Store, CheckpointInfo) {
 		s.eRel.Append(rel)
 		discs[i] = disc
 		s.eVtS.Append(vs)
-		s.appendEnd(bt.Interval{Start: vs, End: ve})
+		s.eVtE.Append(vs, ve)
 		s.eTTe.Append(tte)
 		if props == 0 {
 			s.eProps.AppendDefault()

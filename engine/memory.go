@@ -53,7 +53,7 @@ func (s *Store) Memory() []MemoryPart {
 		{"rel", colBytes(s.eRel.cap(), 4)},
 		{"disc", s.eDisc.bytes(4)},
 		{"vt_s", colBytes(s.eVtS.cap(), 8)},
-		{"vt_e", s.eVtE.bytes(8)},
+		{"vt_e", s.eVtE.bytes()},
 		{"tt_e", colBytes(s.eTTe.cap(), 4)},
 		{"props", s.eProps.bytes(4)},
 		{"ops", colBytes(s.eOps.cap(), 1)},

@@ -23,6 +23,9 @@ func (c *sparse[T]) Len() int { return c.n }
 
 // Get returns row i's value, or ok == false when the row holds the default.
 func (c *sparse[T]) Get(i uint32) (v T, ok bool) {
+	if len(c.vals) == 0 {
+		return v, false
+	}
 	w := c.words[i>>5]
 	b := uint32(1) << (i & 31)
 	if uint32(w)&b == 0 {

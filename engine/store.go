@@ -3,7 +3,6 @@ package engine
 import (
 	"fmt"
 	"math"
-	"math/bits"
 	"slices"
 	"sort"
 
@@ -80,11 +79,11 @@ type Store struct {
 	eTTe             col[uint32] // closing batch seq, openSeq while believed
 	edgeEnd          []uint32    // edgeEnd[seq]: edge versions stored after batch seq; tt_s is implicit
 	eOps             col[uint8]  // created | multiBit | closed<<4
+	eVtE             endCol      // about a byte per version (see endCol)
 
-	// Columns most versions need not store (see sparse): vt_e where it
-	// is not vt_s + 1 (see end), the disc where the batch's auto
-	// bookkeeping does not give it (see disc), and non-empty props.
-	eVtE   sparse[int64]
+	// Columns most versions need not store (see sparse): the disc where
+	// the batch's auto bookkeeping does not give it (see disc), and
+	// non-empty props.
 	eDisc  sparse[uint32]
 	eProps sparse[uint32]
 
@@ -290,26 +289,14 @@ func (s *Store) appendDiscs(seq uint32, discs []uint32) {
 	}
 }
 
-// valid is the valid interval of edge version v. It spells out end's
-// lookup so that it, and Reader.Valid, stay within the inlining budget.
+// valid is the valid interval of edge version v.
 func (s *Store) valid(v uint32) bt.Interval {
 	start := s.eVtS.chunks[v>>chunkBits][v&chunkMask]
-	w := s.eVtE.words[v>>5]
-	b := uint32(1) << (v & 31)
-	if uint32(w)&b == 0 {
-		return bt.Interval{Start: start, End: start + 1}
-	}
-	return bt.Interval{Start: start, End: s.eVtE.vals[uint32(w>>32)+uint32(bits.OnesCount32(uint32(w)&(b-1)))]}
+	return bt.Interval{Start: start, End: s.eVtE.end(v, start)}
 }
 
-// end is vt_e of edge version v, whose vt_s is start: the column stores
-// only the ends of versions that are not events [vt_s, vt_s + 1).
-func (s *Store) end(v uint32, start int64) int64 {
-	if e, ok := s.eVtE.Get(v); ok {
-		return e
-	}
-	return start + 1
-}
+// end is vt_e of edge version v, whose vt_s is start.
+func (s *Store) end(v uint32, start int64) int64 { return s.eVtE.end(v, start) }
 
 // propsOf is the props table index of edge version v (0: none).
 func (s *Store) propsOf(v uint32) uint32 {
@@ -428,7 +415,7 @@ func (s *Store) Apply(eff *bt.Effect) error {
 		s.eDst.Append(dst)
 		s.eRel.Append(lastRelID)
 		s.eVtS.Append(ne.V.Valid.Start)
-		s.appendEnd(ne.V.Valid)
+		s.eVtE.Append(ne.V.Valid.Start, ne.V.Valid.End)
 		s.eTTe.Append(openSeq)
 		if ne.V.Props == "" {
 			s.eProps.AppendDefault()
@@ -446,15 +433,6 @@ func (s *Store) Apply(eff *bt.Effect) error {
 	s.appendDiscs(seq, discs)
 	s.markMulti(s.edgeEnd[seq-1], s.edgeEnd[seq])
 	return nil
-}
-
-// appendEnd appends the vt_e of a new version with valid interval iv.
-func (s *Store) appendEnd(iv bt.Interval) {
-	if iv.End == iv.Start+1 {
-		s.eVtE.AppendDefault()
-	} else {
-		s.eVtE.Append(iv.End)
-	}
 }
 
 // markMulti sets multiBit on every version of the identities of versions
