@@ -5,7 +5,7 @@ import (
 	"slices"
 )
 
-// sparse is an append-only column for values that most rows do not need
+// sparse is an append-only uint32 column for values that most rows do not need
 // to store: a row either holds a value or says "the default", which the
 // caller derives (an event's end from its start, an empty property bag).
 // The values are kept in row order. Each 32-row word packs one bit per
@@ -13,16 +13,16 @@ import (
 // below the word in its high half, so a lookup is one word load, a
 // popcount and an index: O(1), like a dense column, at 0.25 bytes per
 // default row.
-type sparse[T any] struct {
+type sparse struct {
 	words []uint64 // rank<<32 | bits
-	vals  []T
+	vals  []uint32
 	n     int
 }
 
-func (c *sparse[T]) Len() int { return c.n }
+func (c *sparse) Len() int { return c.n }
 
 // Get returns row i's value, or ok == false when the row holds the default.
-func (c *sparse[T]) Get(i uint32) (v T, ok bool) {
+func (c *sparse) Get(i uint32) (v uint32, ok bool) {
 	if len(c.vals) == 0 {
 		return v, false
 	}
@@ -35,7 +35,7 @@ func (c *sparse[T]) Get(i uint32) (v T, ok bool) {
 }
 
 // AppendDefault appends a row that holds the default.
-func (c *sparse[T]) AppendDefault() {
+func (c *sparse) AppendDefault() {
 	if c.n&31 == 0 {
 		c.words = append(c.words, uint64(len(c.vals))<<32)
 	}
@@ -43,14 +43,14 @@ func (c *sparse[T]) AppendDefault() {
 }
 
 // Append appends a row holding v.
-func (c *sparse[T]) Append(v T) {
+func (c *sparse) Append(v uint32) {
 	c.AppendDefault()
 	c.words[len(c.words)-1] |= 1 << ((c.n - 1) & 31)
 	c.vals = append(c.vals, v)
 }
 
 // Clip drops the slack capacity growth left.
-func (c *sparse[T]) Clip() {
+func (c *sparse) Clip() {
 	if cap(c.words) > len(c.words)+len(c.words)/64+8 {
 		c.words = slices.Clone(c.words)
 	}
@@ -59,7 +59,7 @@ func (c *sparse[T]) Clip() {
 	}
 }
 
-// bytes is the memory the column holds, counting each value as width bytes.
-func (c *sparse[T]) bytes(width int64) int64 {
-	return int64(cap(c.words))*8 + int64(cap(c.vals))*width + 2*24
+// bytes is the memory the column holds.
+func (c *sparse) bytes() int64 {
+	return int64(cap(c.words))*8 + int64(cap(c.vals))*4 + 2*24
 }

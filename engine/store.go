@@ -84,8 +84,8 @@ type Store struct {
 	// Columns most versions need not store (see sparse): the disc where
 	// the batch's auto bookkeeping does not give it (see disc), and
 	// non-empty props.
-	eDisc  sparse[uint32]
-	eProps sparse[uint32]
+	eDisc  sparse
+	eProps sparse
 
 	// The first version of a store-assigned identity: for a regular batch
 	// (its auto events stored contiguously, in order) autoBase[seq] + n;
