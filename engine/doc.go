@@ -13,10 +13,13 @@
 // stored in batch order, so tt_s needs no column: a read pinned at batch
 // seq sees version v iff v < edgeEnd[seq] and seq < tt_e(v).
 //
-// Three columns store only the rows that need them (a sparse column: one
+// vt_e takes about a byte per version: a duration below 128 (every event
+// [t, t+1)) is the code itself; a longer or open end is stored exactly,
+// found through the code and a per-128-row offset (see endCol).
+//
+// Two columns store only the rows that need them (a sparse column: one
 // bit per row, with a running count every 32 rows, so a lookup stays
 // O(1)):
-//   - vt_e, for versions that are not events [vt_s, vt_s + 1);
 //   - props, for versions with a non-empty property bag;
 //   - disc. Store-assigned discriminators ("#<batch>.<n>") are not stored
 //     as strings: a disc is a global auto index with the high bit set,
