@@ -69,7 +69,8 @@ func BenchmarkIngestSynth1M(b *testing.B) { benchIngest(b, synthEvents(b, 1_000_
 // alone); rss-B is the process's resident set (VmRSS from /proc/self/status)
 // with the store open, after a GC and returning freed memory to the OS: the
 // whole process, so an upper bound. Also checkpoint bytes per edge version
-// and the time to reopen from the checkpoint.
+// and the time to reopen from the checkpoint, and the store's own account
+// of its bytes per edge version by structure (engine.Store.Memory).
 func benchFootprint(b *testing.B, n int64) {
 	for range b.N {
 		dir := b.TempDir()
@@ -103,6 +104,7 @@ func benchFootprint(b *testing.B, n int64) {
 		var ms runtime.MemStats
 		runtime.ReadMemStats(&ms)
 		heapWithStore := ms.HeapAlloc
+		parts := db.store.Memory()
 		debug.FreeOSMemory()
 		rss := residentBytes()
 		ckpt, _ := os.Stat(filepath.Join(dir, CheckpointFile))
@@ -126,6 +128,9 @@ func benchFootprint(b *testing.B, n int64) {
 		b.ReportMetric(float64(ckpt.Size())/float64(edges), "ckpt-B/edge-version")
 		b.ReportMetric(float64(reopen.Milliseconds()), "reopen-ms")
 		b.ReportMetric(float64(edges), "edge-versions")
+		for _, p := range parts {
+			b.ReportMetric(float64(p.Bytes)/float64(edges), p.Name+"-B/v")
+		}
 	}
 }
 

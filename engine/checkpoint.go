@@ -185,7 +185,10 @@ func (s *Store) encode(c *ckptWriter, info CheckpointInfo) {
 		c.uvarint(uint64(s.eSrc.At(v)))
 		c.uvarint(uint64(s.eDst.At(v)))
 		c.uvarint(uint64(s.eRel.At(v)))
-		if d := s.eDisc.At(v); d&autoBit != 0 {
+		for s.edgeEnd[tts] <= v {
+			tts++
+		}
+		if d := s.discIn(v, tts); d&autoBit != 0 {
 			g := d &^ autoBit
 			c.uvarint(uint64(zigzag(int64(g)-int64(prevG)))<<1 | 1)
 			prevG = g
@@ -195,12 +198,9 @@ func (s *Store) encode(c *ckptWriter, info CheckpointInfo) {
 		vs := s.eVtS.At(v)
 		c.varint(vs - prevS)
 		prevS = vs
-		c.uvarint(encodeEnd(bt.Interval{Start: vs, End: s.eVtE.At(v)}))
-		for s.edgeEnd[tts] <= v {
-			tts++
-		}
+		c.uvarint(encodeEnd(bt.Interval{Start: vs, End: s.end(v, vs)}))
 		c.uvarint(encodeTTe(tts, s.eTTe.At(v)))
-		c.uvarint(uint64(s.eProps.At(v)))
+		c.uvarint(uint64(s.propsOf(v)))
 		c.byte1(s.eOps.At(v))
 	}
 }
@@ -465,6 +465,7 @@ func decodeStore(r *ckptReader) (*Store, CheckpointInfo) {
 	var prevG uint32
 	tts := uint32(0)
 	var classes [numClasses][]uint32
+	discs := make([]uint32, ne) // stored once the batches' auto firsts are known
 	for i := range ne {
 		v := uint32(i)
 		src := r.index(r.uvarint(), nu, "src")
@@ -505,11 +506,15 @@ func decodeStore(r *ckptReader) (*Store, CheckpointInfo) {
 		s.eSrc.Append(src)
 		s.eDst.Append(dst)
 		s.eRel.Append(rel)
-		s.eDisc.Append(disc)
+		discs[i] = disc
 		s.eVtS.Append(vs)
-		s.eVtE.Append(ve)
+		s.eVtE.Append(vs, ve)
 		s.eTTe.Append(tte)
-		s.eProps.Append(props)
+		if props == 0 {
+			s.eProps.AppendDefault()
+		} else {
+			s.eProps.Append(props)
+		}
 		s.eOps.Append(ops)
 		s.noteExtent(bt.Interval{Start: vs, End: ve})
 		s.out[src] = append(s.out[src], v)
@@ -521,7 +526,9 @@ func decodeStore(r *ckptReader) (*Store, CheckpointInfo) {
 	for seq := 1; seq <= nb; seq++ {
 		a, b := s.batchAuto[seq], s.batchAuto[seq+1]
 		s.setAutoFirsts(a, firsts[a:b])
+		s.appendDiscs(uint32(seq), discs[s.edgeEnd[seq-1]:s.edgeEnd[seq]])
 	}
+	discs = nil
 	// Rebuild the time orders: lists are mostly sorted already.
 	less := func(a, b uint32) int {
 		if s.edgeLess(a, b) {

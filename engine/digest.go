@@ -29,7 +29,7 @@ func (s *Store) Digest() string {
 		for s.edgeEnd[seq] <= v {
 			seq++
 		}
-		disc := uint64(s.eDisc.At(v))
+		disc := uint64(s.discIn(v, seq))
 		if disc&autoBit != 0 {
 			disc &^= autoBit
 		} else {
@@ -123,19 +123,4 @@ func (s *Store) Stats() Stats {
 		st.RelTypes = []string{}
 	}
 	return st
-}
-
-// MemoryBytes estimates the bytes the store's columns and indexes hold.
-func (s *Store) MemoryBytes() int64 {
-	var b int64
-	b += int64(s.eSrc.cap()+s.eDst.cap()+s.eRel.cap()+s.eDisc.cap()+s.eTTe.cap()+s.eProps.cap()) * 4
-	b += int64(s.eVtS.cap()+s.eVtE.cap()) * 8
-	b += int64(s.eOps.cap())
-	for i := range s.out {
-		b += int64(cap(s.out[i])+cap(s.in[i])) * 4
-	}
-	for _, c := range s.byStart.classes {
-		b += int64(cap(c.main)+cap(c.delta)) * 4
-	}
-	return b
 }

@@ -7,14 +7,26 @@
 //
 // Strings (uids, labels, relation types, explicit discriminators, property
 // bags) are interned once. An edge version is a row across fixed-width
-// columns (src, dst, rel_type, disc, vt_s, vt_e, tt_e, props, ops) stored
-// in 64Ki-row chunks, so growth never copies. Transaction times are kept as
-// batch sequence numbers (uint32) and mapped back through the batch table.
-// Versions are stored in batch order, so tt_s needs no column: a read
-// pinned at batch seq sees version v iff v < edgeEnd[seq] and seq < tt_e(v).
-// Store-assigned discriminators ("#<batch>.<n>") are not stored as strings:
-// the disc column holds a global auto index with the high bit set, from
-// which the batch and n are recovered.
+// columns (src, dst, rel_type, vt_s, tt_e, ops) stored in 64Ki-row chunks,
+// so growth never copies. Transaction times are kept as batch sequence
+// numbers (uint32) and mapped back through the batch table. Versions are
+// stored in batch order, so tt_s needs no column: a read pinned at batch
+// seq sees version v iff v < edgeEnd[seq] and seq < tt_e(v).
+//
+// vt_e takes about a byte per version: a duration below 128 (every event
+// [t, t+1)) is the code itself; a longer or open end is stored exactly,
+// found through the code and a per-128-row offset (see endCol).
+//
+// Two columns store only the rows that need them (a sparse column: one
+// bit per row, with a running count every 32 rows, so a lookup stays
+// O(1)):
+//   - props, for versions with a non-empty property bag;
+//   - disc. Store-assigned discriminators ("#<batch>.<n>") are not stored
+//     as strings: a disc is a global auto index with the high bit set,
+//     from which the batch and n are recovered. In a batch whose new
+//     store-assigned identities have their first versions contiguous and
+//     in order (every plain ingest), those versions' discs follow from the
+//     batch table and are not stored at all.
 //
 // Indexes:
 //   - per node, out- and in-edge version lists sorted by (vt_s, id);

@@ -47,7 +47,8 @@ func classSpan(c int) int64 {
 }
 
 func (x *classIndex) insert(v uint32) {
-	c := &x.classes[durationClass(x.s.eVtE.At(v)-x.s.eVtS.At(v))]
+	iv := x.s.valid(v)
+	c := &x.classes[durationClass(iv.End-iv.Start)]
 	if len(c.delta) == 0 && (len(c.main) == 0 || !x.s.edgeLess(v, c.main[len(c.main)-1])) {
 		c.main = append(c.main, v)
 		return
@@ -105,10 +106,11 @@ func (x *classIndex) overlapping(dst []uint32, a, b bt.Time) []uint32 {
 			start := x.rangeStart(list, lo)
 			var run []uint32
 			for _, v := range list[start:] {
-				if x.s.eVtS.At(v) >= b {
+				vs := x.s.eVtS.At(v)
+				if vs >= b {
 					break
 				}
-				if x.s.eVtE.At(v) > a {
+				if x.s.end(v, vs) > a {
 					run = append(run, v)
 				}
 			}
@@ -188,10 +190,11 @@ func (x *classIndex) each(a, hi bt.Time, overlap bool, fn func(v uint32)) {
 		}
 		for _, list := range [2][]uint32{cl.main, cl.delta} {
 			for _, v := range list[x.rangeStart(list, lo):] {
-				if x.s.eVtS.At(v) >= hi {
+				vs := x.s.eVtS.At(v)
+				if vs >= hi {
 					break
 				}
-				if !overlap || x.s.eVtE.At(v) > a {
+				if !overlap || x.s.end(v, vs) > a {
 					fn(v)
 				}
 			}

@@ -131,14 +131,14 @@ func (r Reader) Dst(v uint32) uint32 { return r.s.eDst.At(v) }
 
 // Valid is the valid interval of edge version v.
 func (r Reader) Valid(v uint32) bt.Interval {
-	return bt.Interval{Start: r.s.eVtS.At(v), End: r.s.eVtE.At(v)}
+	return r.s.valid(v)
 }
 
 // RelType is the relation type of edge version v.
 func (r Reader) RelType(v uint32) string { return r.s.rels.s[r.s.eRel.At(v)] }
 
 // Props is the property bag of edge version v.
-func (r Reader) Props(v uint32) bt.Props { return bt.Props(r.s.props.s[r.s.eProps.At(v)]) }
+func (r Reader) Props(v uint32) bt.Props { return bt.Props(r.s.props.s[r.s.propsOf(v)]) }
 
 // EID is the edge identity id: the first 24 hex digits of the SHA-256 of the
 // canonical JSON array [src, dst, rel_type, disc].
@@ -196,7 +196,7 @@ func (r Reader) Continues(v uint32) bool {
 	}
 	start := s.eVtS.At(v)
 	for _, w := range s.identityOf(v) {
-		if w != v && s.eVtE.At(w) == start && r.Believed(w) {
+		if w != v && s.end(w, s.eVtS.At(w)) == start && r.Believed(w) {
 			return true
 		}
 	}

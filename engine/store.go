@@ -74,12 +74,18 @@ type Store struct {
 	nodes    []nodeRow
 	nodeHist [][]uint32 // per node id: node row indexes in insertion order
 
-	eSrc, eDst, eRel, eDisc col[uint32]
-	eVtS, eVtE              col[int64]
-	eTTe                    col[uint32] // closing batch seq, openSeq while believed
-	edgeEnd                 []uint32    // edgeEnd[seq]: edge versions stored after batch seq; tt_s is implicit
-	eProps                  col[uint32]
-	eOps                    col[uint8] // created | multiBit | closed<<4
+	eSrc, eDst, eRel col[uint32]
+	eVtS             col[int64]
+	eTTe             col[uint32] // closing batch seq, openSeq while believed
+	edgeEnd          []uint32    // edgeEnd[seq]: edge versions stored after batch seq; tt_s is implicit
+	eOps             col[uint8]  // created | multiBit | closed<<4
+	eVtE             endCol      // about a byte per version (see endCol)
+
+	// Columns most versions need not store (see sparse): the disc where
+	// the batch's auto bookkeeping does not give it (see disc), and
+	// non-empty props.
+	eDisc  sparse
+	eProps sparse
 
 	// The first version of a store-assigned identity: for a regular batch
 	// (its auto events stored contiguously, in order) autoBase[seq] + n;
@@ -183,7 +189,7 @@ func (s *Store) EdgeKnown(k bt.EdgeKey) bool { return len(s.identVersions(k)) > 
 func (s *Store) BelievedEdges(k bt.EdgeKey, iv bt.Interval) []bt.EdgeHit {
 	var out []bt.EdgeHit
 	for _, v := range s.identVersions(k) {
-		if s.eTTe.At(v) == openSeq && s.eVtS.At(v) < iv.End && iv.Start < s.eVtE.At(v) {
+		if s.eTTe.At(v) == openSeq && s.valid(v).Overlaps(iv) {
 			out = append(out, bt.EdgeHit{H: bt.Handle(v), V: s.EdgeVersion(v)})
 		}
 	}
@@ -228,25 +234,85 @@ func (s *Store) autoIndex(seq uint64, i int64) (uint32, bool) {
 }
 
 // Disc returns the discriminator string of edge version v.
-func (s *Store) Disc(v uint32) string {
-	d := s.eDisc.At(v)
+func (s *Store) Disc(v uint32) string { return s.discString(v, s.edgeSeq(v)) }
+
+// discString is Disc for a version v of batch seq.
+func (s *Store) discString(v, seq uint32) string {
+	d := s.discIn(v, seq)
 	if d&autoBit == 0 {
 		return s.discs.s[d]
 	}
 	g := d &^ autoBit
-	// The batch whose auto range holds g.
-	seq := sort.Search(len(s.batchAuto), func(i int) bool { return s.batchAuto[i] > g }) - 1
+	// The batch whose auto range holds g: mostly v's own.
+	if g < s.batchAuto[seq] || g >= s.batchAuto[seq+1] {
+		seq = uint32(sort.Search(len(s.batchAuto), func(i int) bool { return s.batchAuto[i] > g }) - 1)
+	}
 	return bt.AutoDisc(uint64(seq), int64(g-s.batchAuto[seq]))
+}
+
+// disc is the disc column's value for edge version v: an explicit disc's
+// table index, or autoBit | the global auto index.
+func (s *Store) disc(v uint32) uint32 { return s.discIn(v, s.edgeSeq(v)) }
+
+// discIn is disc for a version v of batch seq. The column stores only the
+// discs that derivedDisc does not give.
+func (s *Store) discIn(v, seq uint32) uint32 {
+	if d, ok := s.eDisc.Get(v); ok {
+		return d
+	}
+	d, _ := s.derivedDisc(v, seq)
+	return d
+}
+
+// derivedDisc is the disc of version v of batch seq when the batch's
+// auto bookkeeping gives it: in a regular batch (see setAutoFirsts) the
+// first versions of its store-assigned identities are contiguous, from
+// autoBase[seq], in auto index order.
+func (s *Store) derivedDisc(v, seq uint32) (uint32, bool) {
+	base := s.autoBase[seq]
+	if base == NoVersion || v < base || v-base >= s.batchAuto[seq+1]-s.batchAuto[seq] {
+		return 0, false
+	}
+	return autoBit | (s.batchAuto[seq] + (v - base)), true
+}
+
+// appendDiscs appends the discs of batch seq's edge versions, after its
+// auto firsts are set, storing only those derivedDisc does not give.
+func (s *Store) appendDiscs(seq uint32, discs []uint32) {
+	v := s.edgeEnd[seq-1]
+	for i, d := range discs {
+		if dd, ok := s.derivedDisc(v+uint32(i), seq); ok && dd == d {
+			s.eDisc.AppendDefault()
+		} else {
+			s.eDisc.Append(d)
+		}
+	}
+}
+
+// valid is the valid interval of edge version v.
+func (s *Store) valid(v uint32) bt.Interval {
+	start := s.eVtS.chunks[v>>chunkBits][v&chunkMask]
+	return bt.Interval{Start: start, End: s.eVtE.end(v, start)}
+}
+
+// end is vt_e of edge version v, whose vt_s is start.
+func (s *Store) end(v uint32, start int64) int64 { return s.eVtE.end(v, start) }
+
+// propsOf is the props table index of edge version v (0: none).
+func (s *Store) propsOf(v uint32) uint32 {
+	p, _ := s.eProps.Get(v)
+	return p
 }
 
 // EdgeVersion materializes edge version v.
 func (s *Store) EdgeVersion(v uint32) bt.EdgeVersion {
 	ops := s.eOps.At(v)
+	seq := s.edgeSeq(v)
 	return bt.EdgeVersion{
-		Key:       bt.EdgeKey{Src: s.uids.s[s.eSrc.At(v)], Dst: s.uids.s[s.eDst.At(v)], RelType: s.rels.s[s.eRel.At(v)], Disc: s.Disc(v)},
-		Props:     bt.Props(s.props.s[s.eProps.At(v)]),
-		Valid:     bt.Interval{Start: s.eVtS.At(v), End: s.eVtE.At(v)},
-		TTs:       s.seqTT(s.edgeSeq(v)),
+		Key:       bt.EdgeKey{Src: s.uids.s[s.eSrc.At(v)], Dst: s.uids.s[s.eDst.At(v)], RelType: s.rels.s[s.eRel.At(v)], Disc: s.discString(v, seq)},
+		Props:     bt.Props(s.props.s[s.propsOf(v)]),
+		Valid:     s.valid(v),
+		TTs:       s.seqTT(seq),
 		TTe:       s.seqTT(s.eTTe.At(v)),
 		CreatedBy: bt.OpKind(ops & 0x7),
 		ClosedBy:  bt.OpKind(ops >> 4),
@@ -277,6 +343,9 @@ func (s *Store) Apply(eff *bt.Effect) error {
 	autoStart := s.batchAuto[seq]
 	if uint64(autoStart)+uint64(eff.NumAuto) >= autoBit {
 		return fmt.Errorf("engine: more than 2^31 store-assigned edge identities")
+	}
+	if uint64(s.eVtS.Len())+uint64(len(eff.Edges)) >= NoVersion {
+		return fmt.Errorf("engine: more than 2^32-1 edge versions")
 	}
 	s.batchTT = append(s.batchTT, eff.TT)
 	s.batchAuto = append(s.batchAuto, autoStart+uint32(eff.NumAuto))
@@ -312,6 +381,7 @@ func (s *Store) Apply(eff *bt.Effect) error {
 	}
 	var lastRel string
 	var lastRelID uint32
+	discs := make([]uint32, len(eff.Edges))
 	for i := range eff.Edges {
 		ne := &eff.Edges[i]
 		k := &ne.V.Key
@@ -321,9 +391,6 @@ func (s *Store) Apply(eff *bt.Effect) error {
 			lastRel, lastRelID = k.RelType, s.rels.intern(k.RelType)
 		}
 		v := uint32(s.eVtS.Len())
-		if uint64(v) >= NoVersion {
-			return fmt.Errorf("engine: more than 2^32-1 edge versions")
-		}
 		var disc uint32
 		g, auto := uint32(0), false
 		if ne.Auto >= 0 {
@@ -343,15 +410,15 @@ func (s *Store) Apply(eff *bt.Effect) error {
 			ik := identKey{src, dst, lastRelID, disc}
 			s.explicit[ik] = append(s.explicit[ik], v)
 		}
+		discs[i] = disc
 		s.eSrc.Append(src)
 		s.eDst.Append(dst)
 		s.eRel.Append(lastRelID)
-		s.eDisc.Append(disc)
 		s.eVtS.Append(ne.V.Valid.Start)
-		s.eVtE.Append(ne.V.Valid.End)
+		s.eVtE.Append(ne.V.Valid.Start, ne.V.Valid.End)
 		s.eTTe.Append(openSeq)
 		if ne.V.Props == "" {
-			s.eProps.Append(0)
+			s.eProps.AppendDefault()
 		} else {
 			s.eProps.Append(s.props.intern(string(ne.V.Props)))
 		}
@@ -363,6 +430,7 @@ func (s *Store) Apply(eff *bt.Effect) error {
 	}
 	s.edgeEnd = append(s.edgeEnd, uint32(s.eVtS.Len()))
 	s.setAutoFirsts(autoStart, firsts)
+	s.appendDiscs(seq, discs)
 	s.markMulti(s.edgeEnd[seq-1], s.edgeEnd[seq])
 	return nil
 }
@@ -384,7 +452,7 @@ func (s *Store) markMulti(from, to uint32) {
 
 // identityOf returns every stored version of the identity of version v.
 func (s *Store) identityOf(v uint32) []uint32 {
-	d := s.eDisc.At(v)
+	d := s.disc(v)
 	if d&autoBit != 0 {
 		g := d &^ autoBit
 		more := s.autoMore[g]
@@ -477,6 +545,9 @@ func (s *Store) Compact() {
 	trim(s.out)
 	trim(s.in)
 	trim(s.nodeHist)
+	s.eVtE.Clip()
+	s.eDisc.Clip()
+	s.eProps.Clip()
 	s.byStart.merge()
 }
 
