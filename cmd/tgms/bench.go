@@ -136,12 +136,12 @@ func runPeers(cmd *cobra.Command, db *tgms.DB, qs []bench.Query, names []string,
 	} else {
 		st := db.Stats()
 		fmt.Fprintf(w, "store: %d node versions, %d edge versions\n", st.NodeVersions, st.EdgeVersions)
-		fmt.Fprintf(w, "%-10s %12s %14s %14s\n", "system", "load s", "rows/s", "B/edge ver.")
+		fmt.Fprintf(w, "%-10s %9s %9s %9s %12s %12s\n", "system", "load s", "copy s", "index s", "rows/s", "B/edge ver.")
 		for _, n := range append([]string{"native"}, ran...) {
 			l := loads[n]
-			fmt.Fprintf(w, "%-10s %12.2f %14.0f %14.1f\n", n, l.Seconds, l.RowsPerSec, l.BytesPerEdge)
+			fmt.Fprintf(w, "%-10s %9.2f %9.2f %9.2f %12.0f %12.1f\n", n, l.Seconds, l.CopySeconds, l.IndexSeconds, l.RowsPerSec, l.BytesPerEdge)
 		}
-		fmt.Fprintln(w, "(native: durable ingest of the believed edge events into a new store; peers: COPY of both tables, indexes, ANALYZE)")
+		fmt.Fprintln(w, "(native: durable ingest of the believed edge events into a new store; peers: bulk load of both tables, then indexes and ANALYZE; rows/s over all of it)")
 		peers.Print(w, rows, ran)
 	}
 	if bad > 0 {
