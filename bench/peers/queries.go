@@ -19,22 +19,10 @@ type dialect struct {
 	div func(a, b string) string
 	// nameIfString is props.name when it is a JSON string, else NULL.
 	nameIfString func(props string) string
-	// stab, when set, spells "valid at instant t" so that an interval
-	// index serves it (PostgreSQL: a GiST index on int8range(vt_s, vt_e));
-	// else it is the two comparisons.
-	stab func(alias string, t int64) string
 	// oneScan writes the event CTE as one scan with the fragment test
 	// under an OR (a hashed anti-join) instead of a union of the single-
 	// and multi-version rows.
 	oneScan bool
-}
-
-// validAt is the valid-time half of the visibility rule at instant t.
-func (d dialect) validAt(alias string, t int64) string {
-	if d.stab != nil {
-		return d.stab(alias, t)
-	}
-	return validAt(alias, t)
 }
 
 // peerQuery is one registry query in SQL, with the reading of the native
@@ -100,7 +88,7 @@ func believed(alias string, tt bt.Time) string {
 	return fmt.Sprintf("%[1]s.tt_s <= %[2]d AND %[2]d < %[1]s.tt_e", alias, tt)
 }
 
-// validAt is the valid-time half at instant t, as two comparisons.
+// validAt is the valid-time half at instant t.
 func validAt(alias string, t int64) string {
 	return fmt.Sprintf("%[1]s.vt_s <= %[2]d AND %[2]d < %[1]s.vt_e", alias, t)
 }
@@ -176,7 +164,7 @@ reached AS (SELECT uid, min(hop) AS hop FROM r GROUP BY uid)
 SELECT 'n', uid, hop FROM reached
 UNION ALL
 SELECT 'e', se.vid, 0 FROM se JOIN reached x ON x.uid = se.src JOIN reached y ON y.uid = se.dst`,
-		d.validAt("n", t), believed("n", a.tt), d.validAt("e", t), believed("e", a.tt), litList(a.strs("seeds")), a.int("hops"))
+		validAt("n", t), believed("n", a.tt), validAt("e", t), believed("e", a.tt), litList(a.strs("seeds")), a.int("hops"))
 }
 
 func snapOurs(p map[string]any) []string {
@@ -210,8 +198,8 @@ d AS (
 SELECT cat, id, n FROM (
   SELECT cat, id, count(*) OVER (PARTITION BY cat) AS n, row_number() OVER (PARTITION BY cat ORDER BY id) AS rn FROM d) x
 WHERE rn <= %[7]d`,
-		d.validAt("n", t1), d.validAt("n", t2), believed("n", a.tt),
-		d.validAt("e", t1), d.validAt("e", t2), believed("e", a.tt), diffCap)
+		validAt("n", t1), validAt("n", t2), believed("n", a.tt),
+		validAt("e", t1), validAt("e", t2), believed("e", a.tt), diffCap)
 }
 
 func diffOurs(p map[string]any) []string {
