@@ -61,7 +61,7 @@ func TestRegistryDeterministic(t *testing.T) {
 }
 
 // synthStore is a fresh store holding a synthetic graph of n events.
-func synthStore(t *testing.T, n int64, seed uint64) *tgms.DB {
+func synthStore(t testing.TB, n int64, seed uint64) *tgms.DB {
 	t.Helper()
 	db, err := tgms.Open(t.TempDir(), &tgms.Options{NoSync: true, CheckpointBytes: -1})
 	if err != nil {

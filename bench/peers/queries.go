@@ -19,6 +19,10 @@ type dialect struct {
 	div func(a, b string) string
 	// nameIfString is props.name when it is a JSON string, else NULL.
 	nameIfString func(props string) string
+	// oneScan writes the event CTE as one scan with the fragment test
+	// under an OR (a hashed anti-join) instead of a union of the single-
+	// and multi-version rows.
+	oneScan bool
 }
 
 // peerQuery is one registry query in SQL, with the reading of the native
@@ -101,8 +105,11 @@ func continues(alias string, tt bt.Time) string {
 // events is a CTE body: the occurrences (first fragments) starting in [ta,
 // tb). Single-version identities are occurrences without a lookup; the
 // union keeps the fragment test off the bulk of the rows.
-func events(tt bt.Time, ta, tb int64, extra string) string {
+func events(d dialect, tt bt.Time, ta, tb int64, extra string) string {
 	where := fmt.Sprintf("%s AND e.vt_s >= %d AND e.vt_s < %d %s", believed("e", tt), ta, tb, extra)
+	if d.oneScan {
+		return fmt.Sprintf("SELECT e.* FROM edges e WHERE %s AND NOT %s", where, continues("e", tt))
+	}
 	return fmt.Sprintf("SELECT e.* FROM edges e WHERE %[1]s AND NOT e.multi UNION ALL SELECT e.* FROM edges e WHERE %[1]s AND e.multi AND NOT %[2]s",
 		where, continues("e", tt))
 }
@@ -288,24 +295,27 @@ func pathsSQL(d dialect, a args) string {
 	if a.int("max_hops") != 3 {
 		panic("peers: paths.k is written for max_hops 3")
 	}
-	// hop(prev, at): the edge e leaves prev's head at time at.
-	hop := func(at string) string {
-		return fmt.Sprintf("greatest(%[1]s, e.vt_s) < e.vt_e AND (NOT e.cont OR %[1]s >= e.vt_s)", at)
+	// hop(alias, at): edge alias is in the window and leaves the previous
+	// head at time at; a carved fragment only continues a walk already on
+	// it. Each hop reads edges by source through the index, so only the
+	// walks' frontier is touched, not the whole window.
+	hop := func(e, at string) string {
+		return fmt.Sprintf("%[1]s AND %[2]s.vt_s < %[3]d AND %[2]s.vt_e > %[4]d AND greatest(%[5]s, %[2]s.vt_s) < %[2]s.vt_e AND (%[5]s >= %[2]s.vt_s OR NOT %[6]s)",
+			believed(e, a.tt), e, tb, ta, at, continues(e, a.tt))
 	}
 	return fmt.Sprintf(`WITH
-pe AS (SELECT e.eid, e.src, e.dst, e.vt_s, e.vt_e, %[1]s AS cont FROM edges e WHERE %[2]s AND e.vt_s < %[4]d AND e.vt_e > %[3]d),
-p1 AS (SELECT e.vt_s AS s1, e.eid AS x1, greatest(%[3]d, e.vt_s) AS a1, e.dst AS v1 FROM pe e
-  WHERE e.src = %[5]s AND e.dst <> %[5]s AND %[7]s),
-p2 AS (SELECT p1.*, e.vt_s AS s2, e.eid AS x2, greatest(p1.a1, e.vt_s) AS a2, e.dst AS v2 FROM p1 JOIN pe e ON e.src = p1.v1
-  WHERE p1.v1 <> %[6]s AND e.dst <> %[5]s AND e.dst <> p1.v1 AND %[8]s),
-p3 AS (SELECT p2.*, e.vt_s AS s3, e.eid AS x3, greatest(p2.a2, e.vt_s) AS a3 FROM p2 JOIN pe e ON e.src = p2.v2
-  WHERE p2.v2 <> %[6]s AND e.dst = %[6]s AND %[9]s),
+p1 AS (SELECT e.vt_s AS s1, e.eid AS x1, greatest(%[1]d, e.vt_s) AS a1, e.dst AS v1 FROM edges e
+  WHERE e.src = %[2]s AND e.dst <> %[2]s AND %[4]s),
+p2 AS (SELECT p1.*, e.vt_s AS s2, e.eid AS x2, greatest(p1.a1, e.vt_s) AS a2, e.dst AS v2 FROM p1 JOIN edges e ON e.src = p1.v1
+  WHERE p1.v1 <> %[3]s AND e.dst <> %[2]s AND e.dst <> p1.v1 AND %[5]s),
+p3 AS (SELECT p2.*, e.vt_s AS s3, e.eid AS x3, greatest(p2.a2, e.vt_s) AS a3 FROM p2 JOIN edges e ON e.src = p2.v2
+  WHERE p2.v2 <> %[3]s AND e.dst = %[3]s AND %[6]s),
 paths AS (
-  SELECT a1 AS arr, a1 AS dep, 1 AS hops, s1, x1, CAST(NULL AS BIGINT) AS s2, CAST(NULL AS TEXT) AS x2, CAST(NULL AS BIGINT) AS s3, CAST(NULL AS TEXT) AS x3 FROM p1 WHERE v1 = %[6]s
-  UNION ALL SELECT a2, a1, 2, s1, x1, s2, x2, NULL, NULL FROM p2 WHERE v2 = %[6]s
+  SELECT a1 AS arr, a1 AS dep, 1 AS hops, s1, x1, CAST(NULL AS BIGINT) AS s2, CAST(NULL AS TEXT) AS x2, CAST(NULL AS BIGINT) AS s3, CAST(NULL AS TEXT) AS x3 FROM p1 WHERE v1 = %[3]s
+  UNION ALL SELECT a2, a1, 2, s1, x1, s2, x2, NULL, NULL FROM p2 WHERE v2 = %[3]s
   UNION ALL SELECT a3, a1, 3, s1, x1, s2, x2, s3, x3 FROM p3)
-SELECT count(*) OVER () AS total, arr, dep, hops, x1, x2, x3 FROM paths ORDER BY arr, hops, s1, x1, s2, x2, s3, x3 LIMIT %[10]d`,
-		continues("e", a.tt), believed("e", a.tt), ta, tb, src, dst, hop(num(ta)), hop("p1.a1"), hop("p2.a2"), a.int("k"))
+SELECT count(*) OVER () AS total, arr, dep, hops, x1, x2, x3 FROM paths ORDER BY arr, hops, s1, x1, s2, x2, s3, x3 LIMIT %[7]d`,
+		ta, src, dst, hop("e", num(ta)), hop("e", "p1.a1"), hop("e", "p2.a2"), a.int("k"))
 }
 
 func pathsOurs(p map[string]any) []string {
@@ -325,7 +335,7 @@ func seriesCTE(d dialect, a args) string {
 	return fmt.Sprintf(`ev AS (%s),
 b AS (SELECT %s AS i, count(*) AS x FROM ev GROUP BY 1),
 s AS (SELECT g.i, coalesce(b.x, 0) AS x FROM generate_series(0, %d) AS g(i) LEFT JOIN b ON b.i = g.i)`,
-		events(a.tt, ta, tb, ""), d.div("vt_s - "+num(ta), num(s)), nBuckets(ta, tb, s)-1)
+		events(d, a.tt, ta, tb, ""), d.div("vt_s - "+num(ta), num(s)), nBuckets(ta, tb, s)-1)
 }
 
 func seriesSQL(d dialect, a args) string {
@@ -419,9 +429,10 @@ func aggSQL(d dialect, a args) string {
 	ta, tb := a.int("window", "t_a"), a.int("window", "t_b")
 	s := a.m["group_by"].([]any)[1].(map[string]any)["stride"].(int64)
 	return fmt.Sprintf(`WITH ev AS (%s),
-g AS (SELECT rel_type, %s AS i, count(*) AS n, count(DISTINCT dst) AS nd FROM ev GROUP BY 1, 2)
+d AS (SELECT rel_type, %s AS i, dst, count(*) AS n FROM ev GROUP BY 1, 2, 3),
+g AS (SELECT rel_type, i, sum(n) AS n, count(*) AS nd FROM d GROUP BY 1, 2)
 SELECT rel_type, %d + i * %d, n, nd FROM g ORDER BY rel_type, i LIMIT %d`,
-		events(a.tt, ta, tb, ""), d.div("vt_s - "+num(ta), num(s)), ta, s, a.int("limit"))
+		events(d, a.tt, ta, tb, ""), d.div("vt_s - "+num(ta), num(s)), ta, s, a.int("limit"))
 }
 
 func motifSQL(d dialect, a args) string {
@@ -439,7 +450,7 @@ SELECT (SELECT count(*) FROM m e1
   JOIN m e2 ON e2.src = e1.dst AND e2.dst <> e1.src AND e2.vt_s <= e1.vt_s + %[2]d AND %[3]s
   JOIN m e3 ON e3.src = e2.dst AND e3.dst = e1.src AND e3.vt_s <= e1.vt_s + %[2]d AND %[4]s),
   (SELECT count(*) FROM ev)`,
-		events(a.tt, ta, tb, fmt.Sprintf("AND e.src IN (%s) AND e.dst IN (%s)", f, f)), delta, after("e2", "e1"), after("e3", "e2"))
+		events(d, a.tt, ta, tb, fmt.Sprintf("AND e.src IN (%s) AND e.dst IN (%s)", f, f)), delta, after("e2", "e1"), after("e3", "e2"))
 }
 
 func motifOurs(p map[string]any) []string {

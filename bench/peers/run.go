@@ -39,12 +39,23 @@ type Row struct {
 
 // Options bound the timing of each query.
 type Options struct {
+	// Warmups are untimed runs per system before the timed rounds; a
+	// system whose checked run took longer than SlowRun gets none (that
+	// run already warmed it).
 	Warmups int
-	Reps    int
-	// Budget is the most time spent timing one query across all systems
-	// (at least 3 rounds are always timed).
+	// Reps is the most timed rounds (one run of every system each).
+	Reps int
+	// MinReps rounds are always timed (at least 1); more run while the
+	// query's Budget lasts.
+	MinReps int
+	// Budget is the most time spent timing one query across all systems.
 	Budget time.Duration
+	// Progress, when set, gets a line per query as it finishes.
+	Progress io.Writer
 }
+
+// SlowRun is the checked-run time beyond which a system is not warmed up.
+const SlowRun = time.Second
 
 // Compare checks every registry query's answer on every system against
 // the native one, then times the systems interleaved (one repetition of
@@ -72,8 +83,10 @@ func Compare(ctx context.Context, db *tgms.DB, qs []bench.Query, systems []*Syst
 		a := args{m: q.Args, tt: tt}
 		timed := []func() error{func() error { _, err := db.Call(ctx, q.Op, q.Args); return err }}
 		names := []string{"native"}
+		warm := []bool{true}
 		for _, s := range systems {
 			c := Cell{Status: "unsupported"}
+			checked := time.Now()
 			if ok {
 				c = checkPeer(ctx, s, pq, a, want)
 			}
@@ -82,16 +95,19 @@ func Compare(ctx context.Context, db *tgms.DB, qs []bench.Query, systems []*Syst
 				s := s
 				timed = append(timed, func() error { _, err := s.answer(ctx, pq, a); return err })
 				names = append(names, s.Name)
+				warm = append(warm, time.Since(checked) <= SlowRun)
 			}
 		}
 		times := make([][]float64, len(timed))
 		for range o.Warmups {
-			for _, f := range timed {
-				f()
+			for i, f := range timed {
+				if warm[i] {
+					f()
+				}
 			}
 		}
 		deadline := time.Now().Add(o.Budget)
-		for r := 0; r < o.Reps && (r < 3 || time.Now().Before(deadline)); r++ {
+		for r := 0; r < o.Reps && (r < max(1, o.MinReps) || time.Now().Before(deadline)); r++ {
 			for k := range timed {
 				i := (k + r) % len(timed)
 				start := time.Now()
@@ -111,6 +127,13 @@ func Compare(ctx context.Context, db *tgms.DB, qs []bench.Query, systems []*Syst
 			c := row.Peers[names[i]]
 			c.P50Ms, c.Reps = p50, reps
 			row.Peers[names[i]] = c
+		}
+		if o.Progress != nil {
+			fmt.Fprintf(o.Progress, "%s %-16s native %.3f ms", time.Now().UTC().Format("15:04:05"), q.ID, row.Native.P50Ms)
+			for _, s := range systems {
+				fmt.Fprintf(o.Progress, ", %s %s", s.Name, ms(row.Peers[s.Name]))
+			}
+			fmt.Fprintln(o.Progress)
 		}
 		out = append(out, row)
 	}

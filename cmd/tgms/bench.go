@@ -16,7 +16,8 @@ import (
 func newBench() *cobra.Command {
 	var store, vs string
 	var asJSON bool
-	var warmups, reps int
+	var warmups, reps, minReps int
+	var budget time.Duration
 	cmd := &cobra.Command{
 		Use:   "bench --store DIR [--vs duckdb,postgres] [--json]",
 		Short: "Time the 13-query operator registry on a store (p50/p95 latency), optionally against DuckDB and PostgreSQL",
@@ -37,7 +38,11 @@ and into a PostgreSQL 15 server started on a free loopback port from
 runs as user postgres). Every query's answer is checked equal to the
 native one before it is timed; then the systems are timed interleaved and
 the table gives each p50, the peer/native ratio and the answer size, with
-each system's load rate and bytes per edge version on disk. A peer that
+each system's load rate (bulk load, then indexes and ANALYZE) and bytes
+per edge version on disk. Each query gets --warmups untimed runs per
+system (none for a system whose checked run took over a second), then
+--min-reps timed rounds however slow, and more up to --reps while
+--budget lasts; progress goes to stderr. A peer that
 cannot start is skipped with the reason. Exit status 1 when any answer
 differs.`,
 		RunE: func(cmd *cobra.Command, _ []string) error {
@@ -51,7 +56,8 @@ differs.`,
 				return badInput("%v", err)
 			}
 			if vs != "" {
-				return runPeers(cmd, db, qs, strings.Split(vs, ","), warmups, reps, asJSON)
+				o := peers.Options{Warmups: warmups, Reps: reps, MinReps: minReps, Budget: budget, Progress: cmd.ErrOrStderr()}
+				return runPeers(cmd, db, qs, strings.Split(vs, ","), o, asJSON)
 			}
 			res := bench.Run(cmd.Context(), db, qs, warmups, reps)
 			if asJSON {
@@ -70,10 +76,12 @@ differs.`,
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON")
 	cmd.Flags().IntVar(&warmups, "warmups", 5, "untimed runs per query")
 	cmd.Flags().IntVar(&reps, "reps", 30, "timed runs per query (fewer when a query is slow)")
+	cmd.Flags().IntVar(&minReps, "min-reps", 3, "with --vs: timed rounds always run per query, however slow; more run within --budget")
+	cmd.Flags().DurationVar(&budget, "budget", 20*time.Second, "with --vs: time spent timing one query on all systems beyond --min-reps")
 	return cmd
 }
 
-func runPeers(cmd *cobra.Command, db *tgms.DB, qs []bench.Query, names []string, warmups, reps int, asJSON bool) error {
+func runPeers(cmd *cobra.Command, db *tgms.DB, qs []bench.Query, names []string, o peers.Options, asJSON bool) error {
 	ctx := cmd.Context()
 	w, errw := cmd.OutOrStdout(), cmd.ErrOrStderr()
 	for _, n := range names {
@@ -86,11 +94,19 @@ func runPeers(cmd *cobra.Command, db *tgms.DB, qs []bench.Query, names []string,
 		return err
 	}
 	defer os.RemoveAll(tmp)
+	if o.Reps < 1 || o.MinReps < 1 || o.MinReps > o.Reps || o.Budget < 0 {
+		return badInput("--reps %d, --min-reps %d, --budget %s: need 1 <= --min-reps <= --reps and a non-negative budget", o.Reps, o.MinReps, o.Budget)
+	}
+	step := func(what string) {
+		fmt.Fprintf(errw, "%s %s\n", time.Now().UTC().Format("15:04:05"), what)
+	}
+	step("export the version tables to " + tmp)
 	t, err := peers.Export(db, tmp)
 	if err != nil {
 		return err
 	}
 	loads := map[string]peers.LoadStats{}
+	step("native durable ingest")
 	native, err := peers.NativeIngest(t, filepath.Join(tmp, "native"))
 	if err != nil {
 		return err
@@ -109,6 +125,7 @@ func runPeers(cmd *cobra.Command, db *tgms.DB, qs []bench.Query, names []string,
 			continue
 		}
 		defer s.Close()
+		step("load " + n)
 		st, err := s.Load(ctx, t)
 		if err != nil {
 			return err
@@ -117,7 +134,8 @@ func runPeers(cmd *cobra.Command, db *tgms.DB, qs []bench.Query, names []string,
 		systems = append(systems, s)
 		ran = append(ran, n)
 	}
-	rows, err := peers.Compare(ctx, db, qs, systems, peers.Options{Warmups: warmups, Reps: reps, Budget: 20 * time.Second})
+	step("check every answer, then time the systems interleaved")
+	rows, err := peers.Compare(ctx, db, qs, systems, o)
 	if err != nil {
 		return err
 	}
@@ -136,12 +154,12 @@ func runPeers(cmd *cobra.Command, db *tgms.DB, qs []bench.Query, names []string,
 	} else {
 		st := db.Stats()
 		fmt.Fprintf(w, "store: %d node versions, %d edge versions\n", st.NodeVersions, st.EdgeVersions)
-		fmt.Fprintf(w, "%-10s %12s %14s %14s\n", "system", "load s", "rows/s", "B/edge ver.")
+		fmt.Fprintf(w, "%-10s %9s %9s %9s %12s %12s\n", "system", "load s", "copy s", "index s", "rows/s", "B/edge ver.")
 		for _, n := range append([]string{"native"}, ran...) {
 			l := loads[n]
-			fmt.Fprintf(w, "%-10s %12.2f %14.0f %14.1f\n", n, l.Seconds, l.RowsPerSec, l.BytesPerEdge)
+			fmt.Fprintf(w, "%-10s %9.2f %9.2f %9.2f %12.0f %12.1f\n", n, l.Seconds, l.CopySeconds, l.IndexSeconds, l.RowsPerSec, l.BytesPerEdge)
 		}
-		fmt.Fprintln(w, "(native: durable ingest of the believed edge events into a new store; peers: COPY of both tables, indexes, ANALYZE)")
+		fmt.Fprintln(w, "(native: durable ingest of the believed edge events into a new store; peers: bulk load of both tables, then indexes and ANALYZE; rows/s over all of it)")
 		peers.Print(w, rows, ran)
 	}
 	if bad > 0 {

@@ -1,0 +1,45 @@
+package bench
+
+import (
+	"context"
+	"os"
+	"testing"
+
+	"github.com/tgms-go/tgms"
+)
+
+// BenchmarkRegistry times each registry query as a sub-benchmark, on the
+// store at $TGMS_BENCH_STORE (opened read-only) or else on a 20,000-event
+// synthetic store; with -cpuprofile it profiles the queries picked by
+// -bench (e.g. -bench 'Registry/resolve').
+func BenchmarkRegistry(b *testing.B) {
+	var db *tgms.DB
+	if dir := os.Getenv("TGMS_BENCH_STORE"); dir != "" {
+		var err error
+		if db, err = tgms.Open(dir, &tgms.Options{ReadOnly: true}); err != nil {
+			b.Fatal(err)
+		}
+		defer db.Close()
+	} else {
+		db = synthStore(b, 20_000, 1)
+	}
+	qs, err := Registry(db)
+	if err != nil {
+		b.Fatal(err)
+	}
+	ctx := context.Background()
+	for _, q := range qs {
+		b.Run(q.ID, func(b *testing.B) {
+			env, err := db.Call(ctx, q.Op, q.Args)
+			if err != nil {
+				b.Fatal(err)
+			}
+			for b.Loop() {
+				if _, err := db.Call(ctx, q.Op, q.Args); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(answerSize(env.Result)), "answer")
+		})
+	}
+}
