@@ -697,6 +697,9 @@ func TestRoundFloats(t *testing.T) {
 			err.Error() != "non-finite float in operator output" {
 			t.Errorf("RoundFloats(%v) error = %v", bad, err)
 		}
+		if _, _, err := canon.RoundedDigest(bad); !errors.Is(err, canon.ErrNonFiniteOutput) {
+			t.Errorf("RoundedDigest(%v) error = %v", bad, err)
+		}
 	}
 	if v, err := canon.RoundFloats(int64(3)); err != nil || v != int64(3) {
 		t.Errorf("RoundFloats(3) = %v, %v", v, err)

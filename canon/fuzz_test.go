@@ -190,6 +190,19 @@ func FuzzRoundFloats(f *testing.F) {
 		if after := mustMarshalBytes(t, in); !bytes.Equal(after, before) {
 			t.Fatalf("RoundFloats modified its input: %s -> %s", before, after)
 		}
+		// RoundedDigest is the digest of the rounded value, and says whether
+		// rounding changed it.
+		want, err := canon.Digest(got)
+		if err != nil {
+			t.Fatal(err)
+		}
+		d, changed, err := canon.RoundedDigest(in)
+		if err != nil || d != want {
+			t.Fatalf("RoundedDigest(%q) = %s, %v; want %s", data, d, err, want)
+		}
+		if w := !bytes.Equal(mustMarshalBytes(t, got), before); changed != w {
+			t.Fatalf("RoundedDigest(%q) changed = %v, want %v", data, changed, w)
+		}
 	})
 }
 

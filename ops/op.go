@@ -377,14 +377,18 @@ func ExecuteWith(ctx context.Context, src Source, name string, raw map[string]an
 				"hint": "narrow the window or the filters, aggregate inside the operator (aggregate_events with having or top), or give the step a limit"},
 				"%s materialized %s (%d rows), over the memory budget of %s", name, FormatBytes(n), len(rows), FormatBytes(c.MemBudget()))
 		}
-		rounded, err := canon.RoundFloats(payload)
+		// The digest is of the payload with floats rounded; most payloads
+		// hold none that rounding changes, and are then not copied.
+		digest, changed, err := canon.RoundedDigest(payload)
 		if err != nil {
 			return Errorf(EInternal, nil, "%s: %v", name, err)
 		}
-		payload = rounded.(map[string]any)
-		digest, err := canon.Digest(payload)
-		if err != nil {
-			return Errorf(EInternal, nil, "%s: %v", name, err)
+		if changed {
+			rounded, err := canon.RoundFloats(payload)
+			if err != nil {
+				return Errorf(EInternal, nil, "%s: %v", name, err)
+			}
+			payload = rounded.(map[string]any)
 		}
 		// Operators that do not read the store (compute) have no belief time.
 		pinned := bt.Time(0)
