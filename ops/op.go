@@ -350,7 +350,7 @@ func ExecuteWith(ctx context.Context, src Source, name string, raw map[string]an
 	}
 	var env *Envelope
 	err = src.Read(asOf, func(r engine.Reader) error {
-		st := r.Store().Stats()
+		st := r.Store().Counts()
 		c := &Call{Ctx: ctx, R: r, Args: args, limit: MaxWork, mem: opt.MemBudget, Stats: Stats{
 			Nodes: int64(st.Nodes), NodeVersions: int64(st.NodeVersions), EdgeVersions: int64(st.EdgeVersions), VtMin: st.VtMin, VtMax: st.VtMax,
 		}}
