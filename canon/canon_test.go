@@ -9,6 +9,7 @@ import (
 	"errors"
 	"math"
 	"os"
+	"reflect"
 	"strconv"
 	"strings"
 	"testing"
@@ -696,9 +697,34 @@ func TestRoundFloats(t *testing.T) {
 			err.Error() != "non-finite float in operator output" {
 			t.Errorf("RoundFloats(%v) error = %v", bad, err)
 		}
+		if _, _, err := canon.RoundedDigest(bad); !errors.Is(err, canon.ErrNonFiniteOutput) {
+			t.Errorf("RoundedDigest(%v) error = %v", bad, err)
+		}
 	}
 	if v, err := canon.RoundFloats(int64(3)); err != nil || v != int64(3) {
 		t.Errorf("RoundFloats(3) = %v, %v", v, err)
+	}
+	// A value whose floats need no rounding is returned as it is, uncopied.
+	exact := map[string]any{"rows": []any{map[string]any{"uid": "n0", "w": 0.5, "props": map[string]any{}}}}
+	if n := testing.AllocsPerRun(10, func() {
+		if _, err := canon.RoundFloats(exact); err != nil {
+			t.Fatal(err)
+		}
+	}); n != 0 {
+		t.Errorf("RoundFloats of an exact value allocated %v times, want 0", n)
+	}
+	// Only the containers on the way to a changed float are copied.
+	shared := map[string]any{"k": int64(1)}
+	mixed := []any{shared, 0.1 + 0.2}
+	r, err := canon.RoundFloats(mixed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rs := r.([]any); rs[1] != 0.3 || reflect.ValueOf(rs[0]).UnsafePointer() != reflect.ValueOf(shared).UnsafePointer() {
+		t.Errorf("RoundFloats(%v) = %v: want 0.3 and the unchanged map shared", mixed, rs)
+	}
+	if mixed[1] != 0.1+0.2 {
+		t.Errorf("RoundFloats modified its input: %v", mixed)
 	}
 }
 

@@ -11,7 +11,7 @@ var bufPool = sync.Pool{New: func() any { b := make([]byte, 0, 1024); return &b 
 // Digest returns the lowercase hex SHA-256 of Marshal(v).
 func Digest(v any) (string, error) {
 	bp := bufPool.Get().(*[]byte)
-	b, err := appendValue((*bp)[:0], v, 0)
+	b, err := appendValue((*bp)[:0], v, 0, nil)
 	if err != nil {
 		putBuf(bp, b)
 		return "", err
@@ -19,6 +19,24 @@ func Digest(v any) (string, error) {
 	sum := sha256.Sum256(b)
 	putBuf(bp, b)
 	return hexString(&sum), nil
+}
+
+// RoundedDigest returns Digest(RoundFloats(v)) in one pass and without
+// copying v: floats are rounded as they are encoded. changed reports whether
+// RoundFloats(v) differs from v, that is, whether the caller must still
+// round v to hold the value the digest is of. A NaN or infinite float
+// yields ErrNonFiniteOutput.
+func RoundedDigest(v any) (digest string, changed bool, err error) {
+	var r rounding
+	bp := bufPool.Get().(*[]byte)
+	b, err := appendValue((*bp)[:0], v, 0, &r)
+	if err != nil {
+		putBuf(bp, b)
+		return "", false, err
+	}
+	sum := sha256.Sum256(b)
+	putBuf(bp, b)
+	return hexString(&sum), r.changed, nil
 }
 
 // putBuf returns a scratch buffer to the pool, unless it grew too large to

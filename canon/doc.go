@@ -87,6 +87,7 @@
 // Digest is the lowercase hex SHA-256 of the canonical text; DigestBytes
 // hashes text the caller already has. Round9 rounds a float to nine decimal
 // places through its 'f' text, and RoundFloats applies it to every float in
-// a value (returning a copy), failing on non-finite floats with
-// ErrNonFiniteOutput ("non-finite float in operator output").
+// a value (copying only the containers whose floats change), failing on
+// non-finite floats with ErrNonFiniteOutput ("non-finite float in operator
+// output").
 package canon

@@ -50,7 +50,7 @@ var (
 // including float32 and json.Number, is an error.
 func Marshal(v any) ([]byte, error) {
 	bp := bufPool.Get().(*[]byte)
-	b, err := appendValue((*bp)[:0], v, 0)
+	b, err := appendValue((*bp)[:0], v, 0, nil)
 	var out []byte
 	if err == nil {
 		out = make([]byte, len(b))
@@ -63,10 +63,15 @@ func Marshal(v any) ([]byte, error) {
 // AppendValue appends the canonical encoding of v to dst. On error the
 // returned slice holds dst with some unspecified partial output appended.
 func AppendValue(dst []byte, v any) ([]byte, error) {
-	return appendValue(dst, v, 0)
+	return appendValue(dst, v, 0, nil)
 }
 
-func appendValue(dst []byte, v any, depth int) ([]byte, error) {
+// rounding, when passed to appendValue, makes it encode every float64 as
+// Round9 of it (as if RoundFloats had run first) and records whether any
+// float changed.
+type rounding struct{ changed bool }
+
+func appendValue(dst []byte, v any, depth int, r *rounding) ([]byte, error) {
 	switch x := v.(type) {
 	case nil:
 		return append(dst, "null"...), nil
@@ -76,7 +81,15 @@ func appendValue(dst []byte, v any, depth int) ([]byte, error) {
 		return strconv.AppendInt(dst, x, 10), nil
 	case float64:
 		if math.IsNaN(x) || math.IsInf(x, 0) {
+			if r != nil {
+				return dst, ErrNonFiniteOutput
+			}
 			return dst, ErrNonFinite
+		}
+		if r != nil {
+			y := Round9(x)
+			r.changed = r.changed || math.Float64bits(y) != math.Float64bits(x)
+			x = y
 		}
 		return AppendFloat(dst, x), nil
 	case bool:
@@ -85,7 +98,7 @@ func appendValue(dst []byte, v any, depth int) ([]byte, error) {
 		}
 		return append(dst, "false"...), nil
 	case map[string]any:
-		return appendObject(dst, x, depth)
+		return appendObject(dst, x, depth, r)
 	case []any:
 		if depth >= MaxDepth {
 			return dst, errDepth
@@ -96,7 +109,7 @@ func appendValue(dst []byte, v any, depth int) ([]byte, error) {
 				dst = append(dst, ',')
 			}
 			var err error
-			if dst, err = appendValue(dst, e, depth+1); err != nil {
+			if dst, err = appendValue(dst, e, depth+1, r); err != nil {
 				return dst, err
 			}
 		}
@@ -175,7 +188,7 @@ func sortedEntries[V any](buf []entry[V], m map[string]V) []entry[V] {
 	return es
 }
 
-func appendObject(dst []byte, m map[string]any, depth int) ([]byte, error) {
+func appendObject(dst []byte, m map[string]any, depth int, r *rounding) ([]byte, error) {
 	if depth >= MaxDepth {
 		return dst, errDepth
 	}
@@ -193,7 +206,7 @@ func appendObject(dst []byte, m map[string]any, depth int) ([]byte, error) {
 			return dst, err
 		}
 		dst = append(dst, ':')
-		if dst, err = appendValue(dst, e.v, depth+1); err != nil {
+		if dst, err = appendValue(dst, e.v, depth+1, r); err != nil {
 			return dst, err
 		}
 	}

@@ -142,3 +142,75 @@ func FuzzAppendFloat(f *testing.F) {
 		}
 	})
 }
+
+// copyRounded is the reference for RoundFloats: a full deep copy with every
+// float64 rounded.
+func copyRounded(v any) any {
+	switch x := v.(type) {
+	case float64:
+		return canon.Round9(x)
+	case []any:
+		out := make([]any, len(x))
+		for i, e := range x {
+			out[i] = copyRounded(e)
+		}
+		return out
+	case map[string]any:
+		out := make(map[string]any, len(x))
+		for k, e := range x {
+			out[k] = copyRounded(e)
+		}
+		return out
+	}
+	return v
+}
+
+// FuzzRoundFloats checks RoundFloats against a full deep copy on parsed
+// documents: the same canonical text, and the input left as it was.
+func FuzzRoundFloats(f *testing.F) {
+	for _, s := range []string{
+		`null`, `1`, `0.1`, `[0.30000000000000004,1,"x"]`, `{"a":{"b":[1,2.0000000004]},"c":[{"d":3}]}`,
+		`{"rows":[{"uid":"n0","vt_s":5,"props":{}},{"uid":"n1","w":0.5}]}`, `[[[[1e-10]]]]`, `-0.0`,
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		in, err := canon.Parse(data)
+		if err != nil {
+			return
+		}
+		before := mustMarshalBytes(t, in)
+		got, err := canon.RoundFloats(in)
+		if err != nil {
+			t.Fatalf("RoundFloats(%q): %v", data, err)
+		}
+		if g, w := mustMarshalBytes(t, got), mustMarshalBytes(t, copyRounded(in)); !bytes.Equal(g, w) {
+			t.Fatalf("RoundFloats(%q) = %s, want %s", data, g, w)
+		}
+		if after := mustMarshalBytes(t, in); !bytes.Equal(after, before) {
+			t.Fatalf("RoundFloats modified its input: %s -> %s", before, after)
+		}
+		// RoundedDigest is the digest of the rounded value, and says whether
+		// rounding changed it.
+		want, err := canon.Digest(got)
+		if err != nil {
+			t.Fatal(err)
+		}
+		d, changed, err := canon.RoundedDigest(in)
+		if err != nil || d != want {
+			t.Fatalf("RoundedDigest(%q) = %s, %v; want %s", data, d, err, want)
+		}
+		if w := !bytes.Equal(mustMarshalBytes(t, got), before); changed != w {
+			t.Fatalf("RoundedDigest(%q) changed = %v, want %v", data, changed, w)
+		}
+	})
+}
+
+func mustMarshalBytes(t *testing.T, v any) []byte {
+	t.Helper()
+	b, err := canon.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}

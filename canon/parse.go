@@ -46,7 +46,7 @@ func Canonicalize(data []byte) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return appendValue(make([]byte, 0, len(data)), v, 0)
+	return appendValue(make([]byte, 0, len(data)), v, 0, nil)
 }
 
 type parser struct {

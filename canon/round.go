@@ -2,7 +2,9 @@ package canon
 
 import (
 	"errors"
+	"maps"
 	"math"
+	"slices"
 	"strconv"
 )
 
@@ -28,53 +30,71 @@ func Round9(x float64) float64 {
 	return f
 }
 
-// RoundFloats returns a deep copy of v with every float64 replaced by
-// Round9 of it. Slices ([]any) and maps (map[string]any) are copied, never
-// modified; other values are returned as they are. A NaN or infinite float
-// yields ErrNonFiniteOutput.
+// RoundFloats returns v with every float64 replaced by Round9 of it. v is
+// never modified: a slice ([]any) or map (map[string]any) that holds, at any
+// depth, a float that rounding changes is copied, and every other container
+// is shared with v as it is, so a reply without such floats costs one walk
+// and no allocation. Other values are returned as they are. A NaN or
+// infinite float yields ErrNonFiniteOutput.
 func RoundFloats(v any) (any, error) {
-	return roundFloats(v, 0)
+	out, _, err := roundFloats(v, 0)
+	return out, err
 }
 
-func roundFloats(v any, depth int) (any, error) {
+// roundFloats returns the rounded v and whether it differs from v.
+func roundFloats(v any, depth int) (any, bool, error) {
 	switch x := v.(type) {
 	case float64:
 		if math.IsNaN(x) || math.IsInf(x, 0) {
-			return nil, ErrNonFiniteOutput
+			return nil, false, ErrNonFiniteOutput
 		}
-		return Round9(x), nil
+		r := Round9(x)
+		if math.Float64bits(r) == math.Float64bits(x) {
+			return v, false, nil // v, not r: boxing r would allocate
+		}
+		return r, true, nil
 	case []any:
 		if depth >= MaxDepth {
-			return nil, errDepth
+			return nil, false, errDepth
 		}
-		if x == nil {
-			return x, nil
-		}
-		out := make([]any, len(x))
+		var out []any // a copy of x, made at the first change
 		for i, e := range x {
-			r, err := roundFloats(e, depth+1)
+			r, changed, err := roundFloats(e, depth+1)
 			if err != nil {
-				return nil, err
+				return nil, false, err
 			}
-			out[i] = r
+			if changed {
+				if out == nil {
+					out = slices.Clone(x)
+				}
+				out[i] = r
+			}
 		}
-		return out, nil
+		if out == nil {
+			return v, false, nil
+		}
+		return out, true, nil
 	case map[string]any:
 		if depth >= MaxDepth {
-			return nil, errDepth
+			return nil, false, errDepth
 		}
-		if x == nil {
-			return x, nil
-		}
-		out := make(map[string]any, len(x))
+		var out map[string]any // a copy of x, made at the first change
 		for k, e := range x {
-			r, err := roundFloats(e, depth+1)
+			r, changed, err := roundFloats(e, depth+1)
 			if err != nil {
-				return nil, err
+				return nil, false, err
 			}
-			out[k] = r
+			if changed {
+				if out == nil {
+					out = maps.Clone(x)
+				}
+				out[k] = r
+			}
 		}
-		return out, nil
+		if out == nil {
+			return v, false, nil
+		}
+		return out, true, nil
 	}
-	return v, nil
+	return v, false, nil
 }

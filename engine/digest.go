@@ -109,6 +109,18 @@ type Stats struct {
 	RelTypes     []string `json:"rel_types"`
 }
 
+// Counts are the sizes and valid-time extent of Stats, without the rel-type
+// list: what every query reads, at no allocation.
+type Counts struct {
+	Nodes, NodeVersions, EdgeVersions int
+	VtMin, VtMax                      bt.Time
+}
+
+// Counts returns the store's sizes and valid-time extent, as in Stats.
+func (s *Store) Counts() Counts {
+	return Counts{Nodes: len(s.uids.s), NodeVersions: len(s.nodes), EdgeVersions: s.eVtS.Len(), VtMin: s.vtMin, VtMax: s.vtMax}
+}
+
 // Stats summarizes the store. The valid-time extent runs from the earliest
 // edge start to the latest edge end over all edge versions, superseded ones
 // included (an open end counts as its start + 1); both are 0 when there are

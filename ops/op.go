@@ -350,7 +350,7 @@ func ExecuteWith(ctx context.Context, src Source, name string, raw map[string]an
 	}
 	var env *Envelope
 	err = src.Read(asOf, func(r engine.Reader) error {
-		st := r.Store().Stats()
+		st := r.Store().Counts()
 		c := &Call{Ctx: ctx, R: r, Args: args, limit: MaxWork, mem: opt.MemBudget, Stats: Stats{
 			Nodes: int64(st.Nodes), NodeVersions: int64(st.NodeVersions), EdgeVersions: int64(st.EdgeVersions), VtMin: st.VtMin, VtMax: st.VtMax,
 		}}
@@ -377,14 +377,18 @@ func ExecuteWith(ctx context.Context, src Source, name string, raw map[string]an
 				"hint": "narrow the window or the filters, aggregate inside the operator (aggregate_events with having or top), or give the step a limit"},
 				"%s materialized %s (%d rows), over the memory budget of %s", name, FormatBytes(n), len(rows), FormatBytes(c.MemBudget()))
 		}
-		rounded, err := canon.RoundFloats(payload)
+		// The digest is of the payload with floats rounded; most payloads
+		// hold none that rounding changes, and are then not copied.
+		digest, changed, err := canon.RoundedDigest(payload)
 		if err != nil {
 			return Errorf(EInternal, nil, "%s: %v", name, err)
 		}
-		payload = rounded.(map[string]any)
-		digest, err := canon.Digest(payload)
-		if err != nil {
-			return Errorf(EInternal, nil, "%s: %v", name, err)
+		if changed {
+			rounded, err := canon.RoundFloats(payload)
+			if err != nil {
+				return Errorf(EInternal, nil, "%s: %v", name, err)
+			}
+			payload = rounded.(map[string]any)
 		}
 		// Operators that do not read the store (compute) have no belief time.
 		pinned := bt.Time(0)
