@@ -11,15 +11,17 @@ import (
 // temporal_paths: up to k concrete time-respecting, node-simple paths from
 // src to dst, with the traversal rule of temporal_reachability.
 //
-// The kernel is a depth-first enumeration from src that only enters a
-// node v at time τ with h hops left when can(v, h) >= τ, where can(v, h)
-// is the latest time one can be at v and still reach dst in at most h
-// hops, over walks. can is computed lazily forwards from the nodes the
-// enumeration asks about and memoized, so the cost follows src's
-// neighbourhood within max_hops, not the window. The bound is exact for
-// walks, so the enumeration only explores branches that end at dst unless
-// node-simplicity cuts them; the set of paths found is that of the plain
-// enumeration.
+// The kernel first runs a forward earliest-arrival pass from src over
+// max_hops − 1 hops (ea[x]: no path is at x before it), then a
+// hop-bounded latest-departure search backwards from dst restricted to
+// the nodes and times of ea (can[h][x] = the latest time one can be at x
+// and still reach dst in at most h hops, over walks that src can be on),
+// then a depth-first enumeration from src that only enters a node v at
+// time τ with h hops left when can[h][v] >= τ. Both searches stay inside
+// the part of the window that src reaches in time, not the whole window.
+// The bound is exact for such walks, so the enumeration only explores
+// branches that end at dst unless node-simplicity cuts them; the set of
+// paths found is that of the plain enumeration.
 
 func init() {
 	Register(&Spec{
@@ -121,9 +123,9 @@ type tpathsRun struct {
 	maxHops  int
 	k        int
 	order    string
-	out      map[uint32][]uint32  // window out-edges per node, (vt_s, id) order
-	can      map[uint32]*[7]int64 // memoized bound(x, h); tpathsUnknown until computed
-	ea       map[uint32]int64     // a lower bound on every arrival time at x within max_hops − 1 hops
+	out      map[uint32][]uint32 // window out-edges per node, (vt_s, id) order
+	can      map[uint32]*[7]int64
+	ea       map[uint32]int64 // a lower bound on every arrival time at x within max_hops − 1 hops
 	eids     map[uint32]string
 	best     []*tpathsPath // the first k found so far, sorted
 	total    int64
@@ -132,10 +134,7 @@ type tpathsRun struct {
 	taus     []int64
 }
 
-const (
-	tpathsNever   = -1 << 62
-	tpathsUnknown = -1 << 63 // a can entry not computed yet
-)
+const tpathsNever = -1 << 62
 
 func runTemporalPaths(c *Call) (map[string]any, error) {
 	src, err := c.Node("/src", c.Str("src"))
@@ -154,11 +153,10 @@ func runTemporalPaths(c *Call) (map[string]any, error) {
 		if err := p.arrivals(); err != nil {
 			return nil, err
 		}
-		c0, err := p.bound(src, p.maxHops)
-		if err != nil {
+		if err := p.bound(); err != nil {
 			return nil, err
 		}
-		if c0 >= p.w.Start {
+		if c0 := p.can[src]; c0 != nil && c0[p.maxHops] >= p.w.Start {
 			if err := p.dfs(src, p.w.Start); err != nil {
 				return nil, err
 			}
@@ -190,67 +188,75 @@ func (p *tpathsRun) inWindow(list []uint32) []uint32 {
 	return out
 }
 
-// bound is can(x, h), the latest time one can be at x and still reach dst
-// within h hops over walks (tpathsNever if one cannot; t_b − 1 at dst). It
-// is computed on first use from x's window out-edges and memoized, so only
-// the forward neighbourhood of src that the enumeration asks about is
-// examined, not the whole window:
-//
-//	can(x, h) = max over x→y valid over [s, e) of min(can(y, h−1), e − 1),
-//	            counting only values in [max(s, t_a), ...).
-//
-// Recursion ends at h = 0 (h strictly decreases, so cycles are harmless).
-func (p *tpathsRun) bound(x uint32, h int) (int64, error) {
-	if x == p.dst {
-		return p.w.End - 1, nil
-	}
-	if h == 0 {
-		return tpathsNever, nil
-	}
-	a := p.can[x]
-	if a == nil {
-		a = new([7]int64)
+// bound computes can[x][h], the latest time one can be at x and still
+// reach dst within h hops (tpathsNever if one cannot), by h rounds of a
+// backward frontier search from dst (can[dst][0] = t_b − 1). It only
+// relaxes an edge x→y at τ when x is in ea and τ >= ea[x]: every path
+// the enumeration can extend is at its nodes no earlier, so the bound
+// stays exact for them, and the search stays inside the part of the
+// window that src can reach in time.
+func (p *tpathsRun) bound() error {
+	newCan := func() *[7]int64 {
+		a := new([7]int64)
 		for i := range a {
-			a[i] = tpathsUnknown
+			a[i] = tpathsNever
 		}
-		p.can[x] = a
+		return a
 	}
-	if a[h] != tpathsUnknown {
-		return a[h], nil
+	d := newCan()
+	for h := range d {
+		d[h] = p.w.End - 1
 	}
-	list, err := p.outEdges(x)
-	if err != nil {
-		return 0, err
-	}
-	lo, ok := p.ea[x]
-	if !ok {
-		lo = p.w.Start
-	}
-	best := int64(tpathsNever)
-	for _, v := range list {
-		iv := p.r.Valid(v)
-		if iv.End-1 <= best || iv.End-1 < lo {
-			continue // cannot improve on best, or no path is at x in time
+	p.can[p.dst] = d
+	frontier := []uint32{p.dst}
+	for h := 1; h <= p.maxHops && len(frontier) > 0; h++ {
+		for _, a := range p.can { // can[.][h] >= can[.][h-1]
+			a[h] = max(a[h], a[h-1])
 		}
-		ly, err := p.bound(p.r.Dst(v), h-1)
-		if err != nil {
-			return 0, err
+		var next []uint32
+		for _, y := range frontier {
+			ly := p.can[y][h-1]
+			ins := p.inWindow(p.r.In(y))
+			if err := p.c.Work(int64(len(ins) + 1)); err != nil {
+				return err
+			}
+			for _, v := range ins {
+				iv := p.r.Valid(v)
+				tau := min(ly, iv.End-1)
+				if tau < iv.Start || tau < p.w.Start {
+					continue
+				}
+				x := p.r.Src(v)
+				if lo, ok := p.ea[x]; !ok || tau < lo {
+					continue // no path is at x by tau
+				}
+				a := p.can[x]
+				if a == nil {
+					a = newCan()
+					p.can[x] = a
+				}
+				if tau > a[h] {
+					if a[h] == max(tpathsNever, a[h-1]) {
+						next = append(next, x) // first improvement this round
+					}
+					a[h] = tau
+				}
+			}
 		}
-		tau := min(ly, iv.End-1)
-		if tau < iv.Start || tau < p.w.Start {
-			continue
-		}
-		best = max(best, tau)
+		frontier = next
 	}
-	a[h] = best
-	return best, nil
+	for _, a := range p.can {
+		for h := 1; h < len(a); h++ {
+			a[h] = max(a[h], a[h-1])
+		}
+	}
+	return nil
 }
 
 // arrivals fills ea: the earliest arrival time at each node over walks of
 // at most max_hops − 1 hops from src (not through dst), by hop rounds of a
 // forward frontier search. Every path the enumeration can extend reaches
-// its nodes no earlier, so bound may ignore the edges of x that end by
-// ea[x]; nodes missing from ea get no such pruning.
+// its nodes no earlier, and a node missing from ea is on none of them.
 func (p *tpathsRun) arrivals() error {
 	p.ea[p.src] = p.w.Start
 	frontier := []uint32{p.src}
@@ -330,9 +336,7 @@ func (p *tpathsRun) dfs(u uint32, a int64) error {
 		if left == 0 {
 			continue
 		}
-		if cx, err := p.bound(x, left); err != nil {
-			return err
-		} else if cx < tau {
+		if cx := p.can[x]; cx == nil || cx[left] < tau {
 			continue
 		}
 		p.edges, p.taus = append(p.edges, v), append(p.taus, tau)
