@@ -11,13 +11,17 @@ import (
 // temporal_paths: up to k concrete time-respecting, node-simple paths from
 // src to dst, with the traversal rule of temporal_reachability.
 //
-// The kernel first runs a hop-bounded latest-departure search backwards
-// from dst (can[h][x] = the latest time one can be at x and still reach
-// dst in at most h hops, over walks), then a depth-first enumeration from
-// src that only enters a node v at time τ with h hops left when
-// can[h][v] >= τ. The bound is exact for walks, so the enumeration only
-// explores branches that end at dst unless node-simplicity cuts them; the
-// set of paths found is that of the plain enumeration.
+// The kernel first runs a forward earliest-arrival pass from src over
+// max_hops − 1 hops (ea[x]: no path is at x before it), then a
+// hop-bounded latest-departure search backwards from dst restricted to
+// the nodes and times of ea (can[h][x] = the latest time one can be at x
+// and still reach dst in at most h hops, over walks that src can be on),
+// then a depth-first enumeration from src that only enters a node v at
+// time τ with h hops left when can[h][v] >= τ. Both searches stay inside
+// the part of the window that src reaches in time, not the whole window.
+// The bound is exact for such walks, so the enumeration only explores
+// branches that end at dst unless node-simplicity cuts them; the set of
+// paths found is that of the plain enumeration.
 
 func init() {
 	Register(&Spec{
@@ -121,6 +125,7 @@ type tpathsRun struct {
 	order    string
 	out      map[uint32][]uint32 // window out-edges per node, (vt_s, id) order
 	can      map[uint32]*[7]int64
+	ea       map[uint32]int64 // a lower bound on every arrival time at x within max_hops − 1 hops
 	eids     map[uint32]string
 	best     []*tpathsPath // the first k found so far, sorted
 	total    int64
@@ -142,9 +147,12 @@ func runTemporalPaths(c *Call) (map[string]any, error) {
 	}
 	p := &tpathsRun{c: c, r: c.R, w: c.Window("window"), src: src, dst: dst,
 		maxHops: int(c.Int("max_hops")), k: int(c.Int("k")), order: c.Str("order"),
-		out: map[uint32][]uint32{}, can: map[uint32]*[7]int64{}, eids: map[uint32]string{},
+		out: map[uint32][]uint32{}, can: map[uint32]*[7]int64{}, ea: map[uint32]int64{}, eids: map[uint32]string{},
 		onPath: map[uint32]bool{src: true}}
 	if src != dst {
+		if err := p.arrivals(); err != nil {
+			return nil, err
+		}
 		if err := p.bound(); err != nil {
 			return nil, err
 		}
@@ -182,7 +190,11 @@ func (p *tpathsRun) inWindow(list []uint32) []uint32 {
 
 // bound computes can[x][h], the latest time one can be at x and still
 // reach dst within h hops (tpathsNever if one cannot), by h rounds of a
-// backward frontier search from dst (can[dst][0] = t_b − 1).
+// backward frontier search from dst (can[dst][0] = t_b − 1). It only
+// relaxes an edge x→y at τ when x is in ea and τ >= ea[x]: every path
+// the enumeration can extend is at its nodes no earlier, so the bound
+// stays exact for them, and the search stays inside the part of the
+// window that src can reach in time.
 func (p *tpathsRun) bound() error {
 	newCan := func() *[7]int64 {
 		a := new([7]int64)
@@ -215,6 +227,9 @@ func (p *tpathsRun) bound() error {
 					continue
 				}
 				x := p.r.Src(v)
+				if lo, ok := p.ea[x]; !ok || tau < lo {
+					continue // no path is at x by tau
+				}
 				a := p.can[x]
 				if a == nil {
 					a = newCan()
@@ -238,14 +253,64 @@ func (p *tpathsRun) bound() error {
 	return nil
 }
 
-// dfs extends the current path, which is at node u at time a.
-func (p *tpathsRun) dfs(u uint32, a int64) error {
+// arrivals fills ea: the earliest arrival time at each node over walks of
+// at most max_hops − 1 hops from src (not through dst), by hop rounds of a
+// forward frontier search. Every path the enumeration can extend reaches
+// its nodes no earlier, and a node missing from ea is on none of them.
+func (p *tpathsRun) arrivals() error {
+	p.ea[p.src] = p.w.Start
+	frontier := []uint32{p.src}
+	queued := map[uint32]int{} // the round that last queued a node
+	for h := 1; h < p.maxHops && len(frontier) > 0; h++ {
+		var next []uint32
+		for _, u := range frontier {
+			list, err := p.outEdges(u)
+			if err != nil {
+				return err
+			}
+			a := p.ea[u]
+			for _, v := range list {
+				iv := p.r.Valid(v)
+				tau := max(a, iv.Start)
+				if tau >= iv.End || tau >= p.w.End {
+					continue
+				}
+				y := p.r.Dst(v)
+				if y == p.dst {
+					continue
+				}
+				if old, seen := p.ea[y]; !seen || tau < old {
+					if queued[y] != h {
+						queued[y] = h
+						next = append(next, y)
+					}
+					p.ea[y] = tau
+				}
+			}
+		}
+		frontier = next
+	}
+	return nil
+}
+
+// outEdges is u's out-edge versions that overlap the window, in (vt_s, id)
+// order, charging one work unit per edge (and one for u) on every use.
+func (p *tpathsRun) outEdges(u uint32) ([]uint32, error) {
 	list, ok := p.out[u]
 	if !ok {
 		list = p.inWindow(p.r.Out(u))
 		p.out[u] = list
 	}
 	if err := p.c.Work(int64(len(list) + 1)); err != nil {
+		return nil, err
+	}
+	return list, nil
+}
+
+// dfs extends the current path, which is at node u at time a.
+func (p *tpathsRun) dfs(u uint32, a int64) error {
+	list, err := p.outEdges(u)
+	if err != nil {
 		return err
 	}
 	left := p.maxHops - len(p.edges) - 1 // hops left after this one
