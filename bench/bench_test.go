@@ -63,7 +63,13 @@ func TestRegistryDeterministic(t *testing.T) {
 // synthStore is a fresh store holding a synthetic graph of n events.
 func synthStore(t testing.TB, n int64, seed uint64) *tgms.DB {
 	t.Helper()
-	db, err := tgms.Open(t.TempDir(), &tgms.Options{NoSync: true, CheckpointBytes: -1})
+	return synthStoreWith(t, n, seed, &tgms.Options{NoSync: true, CheckpointBytes: -1})
+}
+
+// synthStoreWith is synthStore opened with o.
+func synthStoreWith(t testing.TB, n int64, seed uint64, o *tgms.Options) *tgms.DB {
+	t.Helper()
+	db, err := tgms.Open(t.TempDir(), o)
 	if err != nil {
 		t.Fatal(err)
 	}

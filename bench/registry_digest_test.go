@@ -11,7 +11,6 @@ import (
 
 	"github.com/tgms-go/tgms"
 	bt "github.com/tgms-go/tgms/bitemporal"
-	"github.com/tgms-go/tgms/datasets"
 )
 
 var updateDigests = flag.Bool("update", false, "rewrite testdata/registry_digests.golden")
@@ -57,20 +56,5 @@ func TestRegistryDigestsGolden(t *testing.T) {
 func fixedClockStore(t *testing.T, n int64, seed uint64) *tgms.DB {
 	t.Helper()
 	var now bt.Time
-	db, err := tgms.Open(t.TempDir(), &tgms.Options{NoSync: true, CheckpointBytes: -1, Clock: func() bt.Time { now++; return now }})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { db.Close() })
-	var evs []bt.Event
-	if _, err := datasets.Synthesize(datasets.SynthConfig{Events: n, Seed: seed}, func(c []bt.Event) error {
-		evs = append(evs, c...)
-		return nil
-	}); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := db.Ingest(evs, "", nil); err != nil {
-		t.Fatal(err)
-	}
-	return db
+	return synthStoreWith(t, n, seed, &tgms.Options{NoSync: true, CheckpointBytes: -1, Clock: func() bt.Time { now++; return now }})
 }

@@ -34,6 +34,50 @@ type motifEvents struct {
 // call may work on (the reference system's bound).
 const motifMaxEventsUnfiltered = 5_000_000
 
+// collect renumbers the nodes of the occurrences among vs (carved
+// fragments skipped) into ev.local, counts them in ev.total and returns
+// those that are not self-loops.
+func (ev *motifEvents) collect(r engine.Reader, vs []uint32) []motifRaw {
+	localOf := make([]int32, r.NumNodes())
+	for i := range localOf {
+		localOf[i] = -1
+	}
+	loc := func(id uint32) int32 {
+		if l := localOf[id]; l >= 0 {
+			return l
+		}
+		l := int32(len(ev.local))
+		localOf[id] = l
+		ev.local = append(ev.local, id)
+		return l
+	}
+	raw := make([]motifRaw, 0, len(vs))
+	for _, v := range vs {
+		if r.Continues(v) {
+			continue
+		}
+		ev.total++
+		s, d := r.Src(v), r.Dst(v)
+		if s == d {
+			continue
+		}
+		raw = append(raw, motifRaw{t: r.Valid(v).Start, v: v, src: loc(s), dst: loc(d)})
+	}
+	return raw
+}
+
+// finish sorts the collected events by (t, eid) into ev's columns.
+func (ev *motifEvents) finish(r engine.Reader, raw []motifRaw) {
+	ev.nodes = len(ev.local)
+	motifSortEvents(r, raw)
+	n := len(raw)
+	ev.t, ev.ver = make([]int64, n), make([]uint32, n)
+	ev.src, ev.dst = make([]int32, n), make([]int32, n)
+	for i, e := range raw {
+		ev.t[i], ev.ver[i], ev.src[i], ev.dst[i] = e.t, e.v, e.src, e.dst
+	}
+}
+
 type motifRaw struct {
 	t        int64
 	v        uint32
@@ -92,40 +136,9 @@ func motifCollect(c *Call) (*motifEvents, error) {
 				"hint": "add a node_filter or narrow the window"},
 				"the window holds %d events, more than %d; an unfiltered exact motif call is refused", len(vs), motifMaxEventsUnfiltered)
 		}
-		localOf := make([]int32, r.NumNodes())
-		for i := range localOf {
-			localOf[i] = -1
-		}
-		loc := func(id uint32) int32 {
-			if l := localOf[id]; l >= 0 {
-				return l
-			}
-			l := int32(len(ev.local))
-			localOf[id] = l
-			ev.local = append(ev.local, id)
-			return l
-		}
-		raw = make([]motifRaw, 0, len(vs))
-		for _, v := range vs {
-			if r.Continues(v) {
-				continue
-			}
-			ev.total++
-			s, d := r.Src(v), r.Dst(v)
-			if s == d {
-				continue
-			}
-			raw = append(raw, motifRaw{t: r.Valid(v).Start, v: v, src: loc(s), dst: loc(d)})
-		}
+		raw = ev.collect(r, vs)
 	}
-	ev.nodes = len(ev.local)
-	motifSortEvents(r, raw)
-	n := len(raw)
-	ev.t, ev.ver = make([]int64, n), make([]uint32, n)
-	ev.src, ev.dst = make([]int32, n), make([]int32, n)
-	for i, e := range raw {
-		ev.t[i], ev.ver[i], ev.src[i], ev.dst[i] = e.t, e.v, e.src, e.dst
-	}
+	ev.finish(r, raw)
 	return ev, nil
 }
 

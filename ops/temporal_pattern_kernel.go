@@ -23,39 +23,7 @@ func patCollect(c *Call) (*motifEvents, error) {
 		return nil, err
 	}
 	ev := &motifEvents{}
-	localOf := make([]int32, r.NumNodes())
-	for i := range localOf {
-		localOf[i] = -1
-	}
-	loc := func(id uint32) int32 {
-		if l := localOf[id]; l >= 0 {
-			return l
-		}
-		l := int32(len(ev.local))
-		localOf[id] = l
-		ev.local = append(ev.local, id)
-		return l
-	}
-	raw := make([]motifRaw, 0, len(vs))
-	for _, v := range vs {
-		if r.Continues(v) {
-			continue
-		}
-		ev.total++
-		s, d := r.Src(v), r.Dst(v)
-		if s == d {
-			continue
-		}
-		raw = append(raw, motifRaw{t: r.Valid(v).Start, v: v, src: loc(s), dst: loc(d)})
-	}
-	ev.nodes = len(ev.local)
-	motifSortEvents(r, raw)
-	n := len(raw)
-	ev.t, ev.ver = make([]int64, n), make([]uint32, n)
-	ev.src, ev.dst = make([]int32, n), make([]int32, n)
-	for i, e := range raw {
-		ev.t[i], ev.ver[i], ev.src[i], ev.dst[i] = e.t, e.v, e.src, e.dst
-	}
+	ev.finish(r, ev.collect(r, vs))
 	ev.index()
 	return ev, nil
 }
