@@ -61,7 +61,8 @@ func BenchmarkIngestEmailEU(b *testing.B) {
 	benchIngest(b, evs)
 }
 
-func BenchmarkIngestSynth1M(b *testing.B) { benchIngest(b, synthEvents(b, 1_000_000)) }
+func BenchmarkIngestSynth1M(b *testing.B)  { benchIngest(b, synthEvents(b, 1_000_000)) }
+func BenchmarkIngestSynth10M(b *testing.B) { benchIngest(b, synthEvents(b, 10_000_000)) }
 
 // benchFootprint ingests n synthetic events with 1% corrections, then
 // reports, per edge version: heap-B is the heap delta (live heap with the

@@ -476,6 +476,9 @@ func (p *planner) hasBelievedNode(uid string) bool {
 	if !p.v.HasBelievedNode(uid) {
 		return false
 	}
+	if len(p.closedNode) == 0 {
+		return true // nothing closed in this batch: the believed version stands
+	}
 	for _, h := range p.v.BelievedNodes(uid, Always) {
 		if !p.closedNode[h.H] {
 			return true
