@@ -17,7 +17,7 @@ func newBench() *cobra.Command {
 	var store, vs string
 	var asJSON bool
 	var warmups, reps, minReps int
-	var budget time.Duration
+	var budget, hotBelow time.Duration
 	cmd := &cobra.Command{
 		Use:   "bench --store DIR [--vs duckdb,postgres] [--json]",
 		Short: "Time the 13-query operator registry on a store (p50/p95 latency), optionally against DuckDB and PostgreSQL",
@@ -42,7 +42,11 @@ each system's load rate (bulk load, then indexes and ANALYZE) and bytes
 per edge version on disk. Each query gets --warmups untimed runs per
 system (none for a system whose checked run took over a second), then
 --min-reps timed rounds however slow, and more up to --reps while
---budget lasts; progress goes to stderr. A peer that
+--budget lasts; progress goes to stderr. A system whose checked run took
+under --hot-below runs the query once more right before each timed run,
+so the timed run finds its own code and data in the caches (as a
+database serving a workload does) rather than the previous system's; a
+second table gives the p50 of those first runs (cold caches). A peer that
 cannot start is skipped with the reason. Exit status 1 when any answer
 differs.`,
 		RunE: func(cmd *cobra.Command, _ []string) error {
@@ -56,7 +60,7 @@ differs.`,
 				return badInput("%v", err)
 			}
 			if vs != "" {
-				o := peers.Options{Warmups: warmups, Reps: reps, MinReps: minReps, Budget: budget, Progress: cmd.ErrOrStderr()}
+				o := peers.Options{Warmups: warmups, Reps: reps, MinReps: minReps, Budget: budget, HotBelow: hotBelow, Progress: cmd.ErrOrStderr()}
 				return runPeers(cmd, db, qs, strings.Split(vs, ","), o, asJSON)
 			}
 			res := bench.Run(cmd.Context(), db, qs, warmups, reps)
@@ -77,6 +81,7 @@ differs.`,
 	cmd.Flags().IntVar(&warmups, "warmups", 5, "untimed runs per query")
 	cmd.Flags().IntVar(&reps, "reps", 30, "timed runs per query (fewer when a query is slow)")
 	cmd.Flags().IntVar(&minReps, "min-reps", 3, "with --vs: timed rounds always run per query, however slow; more run within --budget")
+	cmd.Flags().DurationVar(&hotBelow, "hot-below", 50*time.Millisecond, "with --vs: a system whose checked run took less runs the query once more, untimed, right before each timed run (timed hot; the first runs' p50 is printed too); 0: every run straight after another system's")
 	cmd.Flags().DurationVar(&budget, "budget", 20*time.Second, "with --vs: time spent timing one query on all systems beyond --min-reps")
 	return cmd
 }
@@ -94,8 +99,8 @@ func runPeers(cmd *cobra.Command, db *tgms.DB, qs []bench.Query, names []string,
 		return err
 	}
 	defer os.RemoveAll(tmp)
-	if o.Reps < 1 || o.MinReps < 1 || o.MinReps > o.Reps || o.Budget < 0 {
-		return badInput("--reps %d, --min-reps %d, --budget %s: need 1 <= --min-reps <= --reps and a non-negative budget", o.Reps, o.MinReps, o.Budget)
+	if o.Reps < 1 || o.MinReps < 1 || o.MinReps > o.Reps || o.Budget < 0 || o.HotBelow < 0 {
+		return badInput("--reps %d, --min-reps %d, --budget %s, --hot-below %s: need 1 <= --min-reps <= --reps and a non-negative budget and --hot-below", o.Reps, o.MinReps, o.Budget, o.HotBelow)
 	}
 	step := func(what string) {
 		fmt.Fprintf(errw, "%s %s\n", time.Now().UTC().Format("15:04:05"), what)
