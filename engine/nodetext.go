@@ -256,6 +256,13 @@ func (r Reader) UIDRanks() []uint32 { return r.s.nodeText().rank }
 // shared: do not modify it.
 func (r Reader) UIDOrder() []uint32 { return r.s.nodeText().order }
 
+// UIDOrderRanks returns UIDOrder and UIDRanks from one state of the
+// index, so they are inverse to each other even while writes add uids.
+func (r Reader) UIDOrderRanks() (order, rank []uint32) {
+	x := r.s.nodeText()
+	return x.order, x.rank
+}
+
 // NodeTextBytes is the memory the node text index holds (posting lists
 // and uid order), building it if needed.
 func (s *Store) NodeTextBytes() int {

@@ -247,6 +247,18 @@ func (r Reader) RelName(id uint32) string { return r.s.rels.s[id] }
 // NumNodeVersions()), believed or not: exporters read the whole table.
 func (s *Store) NodeVersion(i int) bt.NodeVersion { return s.nodeVersion(uint32(i)) }
 
+// CountNodeVersions is the number of node versions of id believed at the
+// pinned time (the length of NodeHistory, without building it).
+func (r Reader) CountNodeVersions(id uint32) int {
+	n := 0
+	for _, i := range r.s.nodeHist[id] {
+		if v := &r.s.nodes[i]; v.tts <= r.seq && r.seq < v.tte {
+			n++
+		}
+	}
+	return n
+}
+
 // EachNodeVersion calls fn for every node version of id believed at the
 // pinned time, in stored order (NodeHistory sorts them), without building
 // a list.

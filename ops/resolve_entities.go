@@ -3,6 +3,7 @@ package ops
 import (
 	"cmp"
 	"math/big"
+	"math/bits"
 	"slices"
 	"strings"
 
@@ -150,81 +151,100 @@ func runResolveEntities(c *Call) (map[string]any, error) {
 	lq := strings.ToLower(query)
 	wantLabel, hasLabel := c.Args["label"].(string)
 
-	type hit struct {
-		id    uint32
-		label string   // of the canonical version
-		props bt.Props // of the canonical version
-	}
-	// Nodes are visited in uid order, so each score's hits come sorted
-	// and the rows are the score buckets one after the other.
-	var hits [resolvePropMatch + 1][]hit
-	// visit scores node id, appending it to its score's hits when it
-	// matches.
-	visit := func(id uint32) error {
+	// score is id's match score, or -1 when it does not match. A uid
+	// match needs no props, so their versions are only counted; the
+	// canonical version is found only for a label filter.
+	score := func(id uint32) (int, error) {
 		if !c.R.Known(id) {
-			return nil
+			return -1, nil
 		}
-		// One pass over the believed versions, without a list: how many,
-		// whether a name matches, whether the criterion holds, and the
-		// canonical version.
-		var count int64
-		var can bt.NodeVersion
-		nameHit, critHit := false, crit == nil
 		uid := c.R.UID(id)
-		c.R.EachNodeVersion(id, func(v bt.NodeVersion) {
-			if count == 0 || resolveLater(uid, v, can) {
-				can = v
-			}
-			count++
-			if hasQuery && !nameHit && resolveNameMatches(v.Props, lq) {
-				nameHit = true
-			}
-			if !critHit && crit.matches(v.Props) {
-				critHit = true
-			}
-		})
+		s := -1
+		switch {
+		case !hasQuery:
+			s = resolvePropMatch
+		case uid == query:
+			s = resolveExact
+		case containsFold(uid, lq):
+			s = resolveUIDSub
+		}
+		var count int64
+		nameHit, critHit := false, crit == nil
+		if s < 0 || crit != nil {
+			c.R.EachNodeVersion(id, func(v bt.NodeVersion) {
+				count++
+				if s < 0 && !nameHit && resolveNameMatches(v.Props, lq) {
+					nameHit = true
+				}
+				if !critHit && crit.matches(v.Props) {
+					critHit = true
+				}
+			})
+		} else {
+			count = int64(c.R.CountNodeVersions(id))
+		}
 		if err := c.Work(count + 1); err != nil {
-			return err
+			return -1, err
 		}
 		if count == 0 || !critHit {
-			return nil
+			return -1, nil
 		}
-		score := resolvePropMatch
-		if hasQuery {
-			switch {
-			case uid == query:
-				score = resolveExact
-			case containsFold(uid, lq):
-				score = resolveUIDSub
-			case nameHit:
-				score = resolveNameSub
-			default:
-				return nil
+		if s < 0 {
+			if !nameHit {
+				return -1, nil
 			}
+			s = resolveNameSub
 		}
-		if hasLabel && can.Label != wantLabel {
-			return nil
+		if hasLabel && resolveCanonical(c.R, id).Label != wantLabel {
+			return -1, nil
 		}
-		hits[score] = append(hits[score], hit{id, can.Label, can.Props})
-		return nil
+		return s, nil
 	}
+	// hits[s] are the ids scoring s in uid order, so the rows are the
+	// score buckets one after the other.
+	var hits [resolvePropMatch + 1][]uint32
+	order, rank := c.R.UIDOrderRanks()
 	// A query of three or more bytes only needs the nodes the text index
-	// names (a superset of its matches, put in uid order); anything else
-	// reads every node.
+	// names (a superset of its matches), put in uid order.
 	var ids []uint32
 	indexed := false
 	if hasQuery {
 		ids, indexed = c.R.NodeTextCandidates(lq)
 	}
 	if indexed {
-		rank := c.R.UIDRanks()
 		slices.SortFunc(ids, func(a, b uint32) int { return cmp.Compare(rank[a], rank[b]) })
+		for _, id := range ids {
+			s, err := score(id)
+			if err != nil {
+				return nil, err
+			}
+			if s >= 0 {
+				hits[s] = append(hits[s], id)
+			}
+		}
 	} else {
-		ids = c.R.UIDOrder()
-	}
-	for _, id := range ids {
-		if err := visit(id); err != nil {
-			return nil, err
+		// Every node, in id order (the store's order, so the reads are
+		// sequential), each match marked at its uid rank; the marks are
+		// then read in rank order.
+		var marks [resolvePropMatch + 1][]uint64
+		for id := range uint32(len(rank)) {
+			s, err := score(id)
+			if err != nil {
+				return nil, err
+			}
+			if s >= 0 {
+				if marks[s] == nil {
+					marks[s] = make([]uint64, (len(rank)+63)/64)
+				}
+				marks[s][rank[id]/64] |= 1 << (rank[id] % 64)
+			}
+		}
+		for s, m := range marks {
+			for w, word := range m {
+				for ; word != 0; word &= word - 1 {
+					hits[s] = append(hits[s], order[w*64+bits.TrailingZeros64(word)])
+				}
+			}
 		}
 	}
 	n := 0
@@ -233,22 +253,36 @@ func runResolveEntities(c *Call) (map[string]any, error) {
 	}
 	rows := make([]any, 0, n)
 	shown := resolveShown(c, n)
-	for score, hs := range hits {
-		for _, h := range hs {
+	for s, ids := range hits {
+		for _, id := range ids {
 			if len(rows) >= shown {
 				// Past the first page: counted in rows_total, never
 				// returned, so never built.
 				rows = append(rows, nil)
 				continue
 			}
+			can := resolveCanonical(c.R, id)
 			var name any
-			if h.props != "" {
-				name = h.props.Map()["name"]
+			if can.Props != "" {
+				name = can.Props.Map()["name"]
 			}
-			rows = append(rows, map[string]any{"uid": c.R.UID(h.id), "label": h.label, "name": name, "match": int64(score)})
+			rows = append(rows, map[string]any{"uid": c.R.UID(id), "label": can.Label, "name": name, "match": int64(s)})
 		}
 	}
 	return map[string]any{"rows": rows}, nil
+}
+
+// resolveCanonical is id's canonical version: its latest believed one.
+func resolveCanonical(r engine.Reader, id uint32) bt.NodeVersion {
+	var can bt.NodeVersion
+	first := true
+	uid := r.UID(id)
+	r.EachNodeVersion(id, func(v bt.NodeVersion) {
+		if first || resolveLater(uid, v, can) {
+			can, first = v, false
+		}
+	})
+	return can
 }
 
 // resolveShown is how many leading rows of n the call's page can return:
