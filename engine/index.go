@@ -138,7 +138,9 @@ func (x *classIndex) startingIn(dst []uint32, a, b bt.Time) []uint32 {
 	return x.s.mergeRuns(dst, runs)
 }
 
-// mergeRuns merges (vt_s, id)-sorted runs into dst.
+// mergeRuns merges (vt_s, id)-sorted runs into dst: a k-way merge over
+// the runs' heads, so each version's vt_s is read once, when it becomes
+// its run's head, and nothing is allocated but dst.
 func (s *Store) mergeRuns(dst []uint32, runs [][]uint32) []uint32 {
 	switch len(runs) {
 	case 0:
@@ -146,33 +148,65 @@ func (s *Store) mergeRuns(dst []uint32, runs [][]uint32) []uint32 {
 	case 1:
 		return append(dst, runs[0]...)
 	}
-	for len(runs) > 1 {
-		next := runs[:0:0]
-		for i := 0; i+1 < len(runs); i += 2 {
-			next = append(next, s.merge2(runs[i], runs[i+1]))
-		}
-		if len(runs)%2 == 1 {
-			next = append(next, runs[len(runs)-1])
-		}
-		runs = next
+	n := 0
+	for _, r := range runs {
+		n += len(r)
 	}
-	return append(dst, runs[0]...)
+	dst = slices.Grow(dst, n)
+	h := mergeHeap{s: s, runs: runs, heads: make([]mergeHead, len(runs))}
+	for i, r := range runs {
+		h.heads[i] = mergeHead{s.eVtS.At(r[0]), r[0], uint32(i), 0}
+	}
+	for i := len(h.heads)/2 - 1; i >= 0; i-- {
+		h.down(i)
+	}
+	for len(h.heads) > 1 {
+		top := &h.heads[0]
+		dst = append(dst, top.v)
+		if top.pos++; int(top.pos) < len(runs[top.run]) {
+			top.v = runs[top.run][top.pos]
+			top.t = s.eVtS.At(top.v)
+		} else {
+			h.heads[0] = h.heads[len(h.heads)-1]
+			h.heads = h.heads[:len(h.heads)-1]
+		}
+		h.down(0)
+	}
+	last := h.heads[0]
+	return append(dst, runs[last.run][last.pos:]...)
 }
 
-func (s *Store) merge2(a, b []uint32) []uint32 {
-	out := make([]uint32, 0, len(a)+len(b))
-	i, j := 0, 0
-	for i < len(a) && j < len(b) {
-		if s.edgeLess(b[j], a[i]) {
-			out = append(out, b[j])
-			j++
-		} else {
-			out = append(out, a[i])
-			i++
+// mergeHead is a run's next version in a k-way merge, with its vt_s.
+type mergeHead struct {
+	t        int64
+	v        uint32
+	run, pos uint32
+}
+
+func (a mergeHead) less(b mergeHead) bool { return a.t < b.t || a.t == b.t && a.v < b.v }
+
+// mergeHeap is a min-heap of run heads by (vt_s, id).
+type mergeHeap struct {
+	s     *Store
+	runs  [][]uint32
+	heads []mergeHead
+}
+
+func (h *mergeHeap) down(i int) {
+	for {
+		l, m := 2*i+1, i
+		if l < len(h.heads) && h.heads[l].less(h.heads[m]) {
+			m = l
 		}
+		if l+1 < len(h.heads) && h.heads[l+1].less(h.heads[m]) {
+			m = l + 1
+		}
+		if m == i {
+			return
+		}
+		h.heads[i], h.heads[m] = h.heads[m], h.heads[i]
+		i = m
 	}
-	out = append(out, a[i:]...)
-	return append(out, b[j:]...)
 }
 
 // each calls fn, in no particular order and without copying, for every

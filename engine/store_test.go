@@ -210,6 +210,16 @@ func TestEngineMatchesModel(t *testing.T) {
 					wantStarts = append(wantStarts, render(e))
 				}
 			}
+			// Both lists come in (vt_s, id) order: the index merges its
+			// duration classes and their deltas.
+			for name, list := range map[string][]uint32{"EdgesOverlapping": r.EdgesOverlapping(iv), "EdgesStartingIn": r.EdgesStartingIn(iv)} {
+				for i := 1; i < len(list); i++ {
+					a, b := list[i-1], list[i]
+					if sa, sb := r.Valid(a).Start, r.Valid(b).Start; sa > sb || sa == sb && a >= b {
+						t.Fatalf("%s(%v) as of %d: %d (vt_s %d) before %d (vt_s %d), not in (vt_s, id) order", name, iv, asOf, a, sa, b, sb)
+					}
+				}
+			}
 			var visited, visitedOv []string
 			r.EachStartingIn(iv, func(v uint32) { visited = append(visited, render(r.Edge(v))) })
 			r.EachOverlapping(iv, func(v uint32) { visitedOv = append(visitedOv, render(r.Edge(v))) })
