@@ -104,13 +104,13 @@ func (x *classIndex) overlapping(dst []uint32, a, b bt.Time) []uint32 {
 		lo := a - classSpan(c) + 1
 		for _, list := range [2][]uint32{cl.main, cl.delta} {
 			start := x.rangeStart(list, lo)
-			var run []uint32
-			for _, v := range list[start:] {
-				vs := x.s.eVtS.At(v)
-				if vs >= b {
-					break
-				}
-				if x.s.end(v, vs) > a {
+			list = list[start : start+x.rangeStart(list[start:], b)]
+			if len(list) == 0 {
+				continue
+			}
+			run := make([]uint32, 0, len(list))
+			for _, v := range list {
+				if x.s.end(v, x.s.eVtS.At(v)) > a {
 					run = append(run, v)
 				}
 			}
@@ -118,6 +118,9 @@ func (x *classIndex) overlapping(dst []uint32, a, b bt.Time) []uint32 {
 				runs = append(runs, run)
 			}
 		}
+	}
+	if len(runs) == 1 && dst == nil {
+		return runs[0] // a fresh list: no need to copy it
 	}
 	return x.s.mergeRuns(dst, runs)
 }
