@@ -28,8 +28,9 @@ func (r Reader) CountEventStarts(ta, tb, stride int64, rel uint32, out []int64) 
 	nChunks := (int(r.vLimit) + chunkMask) >> chunkBits
 	workers := min(runtime.GOMAXPROCS(0), nChunks/parallelChunks+1)
 	if workers <= 1 {
+		multi := make([]uint16, chunkSize)
 		for k := range nChunks {
-			r.countChunk(k, ta, tb, stride, rel, out)
+			r.countChunk(k, ta, tb, stride, rel, out, multi)
 		}
 		return
 	}
@@ -41,8 +42,9 @@ func (r Reader) CountEventStarts(ta, tb, stride int64, rel uint32, out []int64) 
 		wg.Add(1)
 		go func(part []int64) {
 			defer wg.Done()
+			multi := make([]uint16, chunkSize)
 			for k := int(next.Add(1) - 1); k < nChunks; k = int(next.Add(1) - 1) {
-				r.countChunk(k, ta, tb, stride, rel, part)
+				r.countChunk(k, ta, tb, stride, rel, part, multi)
 			}
 		}(parts[w])
 	}
@@ -54,33 +56,90 @@ func (r Reader) CountEventStarts(ta, tb, stride int64, rel uint32, out []int64) 
 	}
 }
 
-// countChunk is CountEventStarts over the versions of chunk k.
-func (r Reader) countChunk(k int, ta, tb, stride int64, rel uint32, out []int64) {
+// countChunk is CountEventStarts over the versions of chunk k. multi is
+// scratch of chunkSize entries.
+//
+// The loops make no call, so their state stays in registers: a version
+// whose identity has several versions is counted, set aside in multi, and
+// uncounted after the loop if it continues another. They keep the current
+// bucket [lo, hi) and its count so far: versions come roughly in time
+// order, so most events skip the division and add to a register, not to
+// memory (a chain of increments of one counter in memory waits on each
+// store).
+func (r Reader) countChunk(k int, ta, tb, stride int64, rel uint32, out []int64, multi []uint16) {
 	s := r.s
 	base := uint32(k) << chunkBits
 	n := min(chunkSize, int(r.vLimit-base))
 	vts := s.eVtS.chunks[k][:n]
-	tte := s.eTTe.chunks[k][:n]
-	ops := s.eOps.chunks[k][:n]
-	rels := s.eRel.chunks[k][:n]
+	tte, ops := s.eTTe.chunks[k][:len(vts)], s.eOps.chunks[k][:len(vts)]
+	var nMulti int
+	if rel == AnyRel {
+		nMulti = r.countAny(vts, tte, ops, ta, tb, stride, out, multi)
+	} else {
+		nMulti = r.countRel(vts, tte, ops, s.eRel.chunks[k][:len(vts)], rel, ta, tb, stride, out, multi)
+	}
+	for _, i := range multi[:nMulti] {
+		if r.Continues(base + uint32(i)) {
+			out[(vts[i]-ta)/stride]--
+		}
+	}
+}
+
+// countAny is countChunk's loop for every relation type; it returns the
+// number of versions set aside in multi.
+func (r Reader) countAny(vts []int64, tte []uint32, ops []uint8, ta, tb, stride int64, out []int64, multi []uint16) int {
+	tte, ops = tte[:len(vts)], ops[:len(vts)]
 	seq := r.seq
-	// The bucket of the previous event: versions come roughly in time
-	// order, so most lookups skip the division.
-	lo, hi, bi := int64(1), int64(0), 0
+	lo, hi, bi, run, nMulti := int64(1), int64(0), 0, int64(0), 0
 	for i, t := range vts {
-		if t < ta || t >= tb || seq >= tte[i] || (rel != AnyRel && rels[i] != rel) {
-			continue
-		}
-		if ops[i]&multiBit != 0 && r.Continues(base+uint32(i)) {
-			continue
-		}
 		if t < lo || t >= hi {
+			if t < ta || t >= tb {
+				continue
+			}
+			out[bi] += run
 			bi = int((t - ta) / stride)
 			lo = ta + int64(bi)*stride
-			hi = lo + stride
+			hi, run = min(lo+stride, tb), 0
 		}
-		out[bi]++
+		if seq >= tte[i] {
+			continue
+		}
+		if ops[i]&multiBit != 0 {
+			multi[nMulti&chunkMask] = uint16(i)
+			nMulti++
+		}
+		run++
 	}
+	out[bi] += run
+	return nMulti
+}
+
+// countRel is countAny for one relation type.
+func (r Reader) countRel(vts []int64, tte []uint32, ops []uint8, rels []uint32, rel uint32, ta, tb, stride int64, out []int64, multi []uint16) int {
+	tte, ops, rels = tte[:len(vts)], ops[:len(vts)], rels[:len(vts)]
+	seq := r.seq
+	lo, hi, bi, run, nMulti := int64(1), int64(0), 0, int64(0), 0
+	for i, t := range vts {
+		if t < lo || t >= hi {
+			if t < ta || t >= tb {
+				continue
+			}
+			out[bi] += run
+			bi = int((t - ta) / stride)
+			lo = ta + int64(bi)*stride
+			hi, run = min(lo+stride, tb), 0
+		}
+		if rels[i] != rel || seq >= tte[i] {
+			continue
+		}
+		if ops[i]&multiBit != 0 {
+			multi[nMulti&chunkMask] = uint16(i)
+			nMulti++
+		}
+		run++
+	}
+	out[bi] += run
+	return nMulti
 }
 
 // ScanEventStarts visits the occurrences (as CountEventStarts defines
@@ -165,6 +224,184 @@ func (r Reader) selectChunk(k int, ta, tb int64, c *EventChunk) {
 	}
 	*c = EventChunk{Base: base, Sel: sel[:j], VtS: vts,
 		Rel: s.eRel.chunks[k][:n], Src: s.eSrc.chunks[k][:n], Dst: s.eDst.chunks[k][:n]}
+}
+
+// TallySpec says what TallyEventStarts counts: the occurrences (as
+// CountEventStarts defines them) starting in [Ta, Tb), grouped by the key
+// rel*RelWeight + bucket*BucketWeight, where rel is the occurrence's
+// dense relation id and bucket is (t-Ta)/Stride (a zero weight drops that
+// dimension). Keys bounds the keys; Src and Dst ask for a mark per
+// (key, endpoint).
+type TallySpec struct {
+	Ta, Tb, Stride          int64
+	RelWeight, BucketWeight int
+	Keys                    int
+	Src, Dst                bool
+}
+
+// Tally is what TallyEventStarts counts: Count[key] occurrences, and when
+// asked, bit key*NumNodes()+node of Src (Dst) set when an occurrence of
+// the key has that source (destination) node (bits past Keys*NumNodes()
+// are scratch).
+type Tally struct {
+	Count    []int64
+	Src, Dst []uint64
+}
+
+// tallyBlock is the versions whose keys a tally computes before counting
+// them: small enough that the keys stay in the first-level cache.
+const tallyBlock = 1024
+
+// TallyEventStarts counts the occurrences of sp by group key, a chunk at a
+// time over up to GOMAXPROCS goroutines, each with its own counts and
+// marks; they are merged by addition and OR, so the tally does not depend
+// on the split. The caller keeps every key below sp.Keys (rel ids are
+// below NumRels) and sp.Keys below 2^31.
+func (r Reader) TallyEventStarts(sp TallySpec) Tally {
+	if sp.BucketWeight == 0 {
+		sp.Stride = max(1, sp.Tb-sp.Ta)
+	}
+	nChunks := (int(r.vLimit) + chunkMask) >> chunkBits
+	workers := max(1, min(runtime.GOMAXPROCS(0), nChunks/parallelChunks+1))
+	parts := make([]Tally, workers)
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for w := range parts {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			parts[w] = r.tallyChunks(&sp, &next, nChunks)
+		}()
+	}
+	wg.Wait()
+	out := parts[0]
+	for _, p := range parts[1:] {
+		for i, n := range p.Count {
+			out.Count[i] += n
+		}
+		orWords(out.Src, p.Src)
+		orWords(out.Dst, p.Dst)
+	}
+	return out
+}
+
+// tallyChunks is one goroutine's share of TallyEventStarts: the chunks it
+// takes from next.
+//
+// Each block of versions is tallied in passes, each a tight loop with no
+// call: the first gives every version its key (sp.Keys, a scratch key,
+// for a version that is no occurrence), the next count the keys and mark
+// the endpoints. The scratch key's count and marks are dropped.
+func (r Reader) tallyChunks(sp *TallySpec, next *atomic.Int64, nChunks int) Tally {
+	nodes := r.NumNodes()
+	var t Tally
+	bits := ((sp.Keys+1)*nodes + 63) / 64
+	if sp.Src {
+		t.Src = make([]uint64, bits)
+	}
+	if sp.Dst {
+		t.Dst = make([]uint64, bits)
+	}
+	// Four interleaved counters per key, taken in turn by position: a run
+	// of increments of one counter in memory would wait on each store.
+	count := make([]int64, 4*(sp.Keys+1))
+	keys := make([]int32, tallyBlock)
+	b := tallyBucket{lo: 1}
+	for k := int(next.Add(1) - 1); k < nChunks; k = int(next.Add(1) - 1) {
+		s := r.s
+		base := uint32(k) << chunkBits
+		n := min(chunkSize, int(r.vLimit-base))
+		for j := 0; j < n; j += tallyBlock {
+			e := min(j+tallyBlock, n)
+			kb := keys[:e-j]
+			r.blockKeys(base+uint32(j), k, j, e, sp, &b, kb)
+			countKeys(kb, count)
+			if t.Dst != nil {
+				markKeys(kb, s.eDst.chunks[k][j:e], nodes, t.Dst)
+			}
+			if t.Src != nil {
+				markKeys(kb, s.eSrc.chunks[k][j:e], nodes, t.Src)
+			}
+		}
+	}
+	t.Count = make([]int64, sp.Keys)
+	for key := range t.Count {
+		c := count[4*key : 4*key+4]
+		t.Count[key] = c[0] + c[1] + c[2] + c[3]
+	}
+	return t
+}
+
+// tallyBucket is the time bucket of the last occurrence a tally keyed:
+// versions come roughly in time order, so most keys skip the division.
+type tallyBucket struct {
+	lo, hi int64 // the bucket's span [lo, hi); empty at first
+	key    int32 // its share of the group key
+}
+
+// blockKeys sets keys[i-j] for the versions i in [j, e) of chunk k (base
+// is the first one's id): the group key of an occurrence, sp.Keys for any
+// other version.
+func (r Reader) blockKeys(base uint32, k, j, e int, sp *TallySpec, b *tallyBucket, keys []int32) {
+	s := r.s
+	vts := s.eVtS.chunks[k][j:e]
+	tte, ops := s.eTTe.chunks[k][j:e], s.eOps.chunks[k][j:e]
+	rels := s.eRel.chunks[k][j:e]
+	tte, ops, rels, keys = tte[:len(vts)], ops[:len(vts)], rels[:len(vts)], keys[:len(vts)]
+	seq, relW, none := r.seq, int32(sp.RelWeight), int32(sp.Keys)
+	lo, hi, bkey := b.lo, b.hi, b.key
+	var anyMulti uint8
+	for i, t := range vts {
+		if t < lo || t >= hi {
+			if t < sp.Ta || t >= sp.Tb {
+				keys[i] = none
+				continue
+			}
+			bi := (t - sp.Ta) / sp.Stride
+			lo = sp.Ta + bi*sp.Stride
+			hi, bkey = min(lo+sp.Stride, sp.Tb), int32(bi)*int32(sp.BucketWeight)
+		}
+		key := bkey + int32(rels[i])*relW
+		if seq >= tte[i] {
+			key = none
+		}
+		keys[i] = key
+		anyMulti |= ops[i]
+	}
+	b.lo, b.hi, b.key = lo, hi, bkey
+	if anyMulti&multiBit == 0 {
+		return
+	}
+	for i, op := range ops {
+		if op&multiBit != 0 && keys[i] != none && r.Continues(base+uint32(i)) {
+			keys[i] = none
+		}
+	}
+}
+
+// countKeys adds one to the counter of every key (four per key, taken in
+// turn by position).
+func countKeys(keys []int32, count []int64) {
+	for i, key := range keys {
+		count[4*int(key)+(i&3)]++
+	}
+}
+
+// markKeys sets bit key*nodes+ends[i] of seen for every keys[i].
+func markKeys(keys []int32, ends []uint32, nodes int, seen []uint64) {
+	ends = ends[:len(keys)]
+	for i, key := range keys {
+		b := uint(key)*uint(nodes) + uint(ends[i])
+		seen[b>>6] |= 1 << (b & 63)
+	}
+}
+
+// orWords ORs src into dst word by word.
+func orWords(dst, src []uint64) {
+	src = src[:len(dst)]
+	for i, w := range src {
+		dst[i] |= w
+	}
 }
 
 // NumRels is the number of relation types the store has seen (dense ids

@@ -93,66 +93,10 @@ func aggFast(c *Call, p *aggPlan) (map[string]any, bool, error) {
 	if err := c.Work(int64(r.Store().NumEdgeVersions())); err != nil {
 		return nil, true, err
 	}
-	type part struct {
-		count []int64
-		seen  [2][]uint64
-	}
-	ws := p.w.Start
-	parts := make([]*part, 0, 4)
-	r.ScanEventChunks(ws, p.w.End, func(int) func(ch *engine.EventChunk) {
-		pt := &part{count: make([]int64, nKeys)}
-		for k, on := range distinct {
-			if on {
-				pt.seen[k] = make([]uint64, (nKeys*nodes+63)/64)
-			}
-		}
-		parts = append(parts, pt)
-		count, seenSrc, seenDst := pt.count, pt.seen[0], pt.seen[1]
-		return func(ch *engine.EventChunk) {
-			vts := ch.VtS
-			rels, srcs, dsts := ch.Rel[:len(vts)], ch.Src[:len(vts)], ch.Dst[:len(vts)]
-			// The bucket of the previous event: versions come roughly in
-			// time order, so most events skip the division.
-			lo, hi, bkey := int64(1), int64(0), 0
-			for _, i := range ch.Sel {
-				t := vts[i]
-				key := 0
-				if relMult != 0 {
-					key = int(rels[i]) * relMult
-				}
-				if timeMult != 0 {
-					if t < lo || t >= hi {
-						bi := (t - ws) / stride
-						lo = ws + bi*stride
-						hi, bkey = lo+stride, int(bi)*timeMult
-					}
-					key += bkey
-				}
-				count[key]++
-				if seenSrc != nil {
-					b := key*nodes + int(srcs[i])
-					seenSrc[b>>6] |= 1 << (b & 63)
-				}
-				if seenDst != nil {
-					b := key*nodes + int(dsts[i])
-					seenDst[b>>6] |= 1 << (b & 63)
-				}
-			}
-		}
-	})
-	total := parts[0]
-	for _, pt := range parts[1:] {
-		for i, n := range pt.count {
-			total.count[i] += n
-		}
-		for k := range total.seen {
-			for i, w := range pt.seen[k] {
-				total.seen[k][i] |= w
-			}
-		}
-	}
+	t := r.TallyEventStarts(engine.TallySpec{Ta: p.w.Start, Tb: p.w.End, Stride: stride,
+		RelWeight: relMult, BucketWeight: timeMult, Keys: nKeys, Src: distinct[0], Dst: distinct[1]})
 	aggFastTaken.Add(1)
-	return aggFastRows(c, p, total.count, total.seen, mult, nodes)
+	return aggFastRows(c, p, t.Count, [2][]uint64{t.Src, t.Dst}, mult, nodes)
 }
 
 // aggFastRows renders the non-empty groups as the kernel's aggRows does.
