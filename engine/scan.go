@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"encoding/binary"
 	"runtime"
 	"sync"
 	"sync/atomic"
@@ -28,9 +29,8 @@ func (r Reader) CountEventStarts(ta, tb, stride int64, rel uint32, out []int64) 
 	nChunks := (int(r.vLimit) + chunkMask) >> chunkBits
 	workers := min(runtime.GOMAXPROCS(0), nChunks/parallelChunks+1)
 	if workers <= 1 {
-		multi := make([]uint16, chunkSize)
 		for k := range nChunks {
-			r.countChunk(k, ta, tb, stride, rel, out, multi)
+			r.countChunk(k, ta, tb, stride, rel, out)
 		}
 		return
 	}
@@ -42,9 +42,8 @@ func (r Reader) CountEventStarts(ta, tb, stride int64, rel uint32, out []int64) 
 		wg.Add(1)
 		go func(part []int64) {
 			defer wg.Done()
-			multi := make([]uint16, chunkSize)
 			for k := int(next.Add(1) - 1); k < nChunks; k = int(next.Add(1) - 1) {
-				r.countChunk(k, ta, tb, stride, rel, part, multi)
+				r.countChunk(k, ta, tb, stride, rel, part)
 			}
 		}(parts[w])
 	}
@@ -56,90 +55,120 @@ func (r Reader) CountEventStarts(ta, tb, stride int64, rel uint32, out []int64) 
 	}
 }
 
-// countChunk is CountEventStarts over the versions of chunk k. multi is
-// scratch of chunkSize entries.
+// countChunk is CountEventStarts over the versions of chunk k.
 //
-// The loops make no call, so their state stays in registers: a version
-// whose identity has several versions is counted, set aside in multi, and
-// uncounted after the loop if it continues another. They keep the current
-// bucket [lo, hi) and its count so far: versions come roughly in time
-// order, so most events skip the division and add to a register, not to
-// memory (a chain of increments of one counter in memory waits on each
-// store).
-func (r Reader) countChunk(k int, ta, tb, stride int64, rel uint32, out []int64, multi []uint16) {
+// Its loops make no call and keep few values live, so their state stays
+// in registers: the outer loop finds the bucket of a version, the inner
+// one counts the versions of that bucket that follow (versions come
+// roughly in time order) in a register, not in memory (a chain of
+// increments of one counter in memory waits on each store). A version
+// whose identity has several versions is counted too, and if the chunk
+// has any, a second pass uncounts those that continue another.
+func (r Reader) countChunk(k int, ta, tb, stride int64, rel uint32, out []int64) {
 	s := r.s
 	base := uint32(k) << chunkBits
 	n := min(chunkSize, int(r.vLimit-base))
 	vts := s.eVtS.chunks[k][:n]
 	tte, ops := s.eTTe.chunks[k][:len(vts)], s.eOps.chunks[k][:len(vts)]
-	var nMulti int
+	rels := s.eRel.chunks[k][:len(vts)]
+	var ors uint8
 	if rel == AnyRel {
-		nMulti = r.countAny(vts, tte, ops, ta, tb, stride, out, multi)
+		ors = countAny(vts, tte, ops, r.seq, ta, tb, stride, out)
 	} else {
-		nMulti = r.countRel(vts, tte, ops, s.eRel.chunks[k][:len(vts)], rel, ta, tb, stride, out, multi)
+		ors = countRel(vts, tte, ops, rels, rel, r.seq, ta, tb, stride, out)
 	}
-	for _, i := range multi[:nMulti] {
+	if ors&multiBit == 0 {
+		return
+	}
+	for i, op := range ops {
+		t := vts[i]
+		if op&multiBit == 0 || t < ta || t >= tb || r.seq >= tte[i] || rel != AnyRel && rels[i] != rel {
+			continue
+		}
 		if r.Continues(base + uint32(i)) {
-			out[(vts[i]-ta)/stride]--
+			out[(t-ta)/stride]--
 		}
 	}
 }
 
-// countAny is countChunk's loop for every relation type; it returns the
-// number of versions set aside in multi.
-func (r Reader) countAny(vts []int64, tte []uint32, ops []uint8, ta, tb, stride int64, out []int64, multi []uint16) int {
-	tte, ops = tte[:len(vts)], ops[:len(vts)]
-	seq := r.seq
-	lo, hi, bi, run, nMulti := int64(1), int64(0), 0, int64(0), 0
-	for i, t := range vts {
-		if t < lo || t >= hi {
-			if t < ta || t >= tb {
-				continue
-			}
-			out[bi] += run
-			bi = int((t - ta) / stride)
-			lo = ta + int64(bi)*stride
-			hi, run = min(lo+stride, tb), 0
-		}
-		if seq >= tte[i] {
+// countAny is countChunk's counting loop for every relation type; it
+// returns the OR of the ops of the versions it counted.
+func countAny(vts []int64, tte []uint32, ops []uint8, seq uint32, ta, tb, stride int64, out []int64) uint8 {
+	var ors uint8
+	for i := 0; i < len(vts); {
+		t := vts[i]
+		if t < ta || t >= tb {
+			i++
 			continue
 		}
-		if ops[i]&multiBit != 0 {
-			multi[nMulti&chunkMask] = uint16(i)
-			nMulti++
-		}
-		run++
+		bi := (t - ta) / stride
+		lo := ta + bi*stride
+		var run int64
+		run, i = countRun(vts, tte, ops, i, lo, min(lo+stride, tb), seq, &ors)
+		out[bi] += run
 	}
-	out[bi] += run
-	return nMulti
+	return ors
+}
+
+// countRun counts the believed versions from i on while their valid start
+// stays in [lo, hi), ORing their ops into ors; it returns the count and
+// the first version past the run. It is kept out of line so that the
+// compiler holds its loop's state in registers.
+//
+//go:noinline
+func countRun(vts []int64, tte []uint32, ops []uint8, i int, lo, hi int64, seq uint32, ors *uint8) (int64, int) {
+	tte, ops = tte[:len(vts)], ops[:len(vts)]
+	var run int64
+	var or uint8
+	for ; i < len(vts); i++ {
+		if t := vts[i]; t < lo || t >= hi {
+			break
+		}
+		if seq < tte[i] {
+			run++
+			or |= ops[i]
+		}
+	}
+	*ors |= or
+	return run, i
 }
 
 // countRel is countAny for one relation type.
-func (r Reader) countRel(vts []int64, tte []uint32, ops []uint8, rels []uint32, rel uint32, ta, tb, stride int64, out []int64, multi []uint16) int {
-	tte, ops, rels = tte[:len(vts)], ops[:len(vts)], rels[:len(vts)]
-	seq := r.seq
-	lo, hi, bi, run, nMulti := int64(1), int64(0), 0, int64(0), 0
-	for i, t := range vts {
-		if t < lo || t >= hi {
-			if t < ta || t >= tb {
-				continue
-			}
-			out[bi] += run
-			bi = int((t - ta) / stride)
-			lo = ta + int64(bi)*stride
-			hi, run = min(lo+stride, tb), 0
-		}
-		if rels[i] != rel || seq >= tte[i] {
+func countRel(vts []int64, tte []uint32, ops []uint8, rels []uint32, rel, seq uint32, ta, tb, stride int64, out []int64) uint8 {
+	var ors uint8
+	for i := 0; i < len(vts); {
+		t := vts[i]
+		if t < ta || t >= tb {
+			i++
 			continue
 		}
-		if ops[i]&multiBit != 0 {
-			multi[nMulti&chunkMask] = uint16(i)
-			nMulti++
-		}
-		run++
+		bi := (t - ta) / stride
+		lo := ta + bi*stride
+		var run int64
+		run, i = countRelRun(vts, tte, ops, rels, rel, i, lo, min(lo+stride, tb), seq, &ors)
+		out[bi] += run
 	}
-	out[bi] += run
-	return nMulti
+	return ors
+}
+
+// countRelRun is countRun for the versions of relation type rel.
+//
+//go:noinline
+func countRelRun(vts []int64, tte []uint32, ops []uint8, rels []uint32, rel uint32, i int, lo, hi int64, seq uint32, ors *uint8) (int64, int) {
+	tte, ops, rels = tte[:len(vts)], ops[:len(vts)], rels[:len(vts)]
+	var run int64
+	var or uint8
+	for ; i < len(vts); i++ {
+		if t := vts[i]; t < lo || t >= hi {
+			break
+		}
+		if seq < tte[i] && rels[i] == rel {
+			run++
+			or |= ops[i]
+		}
+	}
+	*ors |= or
+	return run, i
 }
 
 // ScanEventStarts visits the occurrences (as CountEventStarts defines
@@ -347,29 +376,23 @@ func (r Reader) blockKeys(base uint32, k, j, e int, sp *TallySpec, b *tallyBucke
 	vts := s.eVtS.chunks[k][j:e]
 	tte, ops := s.eTTe.chunks[k][j:e], s.eOps.chunks[k][j:e]
 	rels := s.eRel.chunks[k][j:e]
-	tte, ops, rels, keys = tte[:len(vts)], ops[:len(vts)], rels[:len(vts)], keys[:len(vts)]
-	seq, relW, none := r.seq, int32(sp.RelWeight), int32(sp.Keys)
-	lo, hi, bkey := b.lo, b.hi, b.key
-	var anyMulti uint8
-	for i, t := range vts {
-		if t < lo || t >= hi {
+	keys = keys[:len(vts)]
+	none := int32(sp.Keys)
+	for i := 0; i < len(vts); {
+		t := vts[i]
+		if t < b.lo || t >= b.hi {
 			if t < sp.Ta || t >= sp.Tb {
 				keys[i] = none
+				i++
 				continue
 			}
 			bi := (t - sp.Ta) / sp.Stride
-			lo = sp.Ta + bi*sp.Stride
-			hi, bkey = min(lo+sp.Stride, sp.Tb), int32(bi)*int32(sp.BucketWeight)
+			b.lo = sp.Ta + bi*sp.Stride
+			b.hi, b.key = min(b.lo+sp.Stride, sp.Tb), int32(bi)*int32(sp.BucketWeight)
 		}
-		key := bkey + int32(rels[i])*relW
-		if seq >= tte[i] {
-			key = none
-		}
-		keys[i] = key
-		anyMulti |= ops[i]
+		i = keyRun(vts, tte, rels, keys, i, b, r.seq, int32(sp.RelWeight), none)
 	}
-	b.lo, b.hi, b.key = lo, hi, bkey
-	if anyMulti&multiBit == 0 {
+	if !anyMulti(ops) {
 		return
 	}
 	for i, op := range ops {
@@ -379,8 +402,45 @@ func (r Reader) blockKeys(base uint32, k, j, e int, sp *TallySpec, b *tallyBucke
 	}
 }
 
+// keyRun sets the keys of the versions from i on while their valid start
+// stays in bucket b; it returns the first version past the run. It is
+// kept out of line, and its loop to a dozen values, so that the compiler
+// holds the loop's state in registers.
+//
+//go:noinline
+func keyRun(vts []int64, tte []uint32, rels []uint32, keys []int32, i int, b *tallyBucket, seq uint32, relW, none int32) int {
+	tte, rels, keys = tte[:len(vts)], rels[:len(vts)], keys[:len(vts)]
+	lo, hi, bkey := b.lo, b.hi, b.key
+	for ; i < len(vts); i++ {
+		if t := vts[i]; t < lo || t >= hi {
+			break
+		}
+		key := none
+		if seq < tte[i] {
+			key = bkey + int32(rels[i])*relW
+		}
+		keys[i] = key
+	}
+	return i
+}
+
+// anyMulti reports whether any of ops has multiBit, eight at a time.
+func anyMulti(ops []uint8) bool {
+	const multi8 = multiBit * 0x0101010101010101
+	var or uint64
+	for ; len(ops) >= 8; ops = ops[8:] {
+		or |= binary.LittleEndian.Uint64(ops)
+	}
+	for _, op := range ops {
+		or |= uint64(op)
+	}
+	return or&multi8 != 0
+}
+
 // countKeys adds one to the counter of every key (four per key, taken in
 // turn by position).
+//
+//go:noinline
 func countKeys(keys []int32, count []int64) {
 	for i, key := range keys {
 		count[4*int(key)+(i&3)]++
@@ -388,6 +448,8 @@ func countKeys(keys []int32, count []int64) {
 }
 
 // markKeys sets bit key*nodes+ends[i] of seen for every keys[i].
+//
+//go:noinline
 func markKeys(keys []int32, ends []uint32, nodes int, seen []uint64) {
 	ends = ends[:len(keys)]
 	for i, key := range keys {
