@@ -281,84 +281,118 @@ type Tally struct {
 // them: small enough that the keys stay in the first-level cache.
 const tallyBlock = 1024
 
-// TallyEventStarts counts the occurrences of sp by group key, a chunk at a
-// time over up to GOMAXPROCS goroutines, each with its own counts and
-// marks; they are merged by addition and OR, so the tally does not depend
-// on the split. The caller keeps every key below sp.Keys (rel ids are
-// below NumRels) and sp.Keys below 2^31.
-func (r Reader) TallyEventStarts(sp TallySpec) Tally {
+// TallyEventStarts counts the occurrences of sp by group key into t,
+// reusing t's slices where they are large enough (so a caller that keeps
+// its Tally between calls allocates nothing large). The scan runs a chunk
+// at a time over up to GOMAXPROCS goroutines, each with its own counts
+// and marks; they are merged by addition and OR, so the tally does not
+// depend on the split. The caller keeps every key below sp.Keys (rel ids
+// are below NumRels) and sp.Keys below 2^31.
+func (r Reader) TallyEventStarts(sp TallySpec, t *Tally) {
 	if sp.BucketWeight == 0 {
 		sp.Stride = max(1, sp.Tb-sp.Ta)
 	}
+	nodes := r.NumNodes()
+	bits := ((sp.Keys+1)*nodes + 63) / 64
 	nChunks := (int(r.vLimit) + chunkMask) >> chunkBits
 	workers := max(1, min(runtime.GOMAXPROCS(0), nChunks/parallelChunks+1))
-	parts := make([]Tally, workers)
+	parts := make([]*tallyPart, workers)
 	var next atomic.Int64
 	var wg sync.WaitGroup
 	for w := range parts {
+		parts[w] = newTallyPart(&sp, bits)
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			parts[w] = r.tallyChunks(&sp, &next, nChunks)
+			r.tallyChunks(&sp, nodes, parts[w], &next, nChunks)
 		}()
 	}
 	wg.Wait()
-	out := parts[0]
-	for _, p := range parts[1:] {
-		for i, n := range p.Count {
-			out.Count[i] += n
-		}
-		orWords(out.Src, p.Src)
-		orWords(out.Dst, p.Dst)
+	t.Count = zeroed(t.Count, sp.Keys)
+	t.Src, t.Dst = nil, nil
+	if sp.Src {
+		t.Src = zeroed(t.Src[:0], bits)
 	}
-	return out
+	if sp.Dst {
+		t.Dst = zeroed(t.Dst[:0], bits)
+	}
+	for _, p := range parts {
+		for key := range t.Count {
+			c := p.count[4*key : 4*key+4]
+			t.Count[key] += c[0] + c[1] + c[2] + c[3]
+		}
+		orWords(t.Src, p.src)
+		orWords(t.Dst, p.dst)
+		tallyParts.Put(p)
+	}
+}
+
+// tallyPart is one goroutine's counts and marks; tallyParts keeps them
+// between calls.
+type tallyPart struct {
+	count    []int64  // four counters per key, the scratch key's last
+	src, dst []uint64 // nil when not asked for
+	keep     [2][]uint64
+	keys     []int32
+}
+
+var tallyParts sync.Pool
+
+// newTallyPart returns a cleared part for sp, with marks of bits words.
+func newTallyPart(sp *TallySpec, bits int) *tallyPart {
+	p, _ := tallyParts.Get().(*tallyPart)
+	if p == nil {
+		p = &tallyPart{keys: make([]int32, tallyBlock)}
+	}
+	p.count = zeroed(p.count, 4*(sp.Keys+1))
+	p.src, p.dst = nil, nil
+	if sp.Src {
+		p.keep[0] = zeroed(p.keep[0], bits)
+		p.src = p.keep[0]
+	}
+	if sp.Dst {
+		p.keep[1] = zeroed(p.keep[1], bits)
+		p.dst = p.keep[1]
+	}
+	return p
+}
+
+// zeroed returns n zeros, in s's array when it has room.
+func zeroed[T any](s []T, n int) []T {
+	if cap(s) < n {
+		return make([]T, n)
+	}
+	s = s[:n]
+	clear(s)
+	return s
 }
 
 // tallyChunks is one goroutine's share of TallyEventStarts: the chunks it
-// takes from next.
+// takes from next, tallied into p.
 //
 // Each block of versions is tallied in passes, each a tight loop with no
 // call: the first gives every version its key (sp.Keys, a scratch key,
 // for a version that is no occurrence), the next count the keys and mark
 // the endpoints. The scratch key's count and marks are dropped.
-func (r Reader) tallyChunks(sp *TallySpec, next *atomic.Int64, nChunks int) Tally {
-	nodes := r.NumNodes()
-	var t Tally
-	bits := ((sp.Keys+1)*nodes + 63) / 64
-	if sp.Src {
-		t.Src = make([]uint64, bits)
-	}
-	if sp.Dst {
-		t.Dst = make([]uint64, bits)
-	}
-	// Four interleaved counters per key, taken in turn by position: a run
-	// of increments of one counter in memory would wait on each store.
-	count := make([]int64, 4*(sp.Keys+1))
-	keys := make([]int32, tallyBlock)
+func (r Reader) tallyChunks(sp *TallySpec, nodes int, p *tallyPart, next *atomic.Int64, nChunks int) {
+	s := r.s
 	b := tallyBucket{lo: 1}
 	for k := int(next.Add(1) - 1); k < nChunks; k = int(next.Add(1) - 1) {
-		s := r.s
 		base := uint32(k) << chunkBits
 		n := min(chunkSize, int(r.vLimit-base))
 		for j := 0; j < n; j += tallyBlock {
 			e := min(j+tallyBlock, n)
-			kb := keys[:e-j]
+			kb := p.keys[:e-j]
 			r.blockKeys(base+uint32(j), k, j, e, sp, &b, kb)
-			countKeys(kb, count)
-			if t.Dst != nil {
-				markKeys(kb, s.eDst.chunks[k][j:e], nodes, t.Dst)
+			countKeys(kb, p.count)
+			if p.dst != nil {
+				markKeys(kb, s.eDst.chunks[k][j:e], nodes, p.dst)
 			}
-			if t.Src != nil {
-				markKeys(kb, s.eSrc.chunks[k][j:e], nodes, t.Src)
+			if p.src != nil {
+				markKeys(kb, s.eSrc.chunks[k][j:e], nodes, p.src)
 			}
 		}
 	}
-	t.Count = make([]int64, sp.Keys)
-	for key := range t.Count {
-		c := count[4*key : 4*key+4]
-		t.Count[key] = c[0] + c[1] + c[2] + c[3]
-	}
-	return t
 }
 
 // tallyBucket is the time bucket of the last occurrence a tally keyed:
@@ -437,8 +471,9 @@ func anyMulti(ops []uint8) bool {
 	return or&multi8 != 0
 }
 
-// countKeys adds one to the counter of every key (four per key, taken in
-// turn by position).
+// countKeys adds one to the counter of every key: four counters per key,
+// taken in turn by position, since a run of increments of one counter in
+// memory would wait on each store.
 //
 //go:noinline
 func countKeys(keys []int32, count []int64) {

@@ -2,6 +2,7 @@ package ops
 
 import (
 	"math/bits"
+	"sync"
 	"sync/atomic"
 
 	"github.com/tgms-go/tgms/engine"
@@ -9,13 +10,14 @@ import (
 
 // The fast path of aggregate_events for its common shape: group by
 // relation type and/or fixed-stride time bucket, aggregates count and
-// count_distinct of src or dst, no filters. Every event's group key is
-// computed once from dense ids (rel id, bucket index) into a flat array;
-// distinct endpoints are bits in one bitset per group; the scan runs over
-// column chunks on GOMAXPROCS goroutines, and the per-goroutine counts and
-// bitsets are merged by addition and OR, so the payload is the general
-// kernel's, byte for byte. Windows holding under a tenth of the store are
-// left to the kernel, which reads them through the start-time index.
+// count_distinct of src or dst, no filters. The engine's tally
+// (engine.Reader.TallyEventStarts) computes every event's group key once
+// from dense ids (rel id, bucket index), counts it in a flat array and
+// marks distinct endpoints as bits of one bitset per group, over column
+// chunks on GOMAXPROCS goroutines merged by addition and OR, so the
+// payload is the general kernel's, byte for byte. Windows holding under a
+// tenth of the store are left to the kernel, which reads them through the
+// start-time index.
 
 // aggFastMaxKeys bounds the dense key space of the fast path.
 const aggFastMaxKeys = 100_000
@@ -26,6 +28,10 @@ var (
 	aggFastOff   = false
 	aggFastTaken atomic.Int64
 )
+
+// aggFastTallies keeps the fast path's tallies between calls, so that a
+// call allocates no large arrays.
+var aggFastTallies sync.Pool
 
 // aggFastMaxBits bounds the bitsets of one goroutine (8 MiB).
 const aggFastMaxBits = 1 << 26
@@ -93,8 +99,13 @@ func aggFast(c *Call, p *aggPlan) (map[string]any, bool, error) {
 	if err := c.Work(int64(r.Store().NumEdgeVersions())); err != nil {
 		return nil, true, err
 	}
-	t := r.TallyEventStarts(engine.TallySpec{Ta: p.w.Start, Tb: p.w.End, Stride: stride,
-		RelWeight: relMult, BucketWeight: timeMult, Keys: nKeys, Src: distinct[0], Dst: distinct[1]})
+	t, _ := aggFastTallies.Get().(*engine.Tally)
+	if t == nil {
+		t = new(engine.Tally)
+	}
+	defer aggFastTallies.Put(t)
+	r.TallyEventStarts(engine.TallySpec{Ta: p.w.Start, Tb: p.w.End, Stride: stride,
+		RelWeight: relMult, BucketWeight: timeMult, Keys: nKeys, Src: distinct[0], Dst: distinct[1]}, t)
 	aggFastTaken.Add(1)
 	return aggFastRows(c, p, t.Count, [2][]uint64{t.Src, t.Dst}, mult, nodes)
 }
