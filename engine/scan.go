@@ -384,12 +384,16 @@ func (r Reader) tallyChunks(sp *TallySpec, nodes int, p *tallyPart, next *atomic
 			e := min(j+tallyBlock, n)
 			kb := p.keys[:e-j]
 			r.blockKeys(base+uint32(j), k, j, e, sp, &b, kb)
-			countKeys(kb, p.count)
-			if p.dst != nil {
-				markKeys(kb, s.eDst.chunks[k][j:e], nodes, p.dst)
-			}
-			if p.src != nil {
-				markKeys(kb, s.eSrc.chunks[k][j:e], nodes, p.src)
+			switch {
+			case p.dst != nil:
+				countMarkKeys(kb, s.eDst.chunks[k][j:e], nodes, p.dst, p.count)
+				if p.src != nil {
+					markKeys(kb, s.eSrc.chunks[k][j:e], nodes, p.src)
+				}
+			case p.src != nil:
+				countMarkKeys(kb, s.eSrc.chunks[k][j:e], nodes, p.src, p.count)
+			default:
+				countKeys(kb, p.count)
 			}
 		}
 	}
@@ -488,6 +492,18 @@ func countKeys(keys []int32, count []int64) {
 func markKeys(keys []int32, ends []uint32, nodes int, seen []uint64) {
 	ends = ends[:len(keys)]
 	for i, key := range keys {
+		b := uint(key)*uint(nodes) + uint(ends[i])
+		seen[b>>6] |= 1 << (b & 63)
+	}
+}
+
+// countMarkKeys is countKeys and markKeys in one pass.
+//
+//go:noinline
+func countMarkKeys(keys []int32, ends []uint32, nodes int, seen []uint64, count []int64) {
+	ends = ends[:len(keys)]
+	for i, key := range keys {
+		count[4*int(key)+(i&3)]++
 		b := uint(key)*uint(nodes) + uint(ends[i])
 		seen[b>>6] |= 1 << (b & 63)
 	}
