@@ -2,12 +2,16 @@ package ops_test
 
 import (
 	"context"
+	"os"
 	"runtime"
 	"slices"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/tgms-go/tgms"
+	bt "github.com/tgms-go/tgms/bitemporal"
+	"github.com/tgms-go/tgms/engine"
 	"github.com/tgms-go/tgms/ops"
 )
 
@@ -116,8 +120,22 @@ func sumWords(c []uint64) uint64 {
 
 var floorSink uint64
 
+// With TGMS_BENCH_STORE set, the benchmark runs on that store (opened
+// read-only) instead of the in-process 1M synthetic store: a store with
+// corrections has versions whose carved-fragment test reads more than the
+// floor's columns.
 func BenchmarkKernelFloorSynth1M(b *testing.B) {
-	e, _ := benchStore1M(b)
+	var e *engine.Store
+	if dir := os.Getenv("TGMS_BENCH_STORE"); dir != "" {
+		db, err := tgms.Open(dir, &tgms.Options{ReadOnly: true})
+		if err != nil {
+			b.Fatal(err)
+		}
+		defer db.Close()
+		_ = db.Read(bt.OpenEnd, func(r engine.Reader) error { e = r.Store(); return nil })
+	} else {
+		e, _ = benchStore1M(b)
+	}
 	st := e.Stats()
 	t0, t1 := st.VtMin, st.VtMax
 	stride := max(1, (t1-t0)/100)
