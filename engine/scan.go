@@ -300,31 +300,50 @@ func (r Reader) TallyEventStarts(sp TallySpec, t *Tally) {
 	var next atomic.Int64
 	var wg sync.WaitGroup
 	for w := range parts {
-		parts[w] = newTallyPart(&sp, bits)
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			parts[w] = newTallyPart(&sp, bits)
 			r.tallyChunks(&sp, nodes, parts[w], &next, nChunks)
 		}()
 	}
 	wg.Wait()
-	t.Count = zeroed(t.Count, sp.Keys)
-	t.Src, t.Dst = nil, nil
-	if sp.Src {
-		t.Src = zeroed(t.Src[:0], bits)
-	}
-	if sp.Dst {
-		t.Dst = zeroed(t.Dst[:0], bits)
-	}
-	for _, p := range parts {
-		for key := range t.Count {
+	t.Count = sized(t.Count, sp.Keys)
+	for key := range t.Count {
+		var n int64
+		for _, p := range parts {
 			c := p.count[4*key : 4*key+4]
-			t.Count[key] += c[0] + c[1] + c[2] + c[3]
+			n += c[0] + c[1] + c[2] + c[3]
 		}
-		orWords(t.Src, p.src)
-		orWords(t.Dst, p.dst)
+		t.Count[key] = n
+	}
+	t.Src, t.Dst = mergeMarks(t.Src, parts, 0, sp.Src, bits), mergeMarks(t.Dst, parts, 1, sp.Dst, bits)
+	for _, p := range parts {
 		tallyParts.Put(p)
 	}
+}
+
+// mergeMarks returns the OR of the parts' marks of endpoint k (0 source,
+// 1 destination), in dst's array when it has room, or nil if not on.
+func mergeMarks(dst []uint64, parts []*tallyPart, k int, on bool, bits int) []uint64 {
+	if !on {
+		return nil
+	}
+	dst = sized(dst[:0], bits)
+	copy(dst, parts[0].keep[k])
+	for _, p := range parts[1:] {
+		orWords(dst, p.keep[k][:bits])
+	}
+	return dst
+}
+
+// sized returns n entries, in s's array when it has room (their values
+// are not cleared).
+func sized[T any](s []T, n int) []T {
+	if cap(s) < n {
+		return make([]T, n)
+	}
+	return s[:n]
 }
 
 // tallyPart is one goroutine's counts and marks; tallyParts keeps them
@@ -359,10 +378,7 @@ func newTallyPart(sp *TallySpec, bits int) *tallyPart {
 
 // zeroed returns n zeros, in s's array when it has room.
 func zeroed[T any](s []T, n int) []T {
-	if cap(s) < n {
-		return make([]T, n)
-	}
-	s = s[:n]
+	s = sized(s, n)
 	clear(s)
 	return s
 }
