@@ -202,9 +202,9 @@ type EventChunk struct {
 
 // ScanEventChunks is ScanEventStarts a chunk at a time: each visitor gets
 // the positions of a chunk's occurrences in one slice, so a kernel's inner
-// loop runs over plain slices with no call per occurrence. (Selecting
-// first and aggregating over the selection measured faster than testing
-// each version inside the kernel's loop.) Visitors, their shares and the
+// loop runs over plain slices with no call per occurrence. (A count by
+// relation and time bucket does better with TallyEventStarts, whose
+// passes keep their state in registers.) Visitors, their shares and the
 // merge rule are as in ScanEventStarts.
 func (r Reader) ScanEventChunks(ta, tb int64, newVisitor func(w int) func(c *EventChunk)) int {
 	nChunks := (int(r.vLimit) + chunkMask) >> chunkBits
