@@ -196,7 +196,7 @@ func (r Reader) Continues(v uint32) bool {
 	}
 	start := s.eVtS.At(v)
 	for _, w := range s.identityOf(v) {
-		if w != v && s.end(w, s.eVtS.At(w)) == start && r.Believed(w) {
+		if w != v && r.Believed(w) && s.end(w, s.eVtS.At(w)) == start { // belief first: it is one column read
 			return true
 		}
 	}

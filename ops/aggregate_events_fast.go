@@ -2,6 +2,7 @@ package ops
 
 import (
 	"math/bits"
+	"sync"
 	"sync/atomic"
 
 	"github.com/tgms-go/tgms/engine"
@@ -9,13 +10,14 @@ import (
 
 // The fast path of aggregate_events for its common shape: group by
 // relation type and/or fixed-stride time bucket, aggregates count and
-// count_distinct of src or dst, no filters. Every event's group key is
-// computed once from dense ids (rel id, bucket index) into a flat array;
-// distinct endpoints are bits in one bitset per group; the scan runs over
-// column chunks on GOMAXPROCS goroutines, and the per-goroutine counts and
-// bitsets are merged by addition and OR, so the payload is the general
-// kernel's, byte for byte. Windows holding under a tenth of the store are
-// left to the kernel, which reads them through the start-time index.
+// count_distinct of src or dst, no filters. The engine's tally
+// (engine.Reader.TallyEventStarts) computes every event's group key once
+// from dense ids (rel id, bucket index), counts it in a flat array and
+// marks distinct endpoints as bits of one bitset per group, over column
+// chunks on GOMAXPROCS goroutines merged by addition and OR, so the
+// payload is the general kernel's, byte for byte. Windows holding under a
+// tenth of the store are left to the kernel, which reads them through the
+// start-time index.
 
 // aggFastMaxKeys bounds the dense key space of the fast path.
 const aggFastMaxKeys = 100_000
@@ -26,6 +28,10 @@ var (
 	aggFastOff   = false
 	aggFastTaken atomic.Int64
 )
+
+// aggFastTallies keeps the fast path's tallies between calls, so that a
+// call allocates no large arrays.
+var aggFastTallies sync.Pool
 
 // aggFastMaxBits bounds the bitsets of one goroutine (8 MiB).
 const aggFastMaxBits = 1 << 26
@@ -93,66 +99,15 @@ func aggFast(c *Call, p *aggPlan) (map[string]any, bool, error) {
 	if err := c.Work(int64(r.Store().NumEdgeVersions())); err != nil {
 		return nil, true, err
 	}
-	type part struct {
-		count []int64
-		seen  [2][]uint64
+	t, _ := aggFastTallies.Get().(*engine.Tally)
+	if t == nil {
+		t = new(engine.Tally)
 	}
-	ws := p.w.Start
-	parts := make([]*part, 0, 4)
-	r.ScanEventChunks(ws, p.w.End, func(int) func(ch *engine.EventChunk) {
-		pt := &part{count: make([]int64, nKeys)}
-		for k, on := range distinct {
-			if on {
-				pt.seen[k] = make([]uint64, (nKeys*nodes+63)/64)
-			}
-		}
-		parts = append(parts, pt)
-		count, seenSrc, seenDst := pt.count, pt.seen[0], pt.seen[1]
-		return func(ch *engine.EventChunk) {
-			vts := ch.VtS
-			rels, srcs, dsts := ch.Rel[:len(vts)], ch.Src[:len(vts)], ch.Dst[:len(vts)]
-			// The bucket of the previous event: versions come roughly in
-			// time order, so most events skip the division.
-			lo, hi, bkey := int64(1), int64(0), 0
-			for _, i := range ch.Sel {
-				t := vts[i]
-				key := 0
-				if relMult != 0 {
-					key = int(rels[i]) * relMult
-				}
-				if timeMult != 0 {
-					if t < lo || t >= hi {
-						bi := (t - ws) / stride
-						lo = ws + bi*stride
-						hi, bkey = lo+stride, int(bi)*timeMult
-					}
-					key += bkey
-				}
-				count[key]++
-				if seenSrc != nil {
-					b := key*nodes + int(srcs[i])
-					seenSrc[b>>6] |= 1 << (b & 63)
-				}
-				if seenDst != nil {
-					b := key*nodes + int(dsts[i])
-					seenDst[b>>6] |= 1 << (b & 63)
-				}
-			}
-		}
-	})
-	total := parts[0]
-	for _, pt := range parts[1:] {
-		for i, n := range pt.count {
-			total.count[i] += n
-		}
-		for k := range total.seen {
-			for i, w := range pt.seen[k] {
-				total.seen[k][i] |= w
-			}
-		}
-	}
+	defer aggFastTallies.Put(t)
+	r.TallyEventStarts(engine.TallySpec{Ta: p.w.Start, Tb: p.w.End, Stride: stride,
+		RelWeight: relMult, BucketWeight: timeMult, Keys: nKeys, Src: distinct[0], Dst: distinct[1]}, t)
 	aggFastTaken.Add(1)
-	return aggFastRows(c, p, total.count, total.seen, mult, nodes)
+	return aggFastRows(c, p, t.Count, [2][]uint64{t.Src, t.Dst}, mult, nodes)
 }
 
 // aggFastRows renders the non-empty groups as the kernel's aggRows does.
