@@ -552,6 +552,7 @@ func decodeStore(r *ckptReader) (*Store, CheckpointInfo) {
 		sortIfNeeded(classes[c])
 		s.byStart.classes[c].main = slices.Clip(classes[c])
 	}
+	s.refineAbutting()
 	s.Compact()
 	return s, info
 }

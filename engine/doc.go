@@ -81,7 +81,10 @@
 //	         uvarint end (0 = open, else vt_e - vt_s)
 //	         uvarint tt_e (0 = open, else seq(tt_e) - seq(tt_s))
 //	         uvarint props
-//	         byte    created op | 0x08 if the identity has other versions | closed op << 4
+//	         byte    created op | 0x08 if another version of the identity ends where
+//	                 it starts or starts where it ends | closed op << 4
+//	                 (earlier checkpoints set 0x08 on every version whose
+//	                 identity has others: a superset, read the same way)
 //
 // Everything else (indexes, identity maps) is rebuilt on load. A checkpoint
 // with a bad magic, version, length or checksum, whose body does not decode

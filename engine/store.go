@@ -16,9 +16,12 @@ const openSeq = math.MaxUint32
 // low 31 bits are its global auto index.
 const autoBit = 1 << 31
 
-// multiBit in the ops column marks a version whose identity has other
-// versions, so most reads can skip looking for them.
-const multiBit = 0x08
+// abutsBit in the ops column marks a version that abuts another version
+// of its identity in valid time (one ends where the other starts), so the
+// search for a fragment it continues (Reader.Continues) is skipped for
+// every other version. Stores written before it marked every version whose
+// identity has others: a superset, which only costs reads.
+const abutsBit = 0x08
 
 // NoVersion is the version id that names nothing.
 const NoVersion = math.MaxUint32
@@ -78,7 +81,7 @@ type Store struct {
 	eVtS             col[int64]
 	eTTe             col[uint32] // closing batch seq, openSeq while believed
 	edgeEnd          []uint32    // edgeEnd[seq]: edge versions stored after batch seq; tt_s is implicit
-	eOps             col[uint8]  // created | multiBit | closed<<4
+	eOps             col[uint8]  // created | abutsBit | closed<<4
 	eVtE             endCol      // about a byte per version (see endCol)
 
 	// Columns most versions need not store (see sparse): the disc where
@@ -431,22 +434,53 @@ func (s *Store) Apply(eff *bt.Effect) error {
 	s.edgeEnd = append(s.edgeEnd, uint32(s.eVtS.Len()))
 	s.setAutoFirsts(autoStart, firsts)
 	s.appendDiscs(seq, discs)
-	s.markMulti(s.edgeEnd[seq-1], s.edgeEnd[seq])
+	s.markAbutting(s.edgeEnd[seq-1], s.edgeEnd[seq])
 	return nil
 }
 
-// markMulti sets multiBit on every version of the identities of versions
-// [from, to) that have more than one version.
-func (s *Store) markMulti(from, to uint32) {
+// markAbutting sets abutsBit on each version of [from, to) and each older
+// version of its identity where one ends at the other's start.
+func (s *Store) markAbutting(from, to uint32) {
 	for v := from; v < to; v++ {
-		if s.eOps.At(v)&multiBit != 0 {
+		s.markAbuts(v)
+	}
+}
+
+// markAbuts sets abutsBit on v and on each other version of v's identity
+// where one ends at the other's start.
+func (s *Store) markAbuts(v uint32) {
+	vs := s.identityOf(v)
+	if len(vs) < 2 {
+		return
+	}
+	iv := s.valid(v)
+	for _, w := range vs {
+		if w == v {
 			continue
 		}
-		if vs := s.identityOf(v); len(vs) > 1 {
-			for _, w := range vs {
-				s.eOps.Set(w, s.eOps.At(w)|multiBit)
-			}
+		if wv := s.valid(w); wv.End == iv.Start {
+			s.eOps.Set(v, s.eOps.At(v)|abutsBit)
+		} else if iv.End == wv.Start {
+			s.eOps.Set(w, s.eOps.At(w)|abutsBit)
 		}
+	}
+}
+
+// refineAbutting narrows abutsBit to the versions that abut another of
+// their identity: checkpoints of earlier releases set it on every version
+// of an identity with several. Only the marked versions are looked at.
+func (s *Store) refineAbutting() {
+	var marked []uint32
+	for v := range uint32(s.eOps.Len()) {
+		if s.eOps.At(v)&abutsBit != 0 {
+			marked = append(marked, v)
+		}
+	}
+	for _, v := range marked {
+		s.eOps.Set(v, s.eOps.At(v)&^abutsBit)
+	}
+	for _, v := range marked {
+		s.markAbuts(v)
 	}
 }
 
