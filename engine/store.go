@@ -73,6 +73,7 @@ type Store struct {
 	uidSeq   []uint32 // per node id: the batch that registered the uid
 	nodes    []nodeRow
 	nodeHist [][]uint32 // per node id: node row indexes in insertion order
+	nodeOpen []uint32   // per node id: how many of its versions are believed
 
 	eSrc, eDst, eRel col[uint32]
 	eVtS             col[int64]
@@ -96,6 +97,7 @@ type Store struct {
 	explicit      map[identKey][]uint32
 
 	vtMin, vtMax bt.Time // valid-time extent of all edge versions (see Stats)
+	maxStart     bt.Time // the largest vt_s of any edge version (0 when none)
 
 	out, in [][]uint32 // per node id: edge version ids sorted by (vt_s, id)
 	byStart classIndex // all edge versions by (duration class, vt_s)
@@ -174,12 +176,7 @@ func (s *Store) HasBelievedNode(uid string) bool {
 	if !ok {
 		return false
 	}
-	for _, r := range s.nodeHist[id] {
-		if s.nodes[r].tte == openSeq {
-			return true
-		}
-	}
-	return false
+	return s.nodeOpen[id] > 0
 }
 
 // EdgeKnown implements bitemporal.View.
@@ -357,12 +354,14 @@ func (s *Store) Apply(eff *bt.Effect) error {
 		s.uids.intern(uid)
 		s.uidSeq = append(s.uidSeq, seq)
 		s.nodeHist = append(s.nodeHist, nil)
+		s.nodeOpen = append(s.nodeOpen, 0)
 		s.out = append(s.out, nil)
 		s.in = append(s.in, nil)
 	}
 	for _, c := range eff.CloseNodes {
 		n := &s.nodes[c.H]
 		n.tte, n.closed = seq, c.By
+		s.nodeOpen[n.uid]--
 	}
 	for _, c := range eff.CloseEdges {
 		v := uint32(c.H)
@@ -378,6 +377,7 @@ func (s *Store) Apply(eff *bt.Effect) error {
 			valid: nv.Valid, tts: seq, tte: openSeq, created: nv.CreatedBy,
 		})
 		s.nodeHist[uid] = append(s.nodeHist[uid], r)
+		s.nodeOpen[uid]++
 	}
 	var lastRel string
 	var lastRelID uint32
@@ -423,9 +423,17 @@ func (s *Store) Apply(eff *bt.Effect) error {
 			s.eProps.Append(s.props.intern(string(ne.V.Props)))
 		}
 		s.eOps.Append(uint8(ne.V.CreatedBy))
+		// v has the largest id: when no stored version starts later, it
+		// sorts last in every (vt_s, id) order.
+		last := ne.V.Valid.Start >= s.maxStart
 		s.noteExtent(ne.V.Valid)
-		s.out[src] = s.insertAdj(s.out[src], v)
-		s.in[dst] = s.insertAdj(s.in[dst], v)
+		if last {
+			s.out[src] = append(s.out[src], v)
+			s.in[dst] = append(s.in[dst], v)
+		} else {
+			s.out[src] = s.insertAdj(s.out[src], v)
+			s.in[dst] = s.insertAdj(s.in[dst], v)
+		}
 		s.byStart.insert(v)
 	}
 	s.edgeEnd = append(s.edgeEnd, uint32(s.eVtS.Len()))
@@ -501,8 +509,8 @@ func (s *Store) autoFirst(seq uint64, g uint32) uint32 {
 	return NoVersion
 }
 
-// noteExtent widens the valid-time extent to cover an edge version; an
-// open end counts as start + 1.
+// noteExtent widens the valid-time extent and maxStart to cover an edge
+// version; an open end counts as start + 1.
 func (s *Store) noteExtent(iv bt.Interval) {
 	end := iv.End
 	if end >= bt.OpenEnd {
@@ -514,6 +522,7 @@ func (s *Store) noteExtent(iv bt.Interval) {
 	if end > s.vtMax {
 		s.vtMax = end
 	}
+	s.maxStart = max(s.maxStart, iv.Start)
 }
 
 // insertAdj inserts v into a (vt_s, id)-sorted adjacency list.
