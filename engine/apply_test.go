@@ -1,7 +1,9 @@
 package engine
 
 import (
+	"bytes"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"testing"
 
@@ -82,5 +84,78 @@ func TestApplyKeepsDerivedState(t *testing.T) {
 			t.Fatalf("read checkpoint: %v", err)
 		}
 		checkDerived(t, back)
+	})
+}
+
+// viewOnly hides the store's NodeIndexer, so Plan takes its general path.
+type viewOnly struct{ s *Store }
+
+func (v viewOnly) NodeKnown(uid string) bool { return v.s.NodeKnown(uid) }
+func (v viewOnly) BelievedNodes(uid string, iv bt.Interval) []bt.NodeHit {
+	return v.s.BelievedNodes(uid, iv)
+}
+func (v viewOnly) HasBelievedNode(uid string) bool { return v.s.HasBelievedNode(uid) }
+func (v viewOnly) EdgeKnown(k bt.EdgeKey) bool     { return v.s.EdgeKnown(k) }
+func (v viewOnly) BelievedEdges(k bt.EdgeKey, iv bt.Interval) []bt.EdgeHit {
+	return v.s.BelievedEdges(k, iv)
+}
+
+// TestIngestFastPaths compares the bulk-ingest fast paths with the general
+// ones on random batches: Plan with the store's NodeIndexer against Plan
+// through a view without it (equal effects but for the endpoint ids), and
+// Apply with the effect's endpoint table against Apply of the same effect
+// without it, into a twin store (equal checkpoint bytes and digests).
+func TestIngestFastPaths(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		fast, twin := New(), New()
+		usedKeys = nil
+		var tt bt.Time
+		for range rapid.IntRange(1, 12).Draw(t, "batches") {
+			ops := make([]bt.Op, rapid.IntRange(1, 4).Draw(t, "ops"))
+			for i := range ops {
+				ops[i] = genOp(t, fast.Batches())
+			}
+			tt += 10
+			seq := fast.Batches() + 1
+			eff, err := bt.Plan(fast, tt, seq, ops)
+			general, gerr := bt.Plan(viewOnly{fast}, tt, seq, ops)
+			if (err == nil) != (gerr == nil) {
+				t.Fatalf("fast plan says %v, general plan says %v", err, gerr)
+			}
+			if err != nil {
+				tt -= 10
+				continue
+			}
+			for _, op := range ops {
+				if op.Kind == bt.OpAssertEdge {
+					usedKeys = append(usedKeys, op.Edge)
+				}
+			}
+			anon := *eff
+			anon.Ends = slices.Clone(eff.Ends)
+			for j, e := range anon.Ends {
+				if e.Known {
+					if id, ok := fast.uids.lookup(e.UID); !ok || id != e.ID {
+						t.Fatalf("endpoint %q has id %d in the effect, %d (known %v) in the store", e.UID, e.ID, id, ok)
+					}
+				}
+				anon.Ends[j] = bt.End{UID: e.UID}
+			}
+			if !reflect.DeepEqual(&anon, general) {
+				t.Fatalf("fast and general plans differ:\n fast    %+v\n general %+v", &anon, general)
+			}
+			plain := *eff
+			plain.Ends, plain.EdgeEnds = nil, nil
+			if err := fast.Apply(eff); err != nil {
+				t.Fatalf("apply: %v", err)
+			}
+			if err := twin.Apply(&plain); err != nil {
+				t.Fatalf("apply without endpoint table: %v", err)
+			}
+			if got, want := encodeBody(fast), encodeBody(twin); !bytes.Equal(got, want) {
+				t.Fatalf("batch %d: stores differ with and without the endpoint table (digests %s, %s)", seq, fast.Digest(), twin.Digest())
+			}
+			checkDerived(t, fast)
+		}
 	})
 }

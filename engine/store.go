@@ -179,6 +179,15 @@ func (s *Store) HasBelievedNode(uid string) bool {
 	return s.nodeOpen[id] > 0
 }
 
+// NodeIndex implements bitemporal.NodeIndexer.
+func (s *Store) NodeIndex(uid string) (id uint32, known, believed bool) {
+	id, ok := s.uids.lookup(uid)
+	if !ok {
+		return 0, false, false
+	}
+	return id, true, s.nodeOpen[id] > 0
+}
+
 // EdgeKnown implements bitemporal.View.
 func (s *Store) EdgeKnown(k bt.EdgeKey) bool { return len(s.identVersions(k)) > 0 }
 
@@ -344,6 +353,9 @@ func (s *Store) Apply(eff *bt.Effect) error {
 	if uint64(s.eVtS.Len())+uint64(len(eff.Edges)) >= NoVersion {
 		return fmt.Errorf("engine: more than 2^32-1 edge versions")
 	}
+	if err := s.checkEnds(eff); err != nil {
+		return err
+	}
 	s.batchTT = append(s.batchTT, eff.TT)
 	s.batchAuto = append(s.batchAuto, autoStart+uint32(eff.NumAuto))
 	firsts := make([]uint32, eff.NumAuto)
@@ -379,14 +391,30 @@ func (s *Store) Apply(eff *bt.Effect) error {
 		s.nodeHist[uid] = append(s.nodeHist[uid], r)
 		s.nodeOpen[uid]++
 	}
+	var ends []uint32 // node ids of eff.Ends
+	if eff.EdgeEnds != nil {
+		ends = make([]uint32, len(eff.Ends))
+		for j := range eff.Ends {
+			if e := &eff.Ends[j]; e.Known {
+				ends[j] = e.ID
+			} else {
+				ends[j], _ = s.uids.lookup(e.UID)
+			}
+		}
+	}
 	var lastRel string
 	var lastRelID uint32
 	discs := make([]uint32, len(eff.Edges))
 	for i := range eff.Edges {
 		ne := &eff.Edges[i]
 		k := &ne.V.Key
-		src, _ := s.uids.lookup(k.Src)
-		dst, _ := s.uids.lookup(k.Dst)
+		var src, dst uint32
+		if ends != nil && eff.EdgeEnds[2*i] != bt.NoEnd {
+			src, dst = ends[eff.EdgeEnds[2*i]], ends[eff.EdgeEnds[2*i+1]]
+		} else {
+			src, _ = s.uids.lookup(k.Src)
+			dst, _ = s.uids.lookup(k.Dst)
+		}
 		if i == 0 || k.RelType != lastRel {
 			lastRel, lastRelID = k.RelType, s.rels.intern(k.RelType)
 		}
@@ -440,6 +468,29 @@ func (s *Store) Apply(eff *bt.Effect) error {
 	s.setAutoFirsts(autoStart, firsts)
 	s.appendDiscs(seq, discs)
 	s.markMulti(s.edgeEnd[seq-1], s.edgeEnd[seq])
+	return nil
+}
+
+// checkEnds refuses an effect whose endpoint table (Effect.Ends and
+// EdgeEnds) does not fit its edges or this store.
+func (s *Store) checkEnds(eff *bt.Effect) error {
+	if eff.EdgeEnds == nil {
+		return nil
+	}
+	if len(eff.EdgeEnds) != 2*len(eff.Edges) {
+		return fmt.Errorf("engine: batch %d names endpoints for %d edges, it has %d", eff.Seq, len(eff.EdgeEnds)/2, len(eff.Edges))
+	}
+	for i := 0; i < len(eff.EdgeEnds); i += 2 {
+		a, b := eff.EdgeEnds[i], eff.EdgeEnds[i+1]
+		if (a == bt.NoEnd) != (b == bt.NoEnd) || a != bt.NoEnd && (a >= uint32(len(eff.Ends)) || b >= uint32(len(eff.Ends))) {
+			return fmt.Errorf("engine: batch %d edge %d names endpoints %d and %d of %d", eff.Seq, i/2, a, b, len(eff.Ends))
+		}
+	}
+	for j := range eff.Ends {
+		if e := &eff.Ends[j]; e.Known && e.ID >= uint32(len(s.uids.s)) {
+			return fmt.Errorf("engine: batch %d endpoint %q has node id %d; the store has %d nodes", eff.Seq, e.UID, e.ID, len(s.uids.s))
+		}
+	}
 	return nil
 }
 
