@@ -116,15 +116,21 @@ func ParseAutoDisc(disc string) (seq uint64, i int64, ok bool) {
 // earlier ops of the same batch. On error the batch is refused as a whole
 // and v is untouched.
 func Plan(v View, tt Time, seq uint64, ops []Op) (*Effect, error) {
-	p := &planner{
-		v: v, tt: tt, seq: seq,
-		eff:        &Effect{TT: tt, Seq: seq},
-		closedNode: map[Handle]bool{},
-		closedEdge: map[Handle]bool{},
-		nodes:      map[string][]*pendingNode{},
-		edges:      map[EdgeKey][]*pendingEdge{},
-		registered: map[string]bool{},
-	}
+	var pl Planner
+	return pl.Plan(v, tt, seq, ops)
+}
+
+// A Planner plans batches one after another and reuses its memory from one
+// to the next: the effect a call returns is valid until the next call.
+// Planning a stream of large batches this way, each applied before the
+// next is planned, allocates little. The zero value is ready to use; Plan
+// is the one-off form.
+type Planner struct{ p planner }
+
+// Plan is Plan, reusing the memory of the planner's previous batch.
+func (pl *Planner) Plan(v View, tt Time, seq uint64, ops []Op) (*Effect, error) {
+	p := &pl.p
+	p.reset(v, tt, seq)
 	for i := range ops {
 		if err := ops[i].Validate(i); err != nil {
 			return nil, err
@@ -163,6 +169,35 @@ type planner struct {
 	registered map[string]bool
 	autoPend   []*pendingEdge           // auto-identified events of this batch, by number
 	autoFrags  map[int64][]*pendingEdge // versions of those identities written later in the batch
+
+	// Memory kept from the previous batch (see Planner).
+	pendBuf  []pendingEdge     // bulk-ingested edges, the batch's in pendBuf[:len]
+	index    map[string]uint32 // an ingest op's endpoints: place in firsts
+	firsts   []Time
+	edgeEnds []uint32
+}
+
+// reset readies p for a new batch, keeping the memory of the last one.
+func (p *planner) reset(v View, tt Time, seq uint64) {
+	old := p.eff
+	p.v, p.tt, p.seq = v, tt, seq
+	p.eff = &Effect{TT: tt, Seq: seq}
+	if old == nil {
+		p.closedNode, p.closedEdge = map[Handle]bool{}, map[Handle]bool{}
+		p.nodes, p.edges = map[string][]*pendingNode{}, map[EdgeKey][]*pendingEdge{}
+		p.registered = map[string]bool{}
+		return
+	}
+	p.eff.NewUIDs, p.eff.Nodes, p.eff.Edges, p.eff.Ends = old.NewUIDs[:0], old.Nodes[:0], old.Edges[:0], old.Ends[:0]
+	p.eff.CloseNodes, p.eff.CloseEdges = old.CloseNodes[:0], old.CloseEdges[:0]
+	clear(p.closedNode)
+	clear(p.closedEdge)
+	clear(p.nodes)
+	clear(p.edges)
+	clear(p.registered)
+	clear(p.autoFrags)
+	p.nodeOrder, p.edgeOrder, p.autoPend = p.nodeOrder[:0], p.edgeOrder[:0], p.autoPend[:0]
+	p.pendBuf = p.pendBuf[:0]
 }
 
 // nodeHit is a believed node version: stored (pend == nil) or written
@@ -450,8 +485,12 @@ func (p *planner) ingest(i int, op *Op) error {
 	// The op's distinct endpoints, in order of first appearance, become
 	// Effect.Ends[base:], each with the earliest vt_s it has in the op.
 	base := uint32(len(p.eff.Ends))
-	index := make(map[string]uint32, len(op.Events))
-	var firsts []Time
+	if p.index == nil {
+		p.index = make(map[string]uint32, len(op.Events))
+	}
+	index := p.index
+	clear(index)
+	firsts := p.firsts[:0]
 	note := func(uid string, t Time) uint32 {
 		if k, ok := index[uid]; ok {
 			firsts[k] = min(firsts[k], t)
@@ -463,14 +502,16 @@ func (p *planner) ingest(i int, op *Op) error {
 		p.eff.Ends = append(p.eff.Ends, End{UID: uid})
 		return base + k
 	}
-	pend := make([]pendingEdge, len(op.Events))
+	pend := p.pending(len(op.Events))
 	for j := range op.Events {
 		e := &op.Events[j]
 		pe := &pend[j]
-		pe.src = note(e.Src, e.VtS)
-		pe.dst = note(e.Dst, e.VtS)
-		pe.v = EdgeVersion{Key: EdgeKey{e.Src, e.Dst, e.RelType, e.Disc}, Props: e.Props, Valid: e.Valid(), TTs: p.tt, TTe: OpenEnd, CreatedBy: OpIngest}
-		pe.auto = -1
+		*pe = pendingEdge{
+			v:    EdgeVersion{Key: EdgeKey{e.Src, e.Dst, e.RelType, e.Disc}, Props: e.Props, Valid: e.Valid(), TTs: p.tt, TTe: OpenEnd, CreatedBy: OpIngest},
+			auto: -1,
+			src:  note(e.Src, e.VtS),
+			dst:  note(e.Dst, e.VtS),
+		}
 		if e.Disc == "" {
 			pe.auto = int64(len(p.autoPend))
 			p.autoPend = append(p.autoPend, pe)
@@ -484,6 +525,7 @@ func (p *planner) ingest(i int, op *Op) error {
 		}
 		p.edgeOrder = append(p.edgeOrder, pe)
 	}
+	p.firsts = firsts
 	p.eff.NumEvents += len(op.Events)
 	// With nothing about nodes written earlier in the batch, the view
 	// alone says what each endpoint is: one lookup resolves it.
@@ -511,6 +553,17 @@ func (p *planner) ingest(i int, op *Op) error {
 		p.insertNode(NodeVersion{UID: uid, Label: label, Valid: Interval{first, OpenEnd}, CreatedBy: OpIngest})
 	}
 	return nil
+}
+
+// pending returns room for n bulk-ingested edges of this batch: from
+// pendBuf when it has it (the batch's earlier ops keep theirs), else new.
+func (p *planner) pending(n int) []pendingEdge {
+	if len(p.pendBuf)+n > cap(p.pendBuf) {
+		p.pendBuf = make([]pendingEdge, 0, max(n, 2*cap(p.pendBuf)))
+	}
+	start := len(p.pendBuf)
+	p.pendBuf = p.pendBuf[:start+n]
+	return p.pendBuf[start:]
 }
 
 func (p *planner) hasBelievedNode(uid string) bool {
@@ -542,9 +595,9 @@ func (p *planner) finish() {
 			p.eff.Nodes = append(p.eff.Nodes, pn.v)
 		}
 	}
-	p.eff.Edges = make([]NewEdge, 0, len(p.edgeOrder))
+	p.eff.Edges = slices.Grow(p.eff.Edges, len(p.edgeOrder))
 	if len(p.eff.Ends) > 0 {
-		p.eff.EdgeEnds = make([]uint32, 0, 2*len(p.edgeOrder))
+		p.eff.EdgeEnds = slices.Grow(p.edgeEnds[:0], 2*len(p.edgeOrder))
 	}
 	for _, pe := range p.edgeOrder {
 		if !pe.dead {
@@ -553,5 +606,8 @@ func (p *planner) finish() {
 				p.eff.EdgeEnds = append(p.eff.EdgeEnds, pe.src, pe.dst)
 			}
 		}
+	}
+	if p.eff.EdgeEnds != nil {
+		p.edgeEnds = p.eff.EdgeEnds
 	}
 }
