@@ -162,3 +162,41 @@ func TestIngestFastPaths(t *testing.T) {
 		}
 	})
 }
+
+// An effect whose endpoint table does not fit its edges or the store is
+// refused before anything changes.
+func TestApplyRefusesBadEndpointTable(t *testing.T) {
+	s := New()
+	ingest := []bt.Op{bt.Ingest([]bt.Event{{Src: "a", Dst: "b", RelType: "M", VtS: 5}, {Src: "b", Dst: "c", RelType: "M", VtS: 6}}, "")}
+	good, err := bt.Plan(s, 10, 1, ingest)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Apply(good); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name  string
+		spoil func(e *bt.Effect)
+	}{
+		{"short table", func(e *bt.Effect) { e.EdgeEnds = e.EdgeEnds[:1] }},
+		{"index past the ends", func(e *bt.Effect) { e.EdgeEnds[1] = uint32(len(e.Ends)) }},
+		{"half an edge named", func(e *bt.Effect) { e.EdgeEnds[0] = bt.NoEnd }},
+		{"unknown node id", func(e *bt.Effect) { e.Ends[0].Known, e.Ends[0].ID = true, 99 }},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			eff, err := bt.Plan(s, 20, 2, ingest)
+			if err != nil {
+				t.Fatal(err)
+			}
+			tc.spoil(eff)
+			before := encodeBody(s)
+			if err := s.Apply(eff); err == nil {
+				t.Fatal("Apply accepted a bad endpoint table")
+			}
+			if !bytes.Equal(encodeBody(s), before) {
+				t.Fatal("a refused effect changed the store")
+			}
+		})
+	}
+}

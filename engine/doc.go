@@ -30,6 +30,7 @@
 //
 // Indexes:
 //   - per node, out- and in-edge version lists sorted by (vt_s, id);
+//   - per node, the number of its believed versions;
 //   - per identity, its version list (implicit for store-assigned
 //     identities, a map for explicit ones);
 //   - an interval index: edge versions partitioned by duration class
