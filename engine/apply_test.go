@@ -13,8 +13,14 @@ import (
 
 // checkDerived rebuilds what Apply maintains incrementally, from the
 // columns and node rows, and compares: every adjacency list in (vt_s, id)
-// order, and every node's count of believed versions.
+// order, every node's count of believed versions, and the multiBit of
+// every edge version.
 func checkDerived(t *rapid.T, s *Store) {
+	for v := range uint32(s.NumEdgeVersions()) {
+		if got, want := s.eOps.At(v)&multiBit != 0, len(s.identityOf(v)) > 1; got != want {
+			t.Fatalf("edge version %d (%s): multiBit %v, its identity has %d versions", v, render(s.EdgeVersion(v)), got, len(s.identityOf(v)))
+		}
+	}
 	out := make([][]uint32, s.NumNodes())
 	in := make([][]uint32, s.NumNodes())
 	for v := range uint32(s.NumEdgeVersions()) {

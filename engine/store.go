@@ -501,6 +501,9 @@ func (s *Store) markMulti(from, to uint32) {
 		if s.eOps.At(v)&multiBit != 0 {
 			continue
 		}
+		if d := s.disc(v); d&autoBit != 0 && len(s.autoMore[d&^autoBit]) == 0 {
+			continue // a store-assigned identity with this one version
+		}
 		if vs := s.identityOf(v); len(vs) > 1 {
 			for _, w := range vs {
 				s.eOps.Set(w, s.eOps.At(w)|multiBit)
