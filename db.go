@@ -250,6 +250,7 @@ func (db *DB) ingest(ctx context.Context, events []bt.Event, nodeLabel string, s
 	db.wmu.Lock()
 	defer db.wmu.Unlock()
 	res.FirstSeq = db.store.Batches() + 1
+	var planner bt.Planner // one for every batch: each is applied before the next is planned
 	done := 0
 	for len(chunks) > 0 {
 		if err := ctx.Err(); err != nil {
@@ -262,7 +263,7 @@ func (db *DB) ingest(ctx context.Context, events []bt.Event, nodeLabel string, s
 		if sources != nil {
 			gsrc, sources = sources[:len(group)], sources[len(group):]
 		}
-		first, last, err := db.commitSourced(group, gsrc)
+		first, last, err := db.commitSourced(&planner, group, gsrc)
 		if err != nil {
 			return res, fmt.Errorf("ingest stopped after %d durable events: %w", done, err)
 		}
@@ -339,11 +340,12 @@ func (e *groupError) Unwrap() error { return e.err }
 // publishes them. A refused batch stops the group: the batches before it
 // are committed, and a *groupError names it.
 func (db *DB) commitGroup(batches [][]bt.Op) (first, last bt.Time, err error) {
-	return db.commitSourced(batches, nil)
+	return db.commitSourced(new(bt.Planner), batches, nil)
 }
 
-// commitSourced is commitGroup with a source text per batch (nil: none).
-func (db *DB) commitSourced(batches [][]bt.Op, sources []string) (first, last bt.Time, err error) {
+// commitSourced is commitGroup with a source text per batch (nil: none),
+// planned with pl.
+func (db *DB) commitSourced(pl *bt.Planner, batches [][]bt.Op, sources []string) (first, last bt.Time, err error) {
 	if db.opt.ReadOnly {
 		return 0, 0, ErrReadOnly
 	}
@@ -355,7 +357,7 @@ func (db *DB) commitSourced(batches [][]bt.Op, sources []string) (first, last bt
 	for i, ops := range batches {
 		tt := db.tick()
 		seq := db.store.Batches() + 1
-		eff, err := bt.Plan(db.store, tt, seq, ops)
+		eff, err := pl.Plan(db.store, tt, seq, ops)
 		if err != nil {
 			refused = &groupError{i, err}
 			break

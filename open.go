@@ -218,11 +218,12 @@ func (db *DB) recover() error {
 	if seal != nil {
 		db.sealEnd = seal.last.End
 	}
+	var planner bt.Planner // each batch is applied before the next is planned
 	err = log.Replay(from, func(r *eventlog.Record, end int64) error {
 		if r.Seq != store.Batches()+1 {
 			return fmt.Errorf("record at offset %d has batch seq %d, the store expects %d", end, r.Seq, store.Batches()+1)
 		}
-		eff, err := bt.Plan(store, r.TT, r.Seq, r.Ops)
+		eff, err := planner.Plan(store, r.TT, r.Seq, r.Ops)
 		if err != nil {
 			return fmt.Errorf("batch %d (tt %d, ending at offset %d) no longer applies: %w", r.Seq, r.TT, end, err)
 		}

@@ -25,6 +25,26 @@ type View interface {
 	BelievedEdges(k EdgeKey, iv Interval) []EdgeHit
 }
 
+// NodeIndexer is an optional View method. Bulk ingest uses it to resolve
+// each distinct endpoint of a batch once, and passes the ids on in the
+// effect (Effect.Ends) so that applying it needs no lookup per event.
+type NodeIndexer interface {
+	// NodeIndex returns uid's node id in the view, whether uid is known,
+	// and whether it has a currently believed version.
+	NodeIndex(uid string) (id uint32, known, believed bool)
+}
+
+// End is an edge endpoint named once per batch (see Effect.EdgeEnds).
+type End struct {
+	UID   string
+	ID    uint32 // the View's node id (see NodeIndexer), when Known
+	Known bool   // UID was known to the View before the batch
+}
+
+// NoEnd in Effect.EdgeEnds marks an edge whose endpoints are named by its
+// key only.
+const NoEnd = ^uint32(0)
+
 // Closure closes a stored version: its TTe becomes the batch's tt.
 type Closure struct {
 	H  Handle
@@ -53,6 +73,13 @@ type Effect struct {
 	Edges      []NewEdge
 	NumEvents  int   // events ingested by the batch
 	NumAuto    int64 // store-assigned discriminators used: #<Seq>.0 .. #<Seq>.<NumAuto-1>
+
+	// Ends lists the distinct endpoints of the batch's bulk-ingested
+	// edges. When EdgeEnds is not nil, Edges[i] has its Src and Dst at
+	// Ends[EdgeEnds[2i]] and Ends[EdgeEnds[2i+1]], or EdgeEnds[2i] is NoEnd
+	// (an edge written by another op: its key names its endpoints).
+	Ends     []End
+	EdgeEnds []uint32
 }
 
 // AutoDisc is the discriminator the store gives the i-th auto-identified
@@ -89,15 +116,21 @@ func ParseAutoDisc(disc string) (seq uint64, i int64, ok bool) {
 // earlier ops of the same batch. On error the batch is refused as a whole
 // and v is untouched.
 func Plan(v View, tt Time, seq uint64, ops []Op) (*Effect, error) {
-	p := &planner{
-		v: v, tt: tt, seq: seq,
-		eff:        &Effect{TT: tt, Seq: seq},
-		closedNode: map[Handle]bool{},
-		closedEdge: map[Handle]bool{},
-		nodes:      map[string][]*pendingNode{},
-		edges:      map[EdgeKey][]*pendingEdge{},
-		registered: map[string]bool{},
-	}
+	var pl Planner
+	return pl.Plan(v, tt, seq, ops)
+}
+
+// A Planner plans batches one after another and reuses its memory from one
+// to the next: the effect a call returns is valid until the next call.
+// Planning a stream of large batches this way, each applied before the
+// next is planned, allocates little. The zero value is ready to use; Plan
+// is the one-off form.
+type Planner struct{ p planner }
+
+// Plan is Plan, reusing the memory of the planner's previous batch.
+func (pl *Planner) Plan(v View, tt Time, seq uint64, ops []Op) (*Effect, error) {
+	p := &pl.p
+	p.reset(v, tt, seq)
 	for i := range ops {
 		if err := ops[i].Validate(i); err != nil {
 			return nil, err
@@ -116,9 +149,10 @@ type pendingNode struct {
 }
 
 type pendingEdge struct {
-	v    EdgeVersion
-	auto int64
-	dead bool
+	v        EdgeVersion
+	auto     int64
+	src, dst uint32 // indexes into Effect.Ends, or NoEnd
+	dead     bool
 }
 
 type planner struct {
@@ -135,6 +169,35 @@ type planner struct {
 	registered map[string]bool
 	autoPend   []*pendingEdge           // auto-identified events of this batch, by number
 	autoFrags  map[int64][]*pendingEdge // versions of those identities written later in the batch
+
+	// Memory kept from the previous batch (see Planner).
+	pendBuf  []pendingEdge     // bulk-ingested edges, the batch's in pendBuf[:len]
+	index    map[string]uint32 // an ingest op's endpoints: place in firsts
+	firsts   []Time
+	edgeEnds []uint32
+}
+
+// reset readies p for a new batch, keeping the memory of the last one.
+func (p *planner) reset(v View, tt Time, seq uint64) {
+	old := p.eff
+	p.v, p.tt, p.seq = v, tt, seq
+	p.eff = &Effect{TT: tt, Seq: seq}
+	if old == nil {
+		p.closedNode, p.closedEdge = map[Handle]bool{}, map[Handle]bool{}
+		p.nodes, p.edges = map[string][]*pendingNode{}, map[EdgeKey][]*pendingEdge{}
+		p.registered = map[string]bool{}
+		return
+	}
+	p.eff.NewUIDs, p.eff.Nodes, p.eff.Edges, p.eff.Ends = old.NewUIDs[:0], old.Nodes[:0], old.Edges[:0], old.Ends[:0]
+	p.eff.CloseNodes, p.eff.CloseEdges = old.CloseNodes[:0], old.CloseEdges[:0]
+	clear(p.closedNode)
+	clear(p.closedEdge)
+	clear(p.nodes)
+	clear(p.edges)
+	clear(p.registered)
+	clear(p.autoFrags)
+	p.nodeOrder, p.edgeOrder, p.autoPend = p.nodeOrder[:0], p.edgeOrder[:0], p.autoPend[:0]
+	p.pendBuf = p.pendBuf[:0]
 }
 
 // nodeHit is a believed node version: stored (pend == nil) or written
@@ -233,7 +296,7 @@ func (p *planner) insertNode(v NodeVersion) {
 
 func (p *planner) insertEdge(v EdgeVersion, auto int64) {
 	v.TTs, v.TTe, v.ClosedBy = p.tt, OpenEnd, OpNone
-	pe := &pendingEdge{v: v, auto: auto}
+	pe := &pendingEdge{v: v, auto: auto, src: NoEnd, dst: NoEnd}
 	if auto < 0 {
 		p.edges[v.Key] = append(p.edges[v.Key], pe)
 	} else {
@@ -419,30 +482,36 @@ func (p *planner) ingest(i int, op *Op) error {
 	if label == "" {
 		label = "Node"
 	}
-	type seen struct {
-		first Time
-		order int
+	// The op's distinct endpoints, in order of first appearance, become
+	// Effect.Ends[base:], each with the earliest vt_s it has in the op.
+	base := uint32(len(p.eff.Ends))
+	if p.index == nil {
+		p.index = make(map[string]uint32, len(op.Events))
 	}
-	firsts := make(map[string]seen, len(op.Events)/4+1)
-	var order []string
-	note := func(uid string, t Time) {
-		if s, ok := firsts[uid]; ok {
-			if t < s.first {
-				firsts[uid] = seen{t, s.order}
-			}
-			return
+	index := p.index
+	clear(index)
+	firsts := p.firsts[:0]
+	note := func(uid string, t Time) uint32 {
+		if k, ok := index[uid]; ok {
+			firsts[k] = min(firsts[k], t)
+			return base + k
 		}
-		firsts[uid] = seen{t, len(order)}
-		order = append(order, uid)
+		k := uint32(len(firsts))
+		index[uid] = k
+		firsts = append(firsts, t)
+		p.eff.Ends = append(p.eff.Ends, End{UID: uid})
+		return base + k
 	}
-	pend := make([]pendingEdge, len(op.Events))
+	pend := p.pending(len(op.Events))
 	for j := range op.Events {
 		e := &op.Events[j]
-		note(e.Src, e.VtS)
-		note(e.Dst, e.VtS)
 		pe := &pend[j]
-		pe.v = EdgeVersion{Key: EdgeKey{e.Src, e.Dst, e.RelType, e.Disc}, Props: e.Props, Valid: e.Valid(), TTs: p.tt, TTe: OpenEnd, CreatedBy: OpIngest}
-		pe.auto = -1
+		*pe = pendingEdge{
+			v:    EdgeVersion{Key: EdgeKey{e.Src, e.Dst, e.RelType, e.Disc}, Props: e.Props, Valid: e.Valid(), TTs: p.tt, TTe: OpenEnd, CreatedBy: OpIngest},
+			auto: -1,
+			src:  note(e.Src, e.VtS),
+			dst:  note(e.Dst, e.VtS),
+		}
 		if e.Disc == "" {
 			pe.auto = int64(len(p.autoPend))
 			p.autoPend = append(p.autoPend, pe)
@@ -456,15 +525,45 @@ func (p *planner) ingest(i int, op *Op) error {
 		}
 		p.edgeOrder = append(p.edgeOrder, pe)
 	}
+	p.firsts = firsts
 	p.eff.NumEvents += len(op.Events)
-	for _, uid := range order {
-		p.register(uid)
-		if p.hasBelievedNode(uid) {
-			continue
+	// With nothing about nodes written earlier in the batch, the view
+	// alone says what each endpoint is: one lookup resolves it.
+	ix, fast := p.v.(NodeIndexer)
+	fast = fast && len(p.registered) == 0 && len(p.nodes) == 0 && len(p.closedNode) == 0
+	for k, first := range firsts {
+		end := &p.eff.Ends[base+uint32(k)]
+		uid := end.UID
+		if fast {
+			id, known, believed := ix.NodeIndex(uid)
+			end.ID, end.Known = id, known
+			if !known {
+				p.registered[uid] = true
+				p.eff.NewUIDs = append(p.eff.NewUIDs, uid)
+			}
+			if believed {
+				continue
+			}
+		} else {
+			p.register(uid)
+			if p.hasBelievedNode(uid) {
+				continue
+			}
 		}
-		p.insertNode(NodeVersion{UID: uid, Label: label, Valid: Interval{firsts[uid].first, OpenEnd}, CreatedBy: OpIngest})
+		p.insertNode(NodeVersion{UID: uid, Label: label, Valid: Interval{first, OpenEnd}, CreatedBy: OpIngest})
 	}
 	return nil
+}
+
+// pending returns room for n bulk-ingested edges of this batch: from
+// pendBuf when it has it (the batch's earlier ops keep theirs), else new.
+func (p *planner) pending(n int) []pendingEdge {
+	if len(p.pendBuf)+n > cap(p.pendBuf) {
+		p.pendBuf = make([]pendingEdge, 0, max(n, 2*cap(p.pendBuf)))
+	}
+	start := len(p.pendBuf)
+	p.pendBuf = p.pendBuf[:start+n]
+	return p.pendBuf[start:]
 }
 
 func (p *planner) hasBelievedNode(uid string) bool {
@@ -488,7 +587,7 @@ func (p *planner) hasBelievedNode(uid string) bool {
 }
 
 // finish moves the surviving pending versions into the effect, in the order
-// they were written. Bulk-ingested edges were appended directly.
+// they were written, with their endpoints' places in Ends.
 func (p *planner) finish() {
 	p.eff.NumAuto = int64(len(p.autoPend))
 	for _, pn := range p.nodeOrder {
@@ -496,10 +595,19 @@ func (p *planner) finish() {
 			p.eff.Nodes = append(p.eff.Nodes, pn.v)
 		}
 	}
-	p.eff.Edges = make([]NewEdge, 0, len(p.edgeOrder))
+	p.eff.Edges = slices.Grow(p.eff.Edges, len(p.edgeOrder))
+	if len(p.eff.Ends) > 0 {
+		p.eff.EdgeEnds = slices.Grow(p.edgeEnds[:0], 2*len(p.edgeOrder))
+	}
 	for _, pe := range p.edgeOrder {
 		if !pe.dead {
 			p.eff.Edges = append(p.eff.Edges, NewEdge{V: pe.v, Auto: pe.auto})
+			if p.eff.EdgeEnds != nil {
+				p.eff.EdgeEnds = append(p.eff.EdgeEnds, pe.src, pe.dst)
+			}
 		}
+	}
+	if p.eff.EdgeEnds != nil {
+		p.edgeEnds = p.eff.EdgeEnds
 	}
 }

@@ -435,6 +435,7 @@ func decodeStore(r *ckptReader) (*Store, CheckpointInfo) {
 		}
 	}
 	s.nodeHist = make([][]uint32, nu)
+	s.nodeOpen = make([]uint32, nu)
 	s.out = make([][]uint32, nu)
 	s.in = make([][]uint32, nu)
 	nn := r.count(8)
@@ -455,6 +456,9 @@ func decodeStore(r *ckptReader) (*Store, CheckpointInfo) {
 		}
 		s.nodes = append(s.nodes, n)
 		s.nodeHist[n.uid] = append(s.nodeHist[n.uid], uint32(i))
+		if n.tte == openSeq {
+			s.nodeOpen[n.uid]++
+		}
 	}
 	ne := r.count(9)
 	if uint64(ne) != edges {
@@ -552,7 +556,7 @@ func decodeStore(r *ckptReader) (*Store, CheckpointInfo) {
 		sortIfNeeded(classes[c])
 		s.byStart.classes[c].main = slices.Clip(classes[c])
 	}
-	s.refineAbutting()
+	s.refineFollowing()
 	s.Compact()
 	return s, info
 }

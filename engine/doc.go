@@ -30,6 +30,7 @@
 //
 // Indexes:
 //   - per node, out- and in-edge version lists sorted by (vt_s, id);
+//   - per node, the number of its believed versions;
 //   - per identity, its version list (implicit for store-assigned
 //     identities, a map for explicit ones);
 //   - an interval index: edge versions partitioned by duration class
@@ -82,7 +83,7 @@
 //	         uvarint tt_e (0 = open, else seq(tt_e) - seq(tt_s))
 //	         uvarint props
 //	         byte    created op | 0x08 if another version of the identity ends where
-//	                 it starts or starts where it ends | closed op << 4
+//	                 this one starts | closed op << 4
 //	                 (earlier checkpoints set 0x08 on every version whose
 //	                 identity has others: a superset, read the same way)
 //

@@ -35,7 +35,7 @@ func (s *Store) Memory() []MemoryPart {
 		auto += int64(cap(l)) * 4
 	}
 	auto += int64(cap(s.autoBase)) * 4
-	nodes := int64(cap(s.nodes))*int64(unsafe.Sizeof(nodeRow{})) + int64(cap(s.uidSeq))*4
+	nodes := int64(cap(s.nodes))*int64(unsafe.Sizeof(nodeRow{})) + int64(cap(s.uidSeq)+cap(s.nodeOpen))*4
 	for _, h := range s.nodeHist {
 		nodes += int64(cap(h))*4 + 24
 	}

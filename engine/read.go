@@ -191,7 +191,7 @@ func (s *Store) AutoEdge(seq uint64, i int64) (bt.EdgeKey, bool) {
 // first fragment.
 func (r Reader) Continues(v uint32) bool {
 	s := r.s
-	if s.eOps.At(v)&abutsBit == 0 {
+	if s.eOps.At(v)&followsBit == 0 {
 		return false
 	}
 	start := s.eVtS.At(v)

@@ -77,12 +77,12 @@ func (r Reader) countChunk(k int, ta, tb, stride int64, rel uint32, out []int64)
 	} else {
 		ors = countRel(vts, tte, ops, rels, rel, r.seq, ta, tb, stride, out)
 	}
-	if ors&abutsBit == 0 {
+	if ors&followsBit == 0 {
 		return
 	}
 	for i, op := range ops {
 		t := vts[i]
-		if op&abutsBit == 0 || t < ta || t >= tb || r.seq >= tte[i] || rel != AnyRel && rels[i] != rel {
+		if op&followsBit == 0 || t < ta || t >= tb || r.seq >= tte[i] || rel != AnyRel && rels[i] != rel {
 			continue
 		}
 		if r.Continues(base + uint32(i)) {
@@ -245,7 +245,7 @@ func (r Reader) selectChunk(k int, ta, tb int64, c *EventChunk) {
 		if t < ta || t >= tb || seq >= tte[i] {
 			continue
 		}
-		if ops[i]&abutsBit != 0 && r.Continues(base+uint32(i)) {
+		if ops[i]&followsBit != 0 && r.Continues(base+uint32(i)) {
 			continue
 		}
 		sel[j&chunkMask] = uint16(i)
@@ -446,11 +446,11 @@ func (r Reader) blockKeys(base uint32, k, j, e int, sp *TallySpec, b *tallyBucke
 		}
 		i = keyRun(vts, tte, rels, keys, i, b, r.seq, int32(sp.RelWeight), none)
 	}
-	if !anyAbuts(ops) {
+	if !anyFollows(ops) {
 		return
 	}
 	for i, op := range ops {
-		if op&abutsBit != 0 && keys[i] != none && r.Continues(base+uint32(i)) {
+		if op&followsBit != 0 && keys[i] != none && r.Continues(base+uint32(i)) {
 			keys[i] = none
 		}
 	}
@@ -478,9 +478,9 @@ func keyRun(vts []int64, tte []uint32, rels []uint32, keys []int32, i int, b *ta
 	return i
 }
 
-// anyAbuts reports whether any of ops has abutsBit, eight at a time.
-func anyAbuts(ops []uint8) bool {
-	const abuts8 = abutsBit * 0x0101010101010101
+// anyFollows reports whether any of ops has followsBit, eight at a time.
+func anyFollows(ops []uint8) bool {
+	const follows8 = followsBit * 0x0101010101010101
 	var or uint64
 	for ; len(ops) >= 8; ops = ops[8:] {
 		or |= binary.LittleEndian.Uint64(ops)
@@ -488,7 +488,7 @@ func anyAbuts(ops []uint8) bool {
 	for _, op := range ops {
 		or |= uint64(op)
 	}
-	return or&abuts8 != 0
+	return or&follows8 != 0
 }
 
 // countKeys adds one to the counter of every key: four counters per key,

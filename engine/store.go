@@ -16,12 +16,12 @@ const openSeq = math.MaxUint32
 // low 31 bits are its global auto index.
 const autoBit = 1 << 31
 
-// abutsBit in the ops column marks a version that abuts another version
-// of its identity in valid time (one ends where the other starts), so the
-// search for a fragment it continues (Reader.Continues) is skipped for
-// every other version. Stores written before it marked every version whose
+// followsBit in the ops column marks a version that starts where another
+// version of its identity ends, the only ones that can continue a fragment,
+// so the search for one (Reader.Continues) is skipped for every other
+// version. Stores written before it marked every version whose
 // identity has others: a superset, which only costs reads.
-const abutsBit = 0x08
+const followsBit = 0x08
 
 // NoVersion is the version id that names nothing.
 const NoVersion = math.MaxUint32
@@ -76,12 +76,13 @@ type Store struct {
 	uidSeq   []uint32 // per node id: the batch that registered the uid
 	nodes    []nodeRow
 	nodeHist [][]uint32 // per node id: node row indexes in insertion order
+	nodeOpen []uint32   // per node id: how many of its versions are believed
 
 	eSrc, eDst, eRel col[uint32]
 	eVtS             col[int64]
 	eTTe             col[uint32] // closing batch seq, openSeq while believed
 	edgeEnd          []uint32    // edgeEnd[seq]: edge versions stored after batch seq; tt_s is implicit
-	eOps             col[uint8]  // created | abutsBit | closed<<4
+	eOps             col[uint8]  // created | followsBit | closed<<4
 	eVtE             endCol      // about a byte per version (see endCol)
 
 	// Columns most versions need not store (see sparse): the disc where
@@ -99,6 +100,7 @@ type Store struct {
 	explicit      map[identKey][]uint32
 
 	vtMin, vtMax bt.Time // valid-time extent of all edge versions (see Stats)
+	maxStart     bt.Time // the largest vt_s of any edge version (0 when none)
 
 	out, in [][]uint32 // per node id: edge version ids sorted by (vt_s, id)
 	byStart classIndex // all edge versions by (duration class, vt_s)
@@ -177,12 +179,16 @@ func (s *Store) HasBelievedNode(uid string) bool {
 	if !ok {
 		return false
 	}
-	for _, r := range s.nodeHist[id] {
-		if s.nodes[r].tte == openSeq {
-			return true
-		}
+	return s.nodeOpen[id] > 0
+}
+
+// NodeIndex implements bitemporal.NodeIndexer.
+func (s *Store) NodeIndex(uid string) (id uint32, known, believed bool) {
+	id, ok := s.uids.lookup(uid)
+	if !ok {
+		return 0, false, false
 	}
-	return false
+	return id, true, s.nodeOpen[id] > 0
 }
 
 // EdgeKnown implements bitemporal.View.
@@ -350,6 +356,9 @@ func (s *Store) Apply(eff *bt.Effect) error {
 	if uint64(s.eVtS.Len())+uint64(len(eff.Edges)) >= NoVersion {
 		return fmt.Errorf("engine: more than 2^32-1 edge versions")
 	}
+	if err := s.checkEnds(eff); err != nil {
+		return err
+	}
 	s.batchTT = append(s.batchTT, eff.TT)
 	s.batchAuto = append(s.batchAuto, autoStart+uint32(eff.NumAuto))
 	firsts := make([]uint32, eff.NumAuto)
@@ -360,12 +369,14 @@ func (s *Store) Apply(eff *bt.Effect) error {
 		s.uids.intern(uid)
 		s.uidSeq = append(s.uidSeq, seq)
 		s.nodeHist = append(s.nodeHist, nil)
+		s.nodeOpen = append(s.nodeOpen, 0)
 		s.out = append(s.out, nil)
 		s.in = append(s.in, nil)
 	}
 	for _, c := range eff.CloseNodes {
 		n := &s.nodes[c.H]
 		n.tte, n.closed = seq, c.By
+		s.nodeOpen[n.uid]--
 	}
 	for _, c := range eff.CloseEdges {
 		v := uint32(c.H)
@@ -381,6 +392,18 @@ func (s *Store) Apply(eff *bt.Effect) error {
 			valid: nv.Valid, tts: seq, tte: openSeq, created: nv.CreatedBy,
 		})
 		s.nodeHist[uid] = append(s.nodeHist[uid], r)
+		s.nodeOpen[uid]++
+	}
+	var ends []uint32 // node ids of eff.Ends
+	if eff.EdgeEnds != nil {
+		ends = make([]uint32, len(eff.Ends))
+		for j := range eff.Ends {
+			if e := &eff.Ends[j]; e.Known {
+				ends[j] = e.ID
+			} else {
+				ends[j], _ = s.uids.lookup(e.UID)
+			}
+		}
 	}
 	var lastRel string
 	var lastRelID uint32
@@ -388,8 +411,13 @@ func (s *Store) Apply(eff *bt.Effect) error {
 	for i := range eff.Edges {
 		ne := &eff.Edges[i]
 		k := &ne.V.Key
-		src, _ := s.uids.lookup(k.Src)
-		dst, _ := s.uids.lookup(k.Dst)
+		var src, dst uint32
+		if ends != nil && eff.EdgeEnds[2*i] != bt.NoEnd {
+			src, dst = ends[eff.EdgeEnds[2*i]], ends[eff.EdgeEnds[2*i+1]]
+		} else {
+			src, _ = s.uids.lookup(k.Src)
+			dst, _ = s.uids.lookup(k.Dst)
+		}
 		if i == 0 || k.RelType != lastRel {
 			lastRel, lastRelID = k.RelType, s.rels.intern(k.RelType)
 		}
@@ -426,29 +454,64 @@ func (s *Store) Apply(eff *bt.Effect) error {
 			s.eProps.Append(s.props.intern(string(ne.V.Props)))
 		}
 		s.eOps.Append(uint8(ne.V.CreatedBy))
+		// v has the largest id: when no stored version starts later, it
+		// sorts last in every (vt_s, id) order.
+		last := ne.V.Valid.Start >= s.maxStart
 		s.noteExtent(ne.V.Valid)
-		s.out[src] = s.insertAdj(s.out[src], v)
-		s.in[dst] = s.insertAdj(s.in[dst], v)
+		if last {
+			s.out[src] = append(s.out[src], v)
+			s.in[dst] = append(s.in[dst], v)
+		} else {
+			s.out[src] = s.insertAdj(s.out[src], v)
+			s.in[dst] = s.insertAdj(s.in[dst], v)
+		}
 		s.byStart.insert(v)
 	}
 	s.edgeEnd = append(s.edgeEnd, uint32(s.eVtS.Len()))
 	s.setAutoFirsts(autoStart, firsts)
 	s.appendDiscs(seq, discs)
-	s.markAbutting(s.edgeEnd[seq-1], s.edgeEnd[seq])
+	s.markFollowing(s.edgeEnd[seq-1], s.edgeEnd[seq])
 	return nil
 }
 
-// markAbutting sets abutsBit on each version of [from, to) and each older
-// version of its identity where one ends at the other's start.
-func (s *Store) markAbutting(from, to uint32) {
+// checkEnds refuses an effect whose endpoint table (Effect.Ends and
+// EdgeEnds) does not fit its edges or this store.
+func (s *Store) checkEnds(eff *bt.Effect) error {
+	if eff.EdgeEnds == nil {
+		return nil
+	}
+	if len(eff.EdgeEnds) != 2*len(eff.Edges) {
+		return fmt.Errorf("engine: batch %d names endpoints for %d edges, it has %d", eff.Seq, len(eff.EdgeEnds)/2, len(eff.Edges))
+	}
+	for i := 0; i < len(eff.EdgeEnds); i += 2 {
+		a, b := eff.EdgeEnds[i], eff.EdgeEnds[i+1]
+		if (a == bt.NoEnd) != (b == bt.NoEnd) || a != bt.NoEnd && (a >= uint32(len(eff.Ends)) || b >= uint32(len(eff.Ends))) {
+			return fmt.Errorf("engine: batch %d edge %d names endpoints %d and %d of %d", eff.Seq, i/2, a, b, len(eff.Ends))
+		}
+	}
+	for j := range eff.Ends {
+		if e := &eff.Ends[j]; e.Known && e.ID >= uint32(len(s.uids.s)) {
+			return fmt.Errorf("engine: batch %d endpoint %q has node id %d; the store has %d nodes", eff.Seq, e.UID, e.ID, len(s.uids.s))
+		}
+	}
+	return nil
+}
+
+// markFollowing sets followsBit on each version of [from, to) that starts
+// where another version of its identity ends, and on each older version
+// that starts where one of them ends.
+func (s *Store) markFollowing(from, to uint32) {
 	for v := from; v < to; v++ {
-		s.markAbuts(v)
+		s.markFollows(v)
 	}
 }
 
-// markAbuts sets abutsBit on v and on each other version of v's identity
-// where one ends at the other's start.
-func (s *Store) markAbuts(v uint32) {
+// markFollows sets followsBit on v if it starts where another version of
+// its identity ends, and on each other version that starts where v ends.
+func (s *Store) markFollows(v uint32) {
+	if d := s.disc(v); d&autoBit != 0 && len(s.autoMore[d&^autoBit]) == 0 {
+		return // a store-assigned identity with this one version
+	}
 	vs := s.identityOf(v)
 	if len(vs) < 2 {
 		return
@@ -459,28 +522,28 @@ func (s *Store) markAbuts(v uint32) {
 			continue
 		}
 		if wv := s.valid(w); wv.End == iv.Start {
-			s.eOps.Set(v, s.eOps.At(v)|abutsBit)
+			s.eOps.Set(v, s.eOps.At(v)|followsBit)
 		} else if iv.End == wv.Start {
-			s.eOps.Set(w, s.eOps.At(w)|abutsBit)
+			s.eOps.Set(w, s.eOps.At(w)|followsBit)
 		}
 	}
 }
 
-// refineAbutting narrows abutsBit to the versions that abut another of
-// their identity: checkpoints of earlier releases set it on every version
+// refineFollowing narrows followsBit to the versions that start where
+// another of their identity ends: checkpoints of earlier releases set it on every version
 // of an identity with several. Only the marked versions are looked at.
-func (s *Store) refineAbutting() {
+func (s *Store) refineFollowing() {
 	var marked []uint32
 	for v := range uint32(s.eOps.Len()) {
-		if s.eOps.At(v)&abutsBit != 0 {
+		if s.eOps.At(v)&followsBit != 0 {
 			marked = append(marked, v)
 		}
 	}
 	for _, v := range marked {
-		s.eOps.Set(v, s.eOps.At(v)&^abutsBit)
+		s.eOps.Set(v, s.eOps.At(v)&^followsBit)
 	}
 	for _, v := range marked {
-		s.markAbuts(v)
+		s.markFollows(v)
 	}
 }
 
@@ -535,8 +598,8 @@ func (s *Store) autoFirst(seq uint64, g uint32) uint32 {
 	return NoVersion
 }
 
-// noteExtent widens the valid-time extent to cover an edge version; an
-// open end counts as start + 1.
+// noteExtent widens the valid-time extent and maxStart to cover an edge
+// version; an open end counts as start + 1.
 func (s *Store) noteExtent(iv bt.Interval) {
 	end := iv.End
 	if end >= bt.OpenEnd {
@@ -548,6 +611,7 @@ func (s *Store) noteExtent(iv bt.Interval) {
 	if end > s.vtMax {
 		s.vtMax = end
 	}
+	s.maxStart = max(s.maxStart, iv.Start)
 }
 
 // insertAdj inserts v into a (vt_s, id)-sorted adjacency list.
