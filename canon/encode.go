@@ -78,6 +78,48 @@ func AppendValue(dst []byte, v any) ([]byte, error) {
 type rounding struct {
 	changed   bool
 	size, max int64
+	shape     shape
+}
+
+// shape holds the sorted keys of an object the walk has encoded. A later
+// object with the same keys (the next row of a list, mostly) is encoded in
+// that order by looking its keys up, without collecting and sorting its
+// members.
+type shape struct {
+	n    int
+	keys [16]string
+}
+
+// minShape is the fewest keys an object needs to be worth a shape: smaller
+// ones sort about as fast as they are looked up.
+const minShape = 3
+
+// entries returns the members of m in the shape's order, or nil when m
+// does not have exactly the shape's keys.
+func (s *shape) entries(buf []entry[any], m map[string]any) []entry[any] {
+	if len(m) != s.n {
+		return nil
+	}
+	es := buf[:0]
+	for _, k := range s.keys[:s.n] {
+		v, ok := m[k]
+		if !ok {
+			return nil
+		}
+		es = append(es, entry[any]{k: k, v: v})
+	}
+	return es
+}
+
+// remember makes es, sorted, the shape.
+func (s *shape) remember(es []entry[any]) {
+	if len(es) < minShape || len(es) > len(s.keys) {
+		return
+	}
+	s.n = len(es)
+	for i, e := range es {
+		s.keys[i] = e.k
+	}
 }
 
 func appendValue(dst []byte, v any, depth int, r *rounding) ([]byte, error) {
@@ -250,9 +292,19 @@ func appendObject(dst []byte, m map[string]any, depth int, r *rounding) ([]byte,
 		return append(dst, "{}"...), nil
 	}
 	var buf [16]entry[any]
+	var es []entry[any]
+	if r != nil && len(m) >= minShape {
+		es = r.shape.entries(buf[:], m)
+	}
+	if es == nil {
+		es = sortedEntries(buf[:], m)
+		if r != nil {
+			r.shape.remember(es)
+		}
+	}
 	var err error
 	dst = append(dst, '{')
-	for i, e := range sortedEntries(buf[:], m) {
+	for i, e := range es {
 		if i > 0 {
 			dst = append(dst, ',')
 		}

@@ -66,6 +66,7 @@ func FuzzEncodeReference(f *testing.F) {
 		`{"abcdefgh":1,"abcdefg":2,"abcdefghi":3,"abcdefgh\u0000":4,"":5,"é":6,"日":7,"z":8}`,
 		`{"k0":0,"k1":1,"k2":2,"k3":3,"k4":4,"k5":5,"k6":6,"k7":7,"k8":8,"k9":9,"k10":10,"k11":11,"k12":12,"k13":13,"k14":14,"k15":15,"k16":16,"k17":17}`,
 		`{"rows":[{"uid":"n0","vt_s":5,"props":{"note":"corrected","revised":true}}],"rows_total":1}`,
+		`[{"a":1,"b":2,"c":3},{"c":1,"b":2,"a":3},{"a":1,"b":2,"d":3},{"a":1,"b":2},{"a":[{"x":1,"y":2,"z":3}],"b":2,"c":{"x":1,"y":2,"w":3}}]`,
 	} {
 		f.Add([]byte(s))
 	}
