@@ -155,3 +155,24 @@ func BenchmarkRoundedDigestHistory(b *testing.B) {
 		}
 	}
 }
+
+// seriesPayload is shaped like a neighborhood_evolution reply: a series of
+// two-member points.
+func seriesPayload() map[string]any {
+	pts := make([]any, 21)
+	for i := range pts {
+		pts[i] = map[string]any{"degree": int64(i % 4), "t": int64(1582026363382765 + 41895609205*i)}
+	}
+	return map[string]any{"degree_series": pts, "neighbors_gained": []any{}, "neighbors_gained_total": int64(0),
+		"neighbors_lost": []any{"n14681", "n15763", "n616"}, "neighbors_lost_total": int64(3), "stride": int64(41895609205), "truncated": false}
+}
+
+func BenchmarkRoundedDigestSeries(b *testing.B) {
+	p := seriesPayload()
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, _, err := canon.RoundedDigest(p); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
