@@ -44,7 +44,7 @@ type Summary struct {
 // with the encoding error when v cannot be encoded; in both cases the
 // Summary is empty, and Footprint(v) tells the whole size.
 func Summarize(v any, max int64) (Summary, error) {
-	r := rounding{max: max}
+	r := digestWalk{max: max}
 	bp := bufPool.Get().(*[]byte)
 	b, err := appendValue((*bp)[:0], v, 0, &r)
 	if err == nil && r.size > max {

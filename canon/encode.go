@@ -71,11 +71,11 @@ func AppendValue(dst []byte, v any) ([]byte, error) {
 	return appendValue(dst, v, 0, nil)
 }
 
-// rounding, when passed to appendValue, makes it encode every float64 as
+// digestWalk, when passed to appendValue, makes it encode every float64 as
 // Round9 of it (as if RoundFloats had run first), record whether any float
 // changed, and add up the Footprint of what it encodes in size, stopping
 // with ErrFootprint once size exceeds max.
-type rounding struct {
+type digestWalk struct {
 	changed   bool
 	size, max int64
 	shape     shape
@@ -122,7 +122,7 @@ func (s *shape) remember(es []entry[any]) {
 	}
 }
 
-func appendValue(dst []byte, v any, depth int, r *rounding) ([]byte, error) {
+func appendValue(dst []byte, v any, depth int, r *digestWalk) ([]byte, error) {
 	if r != nil {
 		r.size += 16 // every value; strings, arrays and objects add more below
 	}
@@ -281,7 +281,7 @@ func sortedEntries[V any](buf []entry[V], m map[string]V) []entry[V] {
 	return es
 }
 
-func appendObject(dst []byte, m map[string]any, depth int, r *rounding) ([]byte, error) {
+func appendObject(dst []byte, m map[string]any, depth int, r *digestWalk) ([]byte, error) {
 	if depth >= MaxDepth {
 		return dst, errDepth
 	}
