@@ -153,7 +153,8 @@ func EID(k bt.EdgeKey) string {
 	b = append(b, ',')
 	b = canon.AppendString(b, k.Disc)
 	b = append(b, ']')
-	return shortHex(sha256.Sum256(b))
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:12])
 }
 
 // VID is the version id: the first 24 hex digits of the SHA-256 of
@@ -165,14 +166,8 @@ func VID(identity string, tts, vts bt.Time) string {
 	b = strconv.AppendInt(b, tts, 10)
 	b = append(b, ':')
 	b = strconv.AppendInt(b, vts, 10)
-	return shortHex(sha256.Sum256(b))
-}
-
-// shortHex is the first 24 hex digits of sum, in one allocation.
-func shortHex(sum [sha256.Size]byte) string {
-	var out [24]byte
-	hex.Encode(out[:], sum[:12])
-	return string(out[:])
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:12])
 }
 
 // AutoEdge returns the identity of the i-th store-assigned edge of batch
