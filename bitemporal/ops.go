@@ -89,12 +89,13 @@ func (p Props) JSON() string {
 	return string(p)
 }
 
-// Map decodes the bag; an empty bag decodes to an empty map.
+// Map decodes the bag into a new map; an empty bag decodes to an empty map.
+// Its keys and unescaped string values share memory with p.
 func (p Props) Map() map[string]any {
 	if p == "" {
 		return map[string]any{}
 	}
-	v, err := canon.Parse([]byte(p))
+	v, err := canon.ParseString(string(p))
 	if err != nil {
 		panic("bitemporal: stored props are not canonical JSON: " + err.Error())
 	}

@@ -127,3 +127,52 @@ func BenchmarkRound9(b *testing.B) {
 		}
 	}
 }
+
+// historyPayload is shaped like an entity_history reply: 20 node-version
+// rows of nine members, each with a small property bag.
+func historyPayload() map[string]any {
+	rows := make([]any, 20)
+	for i := range rows {
+		props := map[string]any{}
+		if i > 0 {
+			props = map[string]any{"note": "corrected", "revised": true}
+		}
+		rows[i] = map[string]any{
+			"uid": "burst3_14", "vid": "4daac3885864904d553c5d0a", "label": "Node",
+			"props": props, "vt_s": int64(1579714475133922 + i), "vt_e": int64(1579722992617652 + i),
+			"tt_s": int64(1796135336750423 + i), "tt_e": int64(1 << 62), "created_by": "correct",
+		}
+	}
+	return map[string]any{"rows": rows, "rows_total": int64(20), "truncated": false, "cursor": nil}
+}
+
+func BenchmarkRoundedDigestHistory(b *testing.B) {
+	p := historyPayload()
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, _, err := canon.RoundedDigest(p); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// seriesPayload is shaped like a neighborhood_evolution reply: a series of
+// two-member points.
+func seriesPayload() map[string]any {
+	pts := make([]any, 21)
+	for i := range pts {
+		pts[i] = map[string]any{"degree": int64(i % 4), "t": int64(1582026363382765 + 41895609205*i)}
+	}
+	return map[string]any{"degree_series": pts, "neighbors_gained": []any{}, "neighbors_gained_total": int64(0),
+		"neighbors_lost": []any{"n14681", "n15763", "n616"}, "neighbors_lost_total": int64(3), "stride": int64(41895609205), "truncated": false}
+}
+
+func BenchmarkRoundedDigestSeries(b *testing.B) {
+	p := seriesPayload()
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, _, err := canon.RoundedDigest(p); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -81,6 +81,8 @@
 // (512). Every error is a *SyntaxError whose text reads
 // "canon: offset N: ..." with N the zero-based byte offset of the problem.
 // Canonicalize is Parse followed by Marshal, and it is idempotent.
+// ParseString is Parse of text held in a string; the strings it returns
+// share memory with that text where they needed no unescaping.
 //
 // # Digests and rounding
 //
@@ -89,5 +91,8 @@
 // places through its 'f' text, and RoundFloats applies it to every float in
 // a value (copying only the containers whose floats change), failing on
 // non-finite floats with ErrNonFiniteOutput ("non-finite float in operator
-// output").
+// output"). RoundedDigest is Digest(RoundFloats(v)) without the copy.
+// Footprint is a value's in-memory size by a fixed rule (the unit of the
+// operators' memory budget), and Summarize computes RoundedDigest and
+// Footprint in one walk, stopping early with ErrFootprint past a limit.
 package canon

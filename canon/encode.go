@@ -1,6 +1,7 @@
 package canon
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"math"
@@ -35,6 +36,10 @@ type Appender interface {
 // ErrNonFinite is returned when a NaN or infinite float64 is encoded.
 var ErrNonFinite = errors.New("canon: non-finite float (NaN or Inf) cannot be encoded")
 
+// ErrFootprint is returned by Summarize when the value's Footprint exceeds
+// the limit it was given.
+var ErrFootprint = errors.New("canon: value footprint exceeds the limit")
+
 var (
 	errEmptyRaw    = errors.New("canon: empty Raw value")
 	errInvalidUTF8 = errors.New("canon: invalid UTF-8 in string")
@@ -66,16 +71,68 @@ func AppendValue(dst []byte, v any) ([]byte, error) {
 	return appendValue(dst, v, 0, nil)
 }
 
-// rounding, when passed to appendValue, makes it encode every float64 as
-// Round9 of it (as if RoundFloats had run first) and records whether any
-// float changed.
-type rounding struct{ changed bool }
+// digestWalk, when passed to appendValue, makes it encode every float64 as
+// Round9 of it (as if RoundFloats had run first), record whether any float
+// changed, and add up the Footprint of what it encodes in size, stopping
+// with ErrFootprint once size exceeds max.
+type digestWalk struct {
+	changed   bool
+	size, max int64
+	shape     shape
+}
 
-func appendValue(dst []byte, v any, depth int, r *rounding) ([]byte, error) {
+// shape holds the sorted keys of an object the walk has encoded. A later
+// object with the same keys (the next row of a list, mostly) is encoded in
+// that order by looking its keys up, without collecting and sorting its
+// members.
+type shape struct {
+	n    int
+	keys [16]string
+}
+
+// minShape is the fewest keys an object needs to be worth a shape: smaller
+// ones sort about as fast as they are looked up.
+const minShape = 3
+
+// entries returns the members of m in the shape's order, or nil when m
+// does not have exactly the shape's keys.
+func (s *shape) entries(buf []entry[any], m map[string]any) []entry[any] {
+	if len(m) != s.n {
+		return nil
+	}
+	es := buf[:0]
+	for _, k := range s.keys[:s.n] {
+		v, ok := m[k]
+		if !ok {
+			return nil
+		}
+		es = append(es, entry[any]{k: k, v: v})
+	}
+	return es
+}
+
+// remember makes es, sorted, the shape.
+func (s *shape) remember(es []entry[any]) {
+	if len(es) < minShape || len(es) > len(s.keys) {
+		return
+	}
+	s.n = len(es)
+	for i, e := range es {
+		s.keys[i] = e.k
+	}
+}
+
+func appendValue(dst []byte, v any, depth int, r *digestWalk) ([]byte, error) {
+	if r != nil {
+		r.size += 16 // every value; strings, arrays and objects add more below
+	}
 	switch x := v.(type) {
 	case nil:
 		return append(dst, "null"...), nil
 	case string:
+		if r != nil {
+			r.size += int64(len(x))
+		}
 		return appendStringChecked(dst, x)
 	case int64:
 		return strconv.AppendInt(dst, x, 10), nil
@@ -103,10 +160,16 @@ func appendValue(dst []byte, v any, depth int, r *rounding) ([]byte, error) {
 		if depth >= MaxDepth {
 			return dst, errDepth
 		}
+		if r != nil {
+			r.size += 24 - 16
+		}
 		dst = append(dst, '[')
 		for i, e := range x {
 			if i > 0 {
 				dst = append(dst, ',')
+			}
+			if r != nil && r.size > r.max {
+				return dst, ErrFootprint
 			}
 			var err error
 			if dst, err = appendValue(dst, e, depth+1, r); err != nil {
@@ -161,8 +224,28 @@ func appendValue(dst []byte, v any, depth int, r *rounding) ([]byte, error) {
 }
 
 type entry[V any] struct {
+	p uint64 // keyPrefix(k)
 	k string
 	v V
+}
+
+// keyPrefix is the first eight bytes of k as a big-endian number, padded
+// with zeros: keys whose prefixes differ are ordered as their prefixes, so
+// most comparisons while sorting are of two integers.
+func keyPrefix(k string) uint64 {
+	var p uint64
+	n := min(len(k), 8)
+	for i := range n {
+		p |= uint64(k[i]) << (56 - 8*i)
+	}
+	return p
+}
+
+func (a *entry[V]) less(b *entry[V]) bool {
+	if a.p != b.p {
+		return a.p < b.p
+	}
+	return a.k < b.k
 }
 
 // sortedEntries returns the entries of m sorted by key in byte order, using
@@ -174,33 +257,61 @@ func sortedEntries[V any](buf []entry[V], m map[string]V) []entry[V] {
 		es = make([]entry[V], 0, len(m))
 	}
 	for k, v := range m {
-		es = append(es, entry[V]{k, v})
+		es = append(es, entry[V]{keyPrefix(k), k, v})
 	}
 	if len(es) <= 16 {
 		for i := 1; i < len(es); i++ {
-			for j := i; j > 0 && es[j].k < es[j-1].k; j-- {
-				es[j], es[j-1] = es[j-1], es[j]
+			if !es[i].less(&es[i-1]) {
+				continue
 			}
+			e, j := es[i], i
+			for ; j > 0 && e.less(&es[j-1]); j-- {
+				es[j] = es[j-1]
+			}
+			es[j] = e
 		}
 	} else {
-		slices.SortFunc(es, func(a, b entry[V]) int { return strings.Compare(a.k, b.k) })
+		slices.SortFunc(es, func(a, b entry[V]) int {
+			if a.p != b.p {
+				return cmp.Compare(a.p, b.p)
+			}
+			return strings.Compare(a.k, b.k)
+		})
 	}
 	return es
 }
 
-func appendObject(dst []byte, m map[string]any, depth int, r *rounding) ([]byte, error) {
+func appendObject(dst []byte, m map[string]any, depth int, r *digestWalk) ([]byte, error) {
 	if depth >= MaxDepth {
 		return dst, errDepth
+	}
+	if r != nil {
+		r.size += 48 - 16
 	}
 	if len(m) == 0 {
 		return append(dst, "{}"...), nil
 	}
 	var buf [16]entry[any]
+	var es []entry[any]
+	if r != nil && len(m) >= minShape {
+		es = r.shape.entries(buf[:], m)
+	}
+	if es == nil {
+		es = sortedEntries(buf[:], m)
+		if r != nil {
+			r.shape.remember(es)
+		}
+	}
 	var err error
 	dst = append(dst, '{')
-	for i, e := range sortedEntries(buf[:], m) {
+	for i, e := range es {
 		if i > 0 {
 			dst = append(dst, ',')
+		}
+		if r != nil {
+			if r.size += 16 + int64(len(e.k)); r.size > r.max {
+				return dst, ErrFootprint
+			}
 		}
 		if dst, err = appendStringChecked(dst, e.k); err != nil {
 			return dst, err
@@ -277,7 +388,17 @@ func AppendString(dst []byte, s string) []byte {
 
 // appendStringChecked is AppendString that also validates UTF-8.
 func appendStringChecked(dst []byte, s string) ([]byte, error) {
+	// Most strings are ASCII with nothing to escape: one pass over the byte
+	// classes tells, and they are copied whole.
+	var cls uint8
+	for i := 0; i < len(s); i++ {
+		cls |= strClass[s[i]]
+	}
 	dst = append(dst, '"')
+	if cls == clsPlain {
+		dst = append(dst, s...)
+		return append(dst, '"'), nil
+	}
 	start := 0
 	for i := 0; i < len(s); {
 		c := s[i]

@@ -60,6 +60,28 @@ func FuzzParse(f *testing.F) {
 	})
 }
 
+// FuzzParseString checks that ParseString agrees with Parse on every input:
+// the same value, or the same error at the same offset.
+func FuzzParseString(f *testing.F) {
+	for _, s := range []string{
+		`{}`, `{"note":"corrected","revised":true}`, `{"a":[1,2.5,"x\ny"],"b":{"c":null}}`,
+		`"\ud83d\ude00"`, "\"\xff\"", "\"é日😀\"", "\"\xe6\x97\"", `{"a":1,"a":2}`, `[1,]`, ` [ -0 , 1e2 ] `,
+		`9223372036854775808`, `{"k":"\u0000"}`, `"\ud800"`,
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		want, werr := canon.Parse([]byte(s))
+		got, err := canon.ParseString(s)
+		if (err == nil) != (werr == nil) || (err != nil && err.Error() != werr.Error()) {
+			t.Fatalf("ParseString(%q) error %v, Parse error %v", s, err, werr)
+		}
+		if err == nil && !canon.Equal(got, want) {
+			t.Fatalf("ParseString(%q) = %#v, Parse = %#v", s, got, want)
+		}
+	})
+}
+
 // FuzzAppendString checks that every valid UTF-8 string encodes to JSON that
 // decodes back to itself, with nothing but the required escapes.
 func FuzzAppendString(f *testing.F) {

@@ -27,7 +27,22 @@ func (e *SyntaxError) Error() string {
 // lone surrogates, integers outside int64, floats outside float64, and
 // nesting deeper than MaxDepth. Errors are *SyntaxError values.
 func Parse(data []byte) (any, error) {
-	p := parser{data: data}
+	return parse(data)
+}
+
+// ParseString is Parse of text held in a string. The strings in its result
+// that needed no unescaping (object keys included) share memory with s,
+// which is safe because strings are immutable; this makes decoding stored
+// canonical text, such as a property bag, cheap.
+func ParseString(s string) (any, error) {
+	return parse(s)
+}
+
+// text is what the parser reads: a byte slice or a string.
+type text interface{ ~string | ~[]byte }
+
+func parse[T text](data T) (any, error) {
+	p := parser[T]{data: data}
 	p.skipSpace()
 	v, err := p.value()
 	if err != nil {
@@ -49,17 +64,17 @@ func Canonicalize(data []byte) ([]byte, error) {
 	return appendValue(make([]byte, 0, len(data)), v, 0, nil)
 }
 
-type parser struct {
-	data  []byte
+type parser[T text] struct {
+	data  T
 	pos   int
 	depth int
 }
 
-func (p *parser) errorf(off int, format string, args ...any) error {
+func (p *parser[T]) errorf(off int, format string, args ...any) error {
 	return &SyntaxError{Offset: off, Msg: fmt.Sprintf(format, args...)}
 }
 
-func (p *parser) eof() error {
+func (p *parser[T]) eof() error {
 	return &SyntaxError{Offset: len(p.data), Msg: "unexpected end of input"}
 }
 
@@ -70,7 +85,7 @@ func describe(c byte) string {
 	return fmt.Sprintf("byte 0x%02x", c)
 }
 
-func (p *parser) skipSpace() {
+func (p *parser[T]) skipSpace() {
 	for p.pos < len(p.data) {
 		switch p.data[p.pos] {
 		case ' ', '\n', '\r', '\t':
@@ -82,7 +97,7 @@ func (p *parser) skipSpace() {
 }
 
 // value parses the value starting at p.pos (whitespace already skipped).
-func (p *parser) value() (any, error) {
+func (p *parser[T]) value() (any, error) {
 	if p.pos >= len(p.data) {
 		return nil, p.eof()
 	}
@@ -107,7 +122,7 @@ func (p *parser) value() (any, error) {
 	}
 }
 
-func (p *parser) literal(word string) error {
+func (p *parser[T]) literal(word string) error {
 	for i := 0; i < len(word); i++ {
 		j := p.pos + i
 		if j >= len(p.data) {
@@ -121,7 +136,7 @@ func (p *parser) literal(word string) error {
 	return nil
 }
 
-func (p *parser) object() (any, error) {
+func (p *parser[T]) object() (any, error) {
 	if p.depth >= MaxDepth {
 		return nil, p.errorf(p.pos, "nesting depth exceeds %d", MaxDepth)
 	}
@@ -184,7 +199,7 @@ func (p *parser) object() (any, error) {
 	}
 }
 
-func (p *parser) array() (any, error) {
+func (p *parser[T]) array() (any, error) {
 	if p.depth >= MaxDepth {
 		return nil, p.errorf(p.pos, "nesting depth exceeds %d", MaxDepth)
 	}
@@ -225,7 +240,7 @@ func (p *parser) array() (any, error) {
 }
 
 // str parses the string starting at p.pos, which holds '"'.
-func (p *parser) str() (string, error) {
+func (p *parser[T]) str() (string, error) {
 	d := p.data
 	start := p.pos + 1
 	i := start
@@ -255,7 +270,7 @@ func (p *parser) str() (string, error) {
 		case c < 0x20:
 			return "", p.errorf(i, "control character U+%04X in string", c)
 		default:
-			r, size := utf8.DecodeRune(d[i:])
+			r, size := utf8.DecodeRuneInString(string(d[i:min(i+utf8.UTFMax, len(d))]))
 			if r == utf8.RuneError && size <= 1 {
 				return "", p.errorf(i, "invalid UTF-8 in string")
 			}
@@ -266,7 +281,7 @@ func (p *parser) str() (string, error) {
 
 // escape decodes the escape sequence at d[i] == '\\', appends its rune to
 // buf and returns the offset just past it.
-func (p *parser) escape(buf []byte, i int) ([]byte, int, error) {
+func (p *parser[T]) escape(buf []byte, i int) ([]byte, int, error) {
 	d := p.data
 	if i+1 >= len(d) {
 		return buf, i, p.eof()
@@ -317,7 +332,7 @@ func (p *parser) escape(buf []byte, i int) ([]byte, int, error) {
 }
 
 // hex4 decodes the four hex digits of the \u escape at d[i] == '\\'.
-func (p *parser) hex4(i int) (rune, error) {
+func (p *parser[T]) hex4(i int) (rune, error) {
 	d := p.data
 	var r rune
 	for j := i + 2; j < i+6; j++ {
@@ -343,7 +358,7 @@ func (p *parser) hex4(i int) (rune, error) {
 func isDigit(c byte) bool { return c >= '0' && c <= '9' }
 
 // number parses the number starting at p.pos.
-func (p *parser) number() (any, error) {
+func (p *parser[T]) number() (any, error) {
 	d := p.data
 	start := p.pos
 	i := start
@@ -421,8 +436,8 @@ func (p *parser) number() (any, error) {
 		return nil, p.errorf(start, "integer %s out of int64 range", d[start:i])
 	}
 	var u uint64
-	for _, c := range digits {
-		u = u*10 + uint64(c-'0') // cannot overflow uint64 with <= 19 digits
+	for j := range len(digits) {
+		u = u*10 + uint64(digits[j]-'0') // cannot overflow uint64 with <= 19 digits
 	}
 	if u > limit {
 		return nil, p.errorf(start, "integer %s out of int64 range", d[start:i])

@@ -1,6 +1,10 @@
 package ops
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/tgms-go/tgms/canon"
+)
 
 // DefaultMemBudget is the memory a call (or a whole plan, in the executor)
 // may spend on materialized rows unless told otherwise: 256 MiB.
@@ -24,29 +28,12 @@ type ExecOptions struct {
 }
 
 // PayloadBytes is the measured in-memory size of a decoded JSON value, in
-// bytes: 16 per scalar, 16 plus the length per string, 24 per list plus
-// its items, 48 per object plus 16 plus the key length per member plus
-// its value. It is the unit of the memory budget: deterministic, so a
-// refusal reproduces, and close to what the Go runtime holds.
-func PayloadBytes(v any) int64 {
-	switch x := v.(type) {
-	case string:
-		return 16 + int64(len(x))
-	case []any:
-		n := int64(24)
-		for _, e := range x {
-			n += PayloadBytes(e)
-		}
-		return n
-	case map[string]any:
-		n := int64(48)
-		for k, e := range x {
-			n += 16 + int64(len(k)) + PayloadBytes(e)
-		}
-		return n
-	}
-	return 16
-}
+// bytes (canon.Footprint): 16 per scalar, 16 plus the length per string, 24
+// per list plus its items, 48 per object plus 16 plus the key length per
+// member plus its value. It is the unit of the memory budget:
+// deterministic, so a refusal reproduces, and close to what the Go runtime
+// holds.
+func PayloadBytes(v any) int64 { return canon.Footprint(v) }
 
 // MemBudget is the bytes of rows this call may materialize.
 func (c *Call) MemBudget() int64 {

@@ -1,6 +1,7 @@
 package ops
 
 import (
+	"maps"
 	"slices"
 	"strings"
 
@@ -64,17 +65,74 @@ func sortByStartVID(r engine.Reader, vs []uint32) {
 	})
 }
 
-// nodeRow renders a node version as seen at belief time asOf: tt_e is
-// censored to 2^62 (a read pinned at asOf cannot know later closings).
-func nodeRow(v bt.NodeVersion) map[string]any {
+// nodeRows renders node versions as rows seen at belief time asOf: tt_e is
+// censored to 2^62 (a read pinned at asOf cannot know later closings). The
+// versions of one node repeat its uid and mostly its label, which are
+// boxed once for all its rows (a boxed string is immutable, so rows may
+// share it), and often its property bag, which is decoded once and copied.
+type nodeRows struct {
+	uid, label boxedString
+	props      bt.Props       // the last bag decoded
+	flat       map[string]any // its map, when no value in it is an array or object
+}
+
+func (nr *nodeRows) row(v bt.NodeVersion) map[string]any {
 	return map[string]any{
-		"uid": v.UID, "vid": engine.VID(v.UID, v.TTs, v.Valid.Start), "label": v.Label,
-		"props": v.Props.Map(), "vt_s": v.Valid.Start, "vt_e": v.Valid.End,
-		"tt_s": v.TTs, "tt_e": bt.OpenEnd, "created_by": v.CreatedBy.String(),
+		"uid": nr.uid.of(v.UID), "vid": engine.VID(v.UID, v.TTs, v.Valid.Start), "label": nr.label.of(v.Label),
+		"props": nr.propsMap(v.Props), "vt_s": v.Valid.Start, "vt_e": v.Valid.End,
+		"tt_s": v.TTs, "tt_e": bt.OpenEnd, "created_by": opName(v.CreatedBy),
 	}
 }
 
-// NodeRowSchema is the schema of nodeRow.
+// propsMap decodes p into a map of the row's own. A bag equal to the last
+// one is copied from it instead, when it is flat: its values are then
+// immutable scalars, and no row shares a container with another.
+func (nr *nodeRows) propsMap(p bt.Props) map[string]any {
+	if nr.flat != nil && p == nr.props {
+		return maps.Clone(nr.flat)
+	}
+	m := p.Map()
+	nr.props, nr.flat = p, m
+	for _, v := range m {
+		switch v.(type) {
+		case []any, map[string]any:
+			nr.flat = nil
+		}
+	}
+	return m
+}
+
+// boxedString boxes strings as values of a payload, reusing the box of the
+// previous string when it repeats.
+type boxedString struct {
+	s string
+	v any
+}
+
+func (b *boxedString) of(s string) any {
+	if b.v == nil || b.s != s {
+		b.s, b.v = s, s
+	}
+	return b.v
+}
+
+// opNames holds the names of the write ops, boxed once.
+var opNames = func() (names [8]any) {
+	for i := range names {
+		names[i] = bt.OpKind(i).String()
+	}
+	return names
+}()
+
+// opName is the name of op k as a payload value.
+func opName(k bt.OpKind) any {
+	if int(k) < len(opNames) {
+		return opNames[k]
+	}
+	return k.String()
+}
+
+// NodeRowSchema is the schema of a node version row (nodeRows).
 func NodeRowSchema(desc string) *Schema {
 	return Obj(desc, map[string]*Schema{
 		"uid":        UIDField("node uid"),

@@ -44,8 +44,9 @@ func runEntityHistory(c *Call) (map[string]any, error) {
 	}
 	hist := c.R.NodeHistory(id)
 	rows := make([]map[string]any, len(hist))
+	var nr nodeRows
 	for i, v := range hist {
-		rows[i] = nodeRow(v)
+		rows[i] = nr.row(v)
 	}
 	out := map[string]any{"rows": rowsOf(rows)}
 	if c.Bool("include_edges") {

@@ -370,20 +370,27 @@ func ExecuteWith(ctx context.Context, src Source, name string, raw map[string]an
 				return err
 			}
 		}
-		size := PayloadBytes(payload)
+		// One walk sizes the payload and digests it with floats rounded. The
+		// budget is checked first: a payload that cannot be digested is
+		// still refused for its size when it is over the budget.
+		sum, err := canon.Summarize(payload, c.MemBudget())
+		size := sum.Footprint
+		if err != nil {
+			size = PayloadBytes(payload)
+		}
 		if n := size; n > c.MemBudget() {
 			rows, _ := payload["rows"].([]any)
 			return Errorf(ELimit, map[string]any{"bytes": n, "rows": int64(len(rows)), "mem_budget": c.MemBudget(),
 				"hint": "narrow the window or the filters, aggregate inside the operator (aggregate_events with having or top), or give the step a limit"},
 				"%s materialized %s (%d rows), over the memory budget of %s", name, FormatBytes(n), len(rows), FormatBytes(c.MemBudget()))
 		}
-		// The digest is of the payload with floats rounded; most payloads
-		// hold none that rounding changes, and are then not copied.
-		digest, changed, err := canon.RoundedDigest(payload)
 		if err != nil {
 			return Errorf(EInternal, nil, "%s: %v", name, err)
 		}
-		if changed {
+		digest := sum.Digest
+		// Most payloads hold no float that rounding changes, and are then
+		// not copied.
+		if sum.Changed {
 			rounded, err := canon.RoundFloats(payload)
 			if err != nil {
 				return Errorf(EInternal, nil, "%s: %v", name, err)
