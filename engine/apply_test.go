@@ -25,6 +25,9 @@ func checkDerived(t *rapid.T, s *Store) {
 				want = true
 			}
 		}
+		if got, want := s.identityMin(v), slices.Min(s.identityOf(v)); got != want {
+			t.Fatalf("edge version %d: identityMin %d, its identity's smallest version is %d", v, got, want)
+		}
 		if got := s.eOps.At(v)&followsBit != 0; got != want {
 			t.Fatalf("edge version %d (%s): followsBit %v, want %v (identity of %d versions)", v, render(s.EdgeVersion(v)), got, want, len(s.identityOf(v)))
 		}

@@ -207,6 +207,11 @@ func (r Reader) Continues(v uint32) bool {
 // version v (believed or not), v included.
 func (r Reader) IdentityVersions(v uint32) []uint32 { return r.s.identityOf(v) }
 
+// IdentityMin is the smallest version id of edge version v's identity
+// (believed or not): the same for all its versions and distinct across
+// identities, found without building the list.
+func (r Reader) IdentityMin(v uint32) uint32 { return r.s.identityMin(v) }
+
 // BatchTT is the transaction time of batch seq (0 if there is no such batch).
 func (s *Store) BatchTT(seq uint64) bt.Time {
 	if seq >= uint64(len(s.batchTT)) {

@@ -547,6 +547,28 @@ func (s *Store) refineFollowing() {
 	}
 }
 
+// identityMin is the smallest version id of v's identity: identityOf's
+// minimum, without building the list.
+func (s *Store) identityMin(v uint32) uint32 {
+	d := s.disc(v)
+	var vs []uint32
+	if d&autoBit != 0 {
+		g := d &^ autoBit
+		vs = s.autoMore[g]
+		if len(vs) == 0 {
+			return v
+		}
+		seq := sort.Search(len(s.batchAuto), func(i int) bool { return s.batchAuto[i] > g }) - 1
+		v = min(v, s.autoFirst(uint64(seq), g))
+	} else {
+		vs = s.explicit[identKey{s.eSrc.At(v), s.eDst.At(v), s.eRel.At(v), d}]
+	}
+	for _, w := range vs {
+		v = min(v, w)
+	}
+	return v
+}
+
 // identityOf returns every stored version of the identity of version v.
 func (s *Store) identityOf(v uint32) []uint32 {
 	d := s.disc(v)

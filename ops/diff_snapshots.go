@@ -94,13 +94,7 @@ func diffContentSchema(desc string) *Schema {
 // diffIdentity returns a dense representative of edge version v's logical
 // identity: the smallest version id of that identity (the same for all its
 // versions, and distinct across identities).
-func diffIdentity(r engine.Reader, v uint32) uint32 {
-	rep := v
-	for _, w := range r.IdentityVersions(v) {
-		rep = min(rep, w)
-	}
-	return rep
-}
+func diffIdentity(r engine.Reader, v uint32) uint32 { return r.IdentityMin(v) }
 
 // nodeChange is a node whose content differs between the two snapshots.
 type nodeChange struct {
