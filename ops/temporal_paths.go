@@ -125,7 +125,7 @@ type tpathsRun struct {
 	order    string
 	out      map[uint32][]uint32 // window out-edges per node, (vt_s, id) order
 	can      map[uint32]*[7]int64
-	ea       map[uint32]int64 // a lower bound on every arrival time at x within max_hops − 1 hops
+	ea       *nodeTable[tpathsArrival] // per node: a lower bound on every arrival time within max_hops − 1 hops
 	eids     map[uint32]string
 	best     []*tpathsPath // the first k found so far, sorted
 	total    int64
@@ -135,6 +135,15 @@ type tpathsRun struct {
 }
 
 const tpathsNever = -1 << 62
+
+// tpathsArrival is a node's earliest arrival and the round of arrivals'
+// search that last queued it.
+type tpathsArrival struct {
+	t      int64
+	queued int32
+}
+
+var tpathsArrivals nodeTables[tpathsArrival]
 
 func runTemporalPaths(c *Call) (map[string]any, error) {
 	src, err := c.Node("/src", c.Str("src"))
@@ -147,8 +156,9 @@ func runTemporalPaths(c *Call) (map[string]any, error) {
 	}
 	p := &tpathsRun{c: c, r: c.R, w: c.Window("window"), src: src, dst: dst,
 		maxHops: int(c.Int("max_hops")), k: int(c.Int("k")), order: c.Str("order"),
-		out: map[uint32][]uint32{}, can: map[uint32]*[7]int64{}, ea: map[uint32]int64{}, eids: map[uint32]string{},
+		out: map[uint32][]uint32{}, can: map[uint32]*[7]int64{}, ea: tpathsArrivals.get(c.R.NumNodes()), eids: map[uint32]string{},
 		onPath: map[uint32]bool{src: true}}
+	defer tpathsArrivals.put(p.ea)
 	if src != dst {
 		if err := p.arrivals(); err != nil {
 			return nil, err
@@ -227,7 +237,7 @@ func (p *tpathsRun) bound() error {
 					continue
 				}
 				x := p.r.Src(v)
-				if lo, ok := p.ea[x]; !ok || tau < lo {
+				if lo, ok := p.ea.get(x); !ok || tau < lo.t {
 					continue // no path is at x by tau
 				}
 				a := p.can[x]
@@ -258,20 +268,19 @@ func (p *tpathsRun) bound() error {
 // forward frontier search. Every path the enumeration can extend reaches
 // its nodes no earlier, and a node missing from ea is on none of them.
 func (p *tpathsRun) arrivals() error {
-	p.ea[p.src] = p.w.Start
+	p.ea.set(p.src, tpathsArrival{t: p.w.Start})
 	frontier := []uint32{p.src}
-	queued := map[uint32]int{} // the round that last queued a node
-	for h := 1; h < p.maxHops && len(frontier) > 0; h++ {
+	for h := int32(1); h < int32(p.maxHops) && len(frontier) > 0; h++ {
 		var next []uint32
 		for _, u := range frontier {
 			list, err := p.outEdges(u)
 			if err != nil {
 				return err
 			}
-			a := p.ea[u]
+			a, _ := p.ea.get(u)
 			for _, v := range list {
 				iv := p.r.Valid(v)
-				tau := max(a, iv.Start)
+				tau := max(a.t, iv.Start)
 				if tau >= iv.End || tau >= p.w.End {
 					continue
 				}
@@ -279,12 +288,11 @@ func (p *tpathsRun) arrivals() error {
 				if y == p.dst {
 					continue
 				}
-				if old, seen := p.ea[y]; !seen || tau < old {
-					if queued[y] != h {
-						queued[y] = h
+				if old, seen := p.ea.get(y); !seen || tau < old.t {
+					if old.queued != h {
 						next = append(next, y)
 					}
-					p.ea[y] = tau
+					p.ea.set(y, tpathsArrival{t: tau, queued: h})
 				}
 			}
 		}
