@@ -68,10 +68,16 @@ func (h *reachHeap) pop() (int64, uint32) {
 	return t, n
 }
 
+// reachNodeCost is what label setting charges its budget for settling a
+// node, in adjacency entries: a node's list is found and first read at
+// random (a few cache misses, ~0.3 µs), its entries then in order (~18 ns
+// each on the 10M synthetic store).
+const reachNodeCost = 16
+
 // reachSettleForward computes earliest arrivals from src by label setting
 // over the out-lists of reached nodes.
 // It gives up (ok false) once it has read more than budget adjacency
-// entries (budget < 0: no limit).
+// entries, reachNodeCost more for each node settled (budget < 0: no limit).
 func reachSettleForward(c *Call, src uint32, w bt.Interval, budget int64) (hits []reachHit, ok bool, err error) {
 	r := c.R
 	arr := make([]int64, r.NumNodes()) // arrival+1; 0 = not reached
@@ -90,7 +96,7 @@ func reachSettleForward(c *Call, src uint32, w bt.Interval, budget int64) (hits 
 			hits = append(hits, reachHit{u, a})
 		}
 		out := r.Out(u)
-		if read += int64(len(out)); budget >= 0 && read > budget {
+		if read += reachNodeCost + int64(len(out)); budget >= 0 && read > budget {
 			return nil, false, nil
 		}
 		// Edges that start at or after t_b are never usable.
@@ -117,7 +123,7 @@ func reachSettleForward(c *Call, src uint32, w bt.Interval, budget int64) (hits 
 // reachSettleBackward computes latest departures towards src by label
 // setting over the in-lists of reached nodes.
 // It gives up (ok false) once it has read more than budget adjacency
-// entries (budget < 0: no limit).
+// entries, reachNodeCost more for each node settled (budget < 0: no limit).
 func reachSettleBackward(c *Call, src uint32, w bt.Interval, budget int64) (hits []reachHit, ok bool, err error) {
 	r := c.R
 	dep := make([]int64, r.NumNodes()) // departure+1; 0 = not reached
@@ -136,7 +142,7 @@ func reachSettleBackward(c *Call, src uint32, w bt.Interval, budget int64) (hits
 			hits = append(hits, reachHit{x, l})
 		}
 		in := r.In(x)
-		if read += int64(len(in)); budget >= 0 && read > budget {
+		if read += reachNodeCost + int64(len(in)); budget >= 0 && read > budget {
 			return nil, false, nil
 		}
 		// Edges that start after l cannot be taken by l.
