@@ -120,6 +120,13 @@ func (r Reader) EdgesStartingIn(iv bt.Interval) []uint32 {
 	return r.keep(r.s.byStart.startingIn(nil, iv.Start, iv.End))
 }
 
+// EdgeKey is edge version v's identity key, without the rest of the
+// version.
+func (r Reader) EdgeKey(v uint32) bt.EdgeKey {
+	s := r.s
+	return bt.EdgeKey{Src: s.uids.s[s.eSrc.At(v)], Dst: s.uids.s[s.eDst.At(v)], RelType: s.rels.s[s.eRel.At(v)], Disc: s.discString(v, s.edgeSeq(v))}
+}
+
 // Edge materializes edge version v.
 func (r Reader) Edge(v uint32) bt.EdgeVersion { return r.s.EdgeVersion(v) }
 

@@ -286,14 +286,16 @@ func runDiffSnapshots(c *Call) (map[string]any, error) {
 			return nil, err
 		}
 	}
+	// Every added or removed edge needs its eid (the lists are in eid
+	// order); only the rows a page returns are built.
 	type edgeEntry struct {
 		eid string
-		row map[string]any
+		key bt.EdgeKey
+		row map[string]any // props_changed rows only
 	}
 	entry := func(v uint32) edgeEntry {
-		e := r.Edge(v)
-		eid := engine.EID(e.Key)
-		return edgeEntry{eid, map[string]any{"eid": eid, "src": e.Key.Src, "dst": e.Key.Dst, "rel_type": e.Key.RelType}}
+		k := r.EdgeKey(v)
+		return edgeEntry{eid: engine.EID(k), key: k}
 	}
 	var eAdded, eRemoved, eChanged []edgeEntry
 	for id, v1 := range at1 {
@@ -332,7 +334,7 @@ func runDiffSnapshots(c *Call) (map[string]any, error) {
 	edgeList := func(xs []edgeEntry) []any {
 		out := make([]any, 0, min(limit, len(xs)))
 		for _, x := range xs[:min(limit, len(xs))] {
-			out = append(out, x.row)
+			out = append(out, map[string]any{"eid": x.eid, "src": x.key.Src, "dst": x.key.Dst, "rel_type": x.key.RelType})
 		}
 		return out
 	}
