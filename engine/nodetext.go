@@ -246,18 +246,12 @@ func (r Reader) NodeTextCandidates(lq string) (ids []uint32, ok bool) {
 	return r.s.nodeText().candidates(r.s, lq), true
 }
 
-// UIDRanks returns rank, where rank[id] orders the store's uids by byte
-// (code point) order: for ids a, b known to the reader, rank[a] < rank[b]
-// exactly when UID(a) < UID(b). The slice is shared: do not modify it.
-func (r Reader) UIDRanks() []uint32 { return r.s.nodeText().rank }
-
-// UIDOrder returns the store's node ids in uid byte order (the inverse
-// of UIDRanks; it may include ids the reader does not know). The slice is
-// shared: do not modify it.
-func (r Reader) UIDOrder() []uint32 { return r.s.nodeText().order }
-
-// UIDOrderRanks returns UIDOrder and UIDRanks from one state of the
-// index, so they are inverse to each other even while writes add uids.
+// UIDOrderRanks returns the store's node ids in uid byte (code point)
+// order, and its inverse rank: for ids a, b known to the reader, rank[a] <
+// rank[b] exactly when UID(a) < UID(b). order may include ids the reader
+// does not know. Both come from one state of the index, so they stay
+// inverse to each other while writes add uids; the slices are shared: do
+// not modify them.
 func (r Reader) UIDOrderRanks() (order, rank []uint32) {
 	x := r.s.nodeText()
 	return x.order, x.rank

@@ -94,7 +94,7 @@ func TestNodeTextCandidates(t *testing.T) {
 					}
 				}
 			}
-			rank := r.UIDRanks()
+			_, rank := r.UIDOrderRanks()
 			ids := make([]uint32, s.NumNodes())
 			for id := range ids {
 				ids[id] = uint32(id)
@@ -156,7 +156,7 @@ func TestNodeTextConcurrentReaders(t *testing.T) {
 		for range 4 {
 			go func() {
 				ids, _ := s.Reader(bt.OpenEnd).NodeTextCandidates("ame4")
-				_ = s.Reader(bt.OpenEnd).UIDRanks()
+				_, _ = s.Reader(bt.OpenEnd).UIDOrderRanks()
 				done <- ids
 			}()
 		}
