@@ -32,15 +32,18 @@
 // Corrections for the probes are written into the store (one batch each,
 // props {"note":"correction probe","revised":true} over an interior valid
 // interval) unless the store already holds such versions, which are reused:
-// generating twice does not correct twice.
+// generating twice does not correct twice. Each probe batch's transaction
+// time is the previous batch's plus ProbeTTStep (one second), never the
+// clock's, so the probes' as_of_tt, their question text and their gold
+// follow from the store alone.
 //
 // Generation is deterministic given the store's content and the seed:
 // every random choice comes from math/rand/v2 PCG streams derived from the
 // seed, and every engine read is pinned at one belief time. Each family is
 // split 20/80 into dev and test with a seeded shuffle; the suite's
 // test_split_sha is the SHA-256 of the canonical JSON of the test list, so
-// two builds of the same store with the same transaction times give the
-// same hash.
+// the same store (the same batches at the same transaction times) and seed
+// give a byte-identical suite and the same hash.
 //
 // # Scoring
 //

@@ -81,9 +81,16 @@ func isProbeProps(p bt.Props) bool {
 	return m["note"] == ProbeNote
 }
 
+// ProbeTTStep is the transaction-time distance between the store's last
+// batch and the first correction probe, and between one probe and the
+// next: probes are written at times derived from the store, never from the
+// clock, so one store and one seed always give the same suite.
+const ProbeTTStep bt.Time = 1_000_000 // one second
+
 // injectCorrections reuses the store's correction probes, or writes n new
 // ones: nodes drawn from the context, each corrected over an interior
-// valid interval in a batch of its own.
+// valid interval in a batch of its own, at the previous batch's
+// transaction time plus ProbeTTStep.
 func (g *gen) injectCorrections(rng *rand.Rand, n int) ([]Probe, bool, error) {
 	var existing []Probe
 	g.db.Read(g.asOf, func(r engine.Reader) error {
@@ -124,8 +131,8 @@ func (g *gen) injectCorrections(rng *rand.Rand, n int) ([]Probe, bool, error) {
 		vs := lo + rng.Int64N(max(1, (hi-lo)/2))
 		ve := vs + max(2, g.span/10)
 		before := g.db.LastTT()
-		after, err := g.db.Write(bt.Correct(bt.NodeRef(uid), props, bt.Interval{Start: vs, End: ve}))
-		if err != nil {
+		after := before + ProbeTTStep
+		if err := g.db.WriteAt(after, []bt.Op{bt.Correct(bt.NodeRef(uid), props, bt.Interval{Start: vs, End: ve})}); err != nil {
 			return nil, false, fmt.Errorf("eval: writing the correction probe of %s: %w", uid, err)
 		}
 		probes = append(probes, Probe{UID: uid, TTBefore: before, TTAfter: after, VtS: vs, VtE: ve})

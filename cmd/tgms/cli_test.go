@@ -303,6 +303,13 @@ func TestEvalCommands(t *testing.T) {
 	if out, errs, code := runCLI(t, "tasks", "--store", store, "--dataset", "synth", "--seed", "1", "--manifest", manifest, "--out", suite2, "--sizes", "t1=12,t3=5,t4=4,probes=2", "--probe-store", copyDir); code != 0 {
 		t.Fatalf("tasks --probe-store: %s %s", out, errs)
 	}
+	// Generating twice from one store and seed gives the same bytes: the
+	// probes' transaction times come from the store, not the clock.
+	a, errA := os.ReadFile(suite)
+	b, errB := os.ReadFile(suite2)
+	if errA != nil || errB != nil || !bytes.Equal(a, b) {
+		t.Fatalf("two suites from one store and seed differ (%v, %v):\n%.400s\n%.400s", errA, errB, a, b)
+	}
 
 	answers := filepath.Join(dir, "answers.jsonl")
 	out, errs, code = runCLI(t, "eval", "run", "--store", store, "--suite", suite, "--split", "all", "--out", answers)

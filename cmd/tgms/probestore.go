@@ -15,7 +15,10 @@ import (
 // store, never into the store itself: 'tgms tasks' replays the store's log
 // into a private copy (a temporary directory, or --probe-store DIR when the
 // copy should be kept) and generates there; the suite records the digest
-// of the original, the probes and the digest of the copy. The eval
+// of the original, the probes and the digest of the copy. The probes'
+// transaction times follow the store's last batch in fixed steps
+// (eval.ProbeTTStep), so the same store and seed give a byte-identical
+// suite. The eval
 // commands, given the original, rebuild the copy the same way (replay,
 // then the probes at their recorded transaction times) and check that it
 // reaches the recorded digest, so gold and answers come from the same

@@ -35,7 +35,10 @@ of its test list.
 The store given with --store is never written. The correction probes are
 written into a private copy of it (its log replayed into a temporary
 directory, removed afterwards; --probe-store DIR keeps the copy there), and
-the suite records the store's digest, the probes and the copy's digest.
+the suite records the store's digest, the probes and the copy's digest. The probes are
+written one second of transaction time apart after the store's last batch
+(not at the clock's time), so the same store and seed give a
+byte-identical suite.
 'tgms eval run/faults/contract-ablation --store DIR' accept either the
 original store (they rebuild the copy, checking the digest) or the copy.
 Probes a store already holds (from earlier versions, which wrote them into
