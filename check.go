@@ -166,7 +166,30 @@ func Check(dir string, full bool, opt *Options) (*CheckResult, error) {
 	} else {
 		add(dir, -1, SevInfo, "digest %s equals a replay of the whole log", res.Digest)
 	}
+	checkEndpoints(db, add)
 	return res, nil
+}
+
+// checkEndpoints reports, as warnings, believed edges that lie outside
+// their endpoints' validity (engine.Reader.UncoveredEdges): a few
+// examples and the total.
+func checkEndpoints(db *DB, add func(file string, off int64, sev Severity, format string, args ...any)) {
+	const examples = 5
+	var n int
+	var list []engine.Uncovered
+	db.Read(bt.OpenEnd, func(r engine.Reader) error {
+		n, list = r.UncoveredEdges(examples)
+		return nil
+	})
+	for _, u := range list {
+		add(db.Dir(), -1, SevWarning, "edge %s→%s %s disc %q (valid %s) lies outside node %s's validity over %s: no believed version of %s covers it; assert or correct the node over that interval",
+			u.Edge.Src, u.Edge.Dst, u.Edge.RelType, u.Edge.Disc, u.Valid, u.Endpoint, u.Gap, u.Endpoint)
+	}
+	if n > len(list) {
+		add(db.Dir(), -1, SevWarning, "%d edge endpoints in all lie outside their node's validity (%d shown)", n, len(list))
+	} else if n == 0 {
+		add(db.Dir(), -1, SevInfo, "every believed edge lies inside its endpoints' validity")
+	}
 }
 
 func (r *CheckResult) has(file string, off int64, sev Severity) bool {

@@ -43,11 +43,13 @@
 package tgms
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"github.com/tgms-go/tgms/ops"
 	"path/filepath"
+	"slices"
 	"sync"
 	"time"
 
@@ -172,13 +174,15 @@ func (db *DB) commit(tt bt.Time, ops []bt.Op) (bt.Time, error) {
 	if db.failed != nil {
 		return 0, db.failed
 	}
-	if tt == 0 {
+	fix := tt == 0 // a new write, not a replay of a logged batch
+	if fix {
 		tt = db.tick()
 	} else {
 		db.clockLast = tt
 	}
 	seq := db.store.Batches() + 1
-	eff, err := bt.Plan(db.store, tt, seq, ops)
+	var pl bt.Planner
+	eff, ops, err := db.plan(&pl, tt, seq, ops, fix)
 	if err != nil {
 		return 0, err
 	}
@@ -214,6 +218,13 @@ type IngestResult struct {
 // together. ack, if not nil, is called after each group is durable with the
 // number of events durable so far and the group's last transaction time.
 //
+// Events are written in valid-time order: input that is not sorted by
+// vt_s is sorted first (stably; store-assigned discriminators number the
+// events in that order), so every node's first version starts at its
+// earliest event whatever the order of the input. An event from before
+// every version the store already believes of its endpoint corrects that
+// node's start (see bitemporal.Planner.NodeStartCorrections).
+//
 // Every event is validated before anything is written, so malformed input
 // leaves the store unchanged. If writing fails midway (a full disk, say),
 // the batches acknowledged so far stay, and the error says how many.
@@ -240,6 +251,12 @@ func (db *DB) ingest(ctx context.Context, events []bt.Event, nodeLabel string, s
 	}
 	if err := db.checkNewIdentities(events); err != nil {
 		return res, err
+	}
+	if sorted := inTimeOrder(events); len(sorted) > 0 && &sorted[0] != &events[0] {
+		chunks = chunks[:0]
+		for start := 0; start < len(sorted); start += ChunkEvents {
+			chunks = append(chunks, []bt.Op{bt.Ingest(sorted[start:min(start+ChunkEvents, len(sorted))], nodeLabel)})
+		}
 	}
 	var sources []string
 	if src != nil {
@@ -281,6 +298,23 @@ func (db *DB) ingest(ctx context.Context, events []bt.Event, nodeLabel string, s
 		}
 	}
 	return res, nil
+}
+
+// inTimeOrder returns events in non-decreasing vt_s order: events itself
+// when it is in that order already, else a sorted copy (a stable sort, so
+// events with equal times keep their input order). Bulk ingest writes
+// events in this order, so the batch that first names a node holds its
+// earliest event and the node's version starts there, whatever the order
+// of the input's lines.
+func inTimeOrder(events []bt.Event) []bt.Event {
+	for i := 1; i < len(events); i++ {
+		if events[i].VtS < events[i-1].VtS {
+			sorted := slices.Clone(events)
+			slices.SortStableFunc(sorted, func(a, b bt.Event) int { return cmp.Compare(a.VtS, b.VtS) })
+			return sorted
+		}
+	}
+	return events
 }
 
 // checkNewIdentities refuses events with explicit discriminators that
@@ -357,7 +391,7 @@ func (db *DB) commitSourced(pl *bt.Planner, batches [][]bt.Op, sources []string)
 	for i, ops := range batches {
 		tt := db.tick()
 		seq := db.store.Batches() + 1
-		eff, err := pl.Plan(db.store, tt, seq, ops)
+		eff, ops, err := db.plan(pl, tt, seq, ops, true)
 		if err != nil {
 			refused = &groupError{i, err}
 			break
@@ -387,6 +421,26 @@ func (db *DB) commitSourced(pl *bt.Planner, batches [][]bt.Op, sources []string)
 		db.maybeCheckpoint()
 	}
 	return first, last, refused
+}
+
+// plan plans one batch against the store. With fix, a new batch whose
+// bulk-ingested events precede their endpoints' believed validity gets the
+// corrections that start those nodes at the events in front of its ops
+// (see bitemporal.Planner.NodeStartCorrections), and is planned again;
+// plan returns the ops to log. A replayed batch (fix false) is planned as
+// it was logged.
+func (db *DB) plan(pl *bt.Planner, tt bt.Time, seq uint64, ops []bt.Op, fix bool) (*bt.Effect, []bt.Op, error) {
+	eff, err := pl.Plan(db.store, tt, seq, ops)
+	if err != nil || !fix {
+		return eff, ops, err
+	}
+	if starts := pl.NodeStartCorrections(db.store); len(starts) > 0 {
+		ops = append(starts, ops...)
+		if eff, err = pl.Plan(db.store, tt, seq, ops); err != nil {
+			return nil, nil, fmt.Errorf("planning the batch with the corrections that start %d nodes at their earliest events: %w", len(starts), err)
+		}
+	}
+	return eff, ops, nil
 }
 
 func (db *DB) maybeCheckpoint() {

@@ -170,6 +170,8 @@ type planner struct {
 	autoPend   []*pendingEdge           // auto-identified events of this batch, by number
 	autoFrags  map[int64][]*pendingEdge // versions of those identities written later in the batch
 
+	late []lateStart // endpoints believed only from after an event of the batch (see NodeStartCorrections)
+
 	// Memory kept from the previous batch (see Planner).
 	pendBuf  []pendingEdge     // bulk-ingested edges, the batch's in pendBuf[:len]
 	index    map[string]uint32 // an ingest op's endpoints: place in firsts
@@ -198,6 +200,7 @@ func (p *planner) reset(v View, tt Time, seq uint64) {
 	clear(p.autoFrags)
 	p.nodeOrder, p.edgeOrder, p.autoPend = p.nodeOrder[:0], p.edgeOrder[:0], p.autoPend[:0]
 	p.pendBuf = p.pendBuf[:0]
+	p.late = p.late[:0]
 }
 
 // nodeHit is a believed node version: stored (pend == nil) or written
@@ -542,11 +545,13 @@ func (p *planner) ingest(i int, op *Op) error {
 				p.eff.NewUIDs = append(p.eff.NewUIDs, uid)
 			}
 			if believed {
+				p.noteStart(uid, id, true, first)
 				continue
 			}
 		} else {
 			p.register(uid)
 			if p.hasBelievedNode(uid) {
+				p.noteStart(uid, 0, false, first)
 				continue
 			}
 		}

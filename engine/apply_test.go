@@ -137,7 +137,8 @@ func TestIngestFastPaths(t *testing.T) {
 			tt += 10
 			seq := fast.Batches() + 1
 			eff, err := reused.Plan(fast, tt, seq, ops)
-			general, gerr := bt.Plan(viewOnly{fast}, tt, seq, ops)
+			var gp bt.Planner
+			general, gerr := gp.Plan(viewOnly{fast}, tt, seq, ops)
 			if (err == nil) != (gerr == nil) {
 				t.Fatalf("fast plan says %v, general plan says %v", err, gerr)
 			}
@@ -159,6 +160,9 @@ func TestIngestFastPaths(t *testing.T) {
 					}
 				}
 				anon.Ends[j] = bt.End{UID: e.UID}
+			}
+			if f, g := fmt.Sprint(reused.NodeStartCorrections(fast)), fmt.Sprint(gp.NodeStartCorrections(fast)); f != g {
+				t.Fatalf("node start corrections differ:\n fast    %s\n general %s", f, g)
 			}
 			// Rendered, so that a reused empty slice equals a nil one.
 			if f, g := fmt.Sprintf("%+v", anon), fmt.Sprintf("%+v", *general); f != g {

@@ -191,6 +191,18 @@ func (s *Store) NodeIndex(uid string) (id uint32, known, believed bool) {
 	return id, true, s.nodeOpen[id] > 0
 }
 
+// NodeStart implements bitemporal.NodeStarter.
+func (s *Store) NodeStart(id uint32) (bt.Time, bool) {
+	var start bt.Time
+	found := false
+	for _, r := range s.nodeHist[id] {
+		if n := &s.nodes[r]; n.tte == openSeq && (!found || n.valid.Start < start) {
+			start, found = n.valid.Start, true
+		}
+	}
+	return start, found
+}
+
 // EdgeKnown implements bitemporal.View.
 func (s *Store) EdgeKnown(k bt.EdgeKey) bool { return len(s.identVersions(k)) > 0 }
 

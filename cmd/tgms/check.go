@@ -19,7 +19,9 @@ the event log's framing, checksums, batch numbers and transaction times,
 its store id, whether the checkpoint and the seal belong to this log and
 agree with it, and whether the store opens (and with which warnings).
 --full also replays the whole log into a fresh engine and compares its
-digest with the digest the store opens with.
+digest with the digest the store opens with, and warns about every
+believed edge that lies outside its endpoints' validity (an endpoint with
+no node version covering the edge's valid time).
 
 Each finding is printed as: SEVERITY FILE[@OFFSET]: MESSAGE, with severity
 error (damage, or files that do not belong together), warning (an open
