@@ -182,8 +182,8 @@ func checkEndpoints(db *DB, add func(file string, off int64, sev Severity, forma
 		return nil
 	})
 	for _, u := range list {
-		add(db.Dir(), -1, SevWarning, "edge %s→%s %s disc %q (valid %s) lies outside node %s's validity over %s: no believed version of %s covers it; assert or correct the node over that interval",
-			u.Edge.Src, u.Edge.Dst, u.Edge.RelType, u.Edge.Disc, u.Valid, u.Endpoint, u.Gap, u.Endpoint)
+		add(db.Dir(), -1, SevWarning, "edge %s→%s %s disc %q (valid %s) lies outside node %s's validity: no believed version of %s covers %s; correct the node over that interval",
+			u.Edge.Src, u.Edge.Dst, u.Edge.RelType, u.Edge.Disc, u.Valid, u.Endpoint, u.Endpoint, spanBoth(u.Gap))
 	}
 	if n > len(list) {
 		add(db.Dir(), -1, SevWarning, "%d edge endpoints in all lie outside their node's validity (%d shown)", n, len(list))
@@ -199,4 +199,9 @@ func (r *CheckResult) has(file string, off int64, sev Severity) bool {
 		}
 	}
 	return false
+}
+
+// spanBoth shows an interval with both forms of its times.
+func spanBoth(iv bt.Interval) string {
+	return "[" + bt.FormatBoth(iv.Start) + ", " + bt.FormatBoth(iv.End) + ")"
 }

@@ -179,7 +179,7 @@ func TestCheckReportsUncoveredEdges(t *testing.T) {
 			found = append(found, f.Message)
 		}
 	}
-	if res.Clean() || len(found) != 1 || !strings.Contains(found[0], `edge a→b R disc "d" (valid [5, 20)) lies outside node a's validity over [5, 10)`) {
+	if res.Clean() || len(found) != 1 || !strings.Contains(found[0], `edge a→b R disc "d" (valid [5, 20)) lies outside node a's validity: no believed version of a covers [5 (1970-01-01T00:00:00.000005Z), 10 (1970-01-01T00:00:00.00001Z))`) {
 		t.Fatalf("findings: %v", res.Findings)
 	}
 }
