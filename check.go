@@ -63,7 +63,8 @@ func (r *CheckResult) Clean() bool {
 // and agree with it, and whether a read-only open succeeds and with which
 // warnings. With full it also replays the whole log into a fresh engine and
 // compares that digest with the digest the store opens with (checkpoint
-// plus the log after it).
+// plus the log after it), and warns about every believed edge that lies
+// outside its endpoints' validity (engine.Reader.UncoveredEdges).
 func Check(dir string, full bool, opt *Options) (*CheckResult, error) {
 	o := Options{}
 	if opt != nil {

@@ -218,10 +218,11 @@ type IngestResult struct {
 // together. ack, if not nil, is called after each group is durable with the
 // number of events durable so far and the group's last transaction time.
 //
-// Events are written in valid-time order: input that is not sorted by
-// vt_s is sorted first (stably; store-assigned discriminators number the
-// events in that order), so every node's first version starts at its
-// earliest event whatever the order of the input. An event from before
+// Every node's first version starts at its earliest event whatever the
+// order of the input: input of more than one batch that is not sorted by
+// vt_s is written sorted (stably; the store-assigned discriminators
+// #<batch>.<n> then number the events in that order, while the events of
+// a one-batch ingest keep their input positions). An event from before
 // every version the store already believes of its endpoint corrects that
 // node's start (see bitemporal.Planner.NodeStartCorrections).
 //
@@ -302,11 +303,15 @@ func (db *DB) ingest(ctx context.Context, events []bt.Event, nodeLabel string, s
 
 // inTimeOrder returns events in non-decreasing vt_s order: events itself
 // when it is in that order already, else a sorted copy (a stable sort, so
-// events with equal times keep their input order). Bulk ingest writes
-// events in this order, so the batch that first names a node holds its
-// earliest event and the node's version starts there, whatever the order
-// of the input's lines.
+// events with equal times keep their input order). A bulk ingest of more
+// than one batch writes events in this order, so the batch that first
+// names a node holds its earliest event and the node's version starts
+// there, whatever the order of the input's lines. (Within one batch the
+// ingest op itself starts each node at its earliest event.)
 func inTimeOrder(events []bt.Event) []bt.Event {
+	if len(events) <= ChunkEvents {
+		return events
+	}
 	for i := 1; i < len(events); i++ {
 		if events[i].VtS < events[i-1].VtS {
 			sorted := slices.Clone(events)

@@ -205,7 +205,11 @@ func CorrectTime(r Ref, props Props, from, to Interval) Op {
 // Moves reports whether a correct op moves the fact in valid time.
 func (op *Op) Moves() bool { return op.To != (Interval{}) }
 
-// Ingest builds a bulk ingest op of events; nodes it creates get nodeLabel.
+// Ingest builds a bulk ingest op of events; nodes it creates get nodeLabel
+// and are valid from their earliest event in the op. A writer that splits
+// one load into several ops writes them in valid-time order, and corrects
+// a believed node whose start an event precedes (see
+// Planner.NodeStartCorrections).
 func Ingest(events []Event, nodeLabel string) Op {
 	return Op{Kind: OpIngest, Events: events, Label: nodeLabel}
 }

@@ -479,7 +479,8 @@ func (p *planner) moveConflict(i int, op *Op) error {
 
 // ingest is the bulk path: every event becomes a new edge identity with one
 // version; endpoints without any believed node version get one, valid from
-// their first event in this op.
+// their earliest event in this op. Endpoints believed only from after
+// their earliest event here are noted for NodeStartCorrections.
 func (p *planner) ingest(i int, op *Op) error {
 	label := op.Label
 	if label == "" {

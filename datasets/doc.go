@@ -24,7 +24,9 @@
 // have exactly the expected fields (ids: non-negative integers; time:
 // non-negative, below 2^62 µs), or loading fails with a *ParseError naming
 // the file and line. Nothing is returned on failure, so a caller never
-// ingests part of a file.
+// ingests part of a file. Events come in file order, which need not be time
+// order (email-EU's file is three sorted runs); the store's bulk ingest
+// writes them sorted by time, so each node starts at its earliest event.
 //
 // The files are not part of the repository. Each Spec pins the SHA-256 of
 // the file's decompressed content (the same digest for the .gz and a
