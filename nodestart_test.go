@@ -149,6 +149,13 @@ func TestLaterIngestCorrectsNodeStart(t *testing.T) {
 		}
 		return nil
 	})
+	// A batch written with Write gets the same correction.
+	if _, err := db.Write(bt.Ingest([]bt.Event{ev("e", "d", 10)}, "Node")); err != nil {
+		t.Fatal(err)
+	}
+	if got := nodeVersions(db, true); !slices.Contains(got, "d Node  [10, ∞) tt[4, ∞) correct/") || !slices.Contains(got, "d Node  [70, ∞) tt[3, 4) ingest/correct") {
+		t.Fatalf("after a written ingest with an earlier event of d:\n%s", strings.Join(got, "\n"))
+	}
 	digest := db.Digest()
 	db.Close()
 	res, err := Check(dir, true, &Options{Logf: func(string, ...any) {}})
