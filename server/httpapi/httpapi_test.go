@@ -110,7 +110,7 @@ func TestRoutes(t *testing.T) {
 				t.Fatalf("digest %v, direct %v (%v)", m["result_digest"], env, err)
 			}
 		}},
-		{"operator bad args", "POST", "/v1/temporal_reachability", `{"src":"a","window":{"t_a":1}}`, 400, func(t *testing.T, m map[string]any) {
+		{"operator bad args", "POST", "/v1/temporal_reachability", `{"src":"a","window":{"t_a":1,"t_b":"soon"}}`, 400, func(t *testing.T, m map[string]any) {
 			if v := violation(t, m); v["code"] != "E_SCHEMA" || v["path"] != "/window/t_b" {
 				t.Fatalf("violation %v", v)
 			}

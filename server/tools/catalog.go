@@ -27,12 +27,20 @@ type Tool struct {
 // validate_plan, run_plan, verify_answer, ask, stats, trace_verify,
 // trace_check, trace_refresh, answers_list, answers_check and, when writes
 // are allowed, write_batch, answers_save and answers_refresh.
-func Catalog(writes bool) []*Tool {
-	var out []*Tool
+//
+// Every schema is published (see publish): one that the stock MCP SDKs
+// and JSON Schema validators accept, with bounds a JavaScript client can
+// hold exactly.
+func Catalog(writes bool) (out []*Tool) {
 	for _, spec := range ops.All() {
 		out = append(out, operatorTool(spec))
 	}
 	traceRef := Schema{"trace_digest": digestSchema, "trace": open("a whole trace, as run_plan's trace_uri resource or 'tgms plan run --trace' wrote it", nil)}
+	defer func() {
+		for _, t := range out {
+			t.Input, t.Output = publish(t.Input, input), publish(t.Output, output)
+		}
+	}()
 	out = append(out,
 		&Tool{
 			Name:        "validate_plan",
@@ -96,6 +104,9 @@ func Catalog(writes bool) []*Tool {
 	return out
 }
 
+// ManualPointer ends every description that has more in the manual.
+const ManualPointer = " Semantics, tie rules and every result field: the tgms://manual resource."
+
 func merge(a, b Schema) Schema {
 	out := Schema{}
 	for k, v := range a {
@@ -110,16 +121,12 @@ func merge(a, b Schema) Schema {
 // operatorTool is the tool of one operator: its argument schema in, its
 // envelope out.
 func operatorTool(spec *ops.Spec) *Tool {
-	desc := spec.Summary
-	if spec.Order != "" {
-		desc += " Row order: " + spec.Order + "."
-	}
-	desc += " Returns the canonical envelope {op, args, as_of_tt, dataset_extent, result, result_digest}."
+	desc := spec.Summary + " Returns {op, args, as_of_tt, dataset_extent, result, result_digest}." + ManualPointer
 	in := toValue(spec.Args)
 	return &Tool{
 		Name: spec.Name, Description: desc, Input: in, Output: EnvelopeSchema(spec), Heavy: true, Operator: spec,
 		run: func(ctx context.Context, s *Service, args map[string]any) (any, *Failure) {
-			return callOperator(ctx, s, spec.Name, args)
+			return callOperator(ctx, s, spec.Name, normalizeArgs(args).(map[string]any))
 		},
 	}
 }

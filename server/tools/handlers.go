@@ -126,9 +126,9 @@ func planArg(args map[string]any) (any, *Failure) {
 		if err != nil {
 			return nil, badArg("/plan", "send one JSON object", "plan is a string that is not JSON: %v", err)
 		}
-		return p, nil
+		v = p
 	}
-	return v, nil
+	return normalizeArgs(v), nil
 }
 
 func (s *Service) check(args map[string]any) (plan.Verdict, *Failure) {
