@@ -2,6 +2,8 @@ package tools
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 
@@ -53,7 +55,12 @@ type RunResult struct {
 
 // AskResult is ask's output.
 type AskResult struct {
-	Question    string            `json:"question"`
+	// Question is the question as asked, or for a long one (over
+	// maxEcho bytes) its beginning and its digest: a reply is never a
+	// multiple of its request.
+	Question       string            `json:"question"`
+	QuestionBytes  int               `json:"question_bytes"`
+	QuestionSHA256 string            `json:"question_sha256"`
 	UIDs        []string          `json:"uids"`
 	Reading     any               `json:"reading"`
 	Value       any               `json:"value"`
@@ -324,6 +331,22 @@ func askResult(s *Service, res *agent.Result) *AskResult {
 	}
 	if out.UIDs == nil {
 		out.UIDs = []string{}
+	}
+	sum := sha256.Sum256([]byte(res.Question.Text))
+	out.QuestionBytes, out.QuestionSHA256 = len(res.Question.Text), hex.EncodeToString(sum[:])
+	out.Question, out.Refusal = clip(out.Question), clip(out.Refusal)
+	out.Reading = clipValue(out.Reading)
+	for i := range out.Attempts {
+		a := &out.Attempts[i]
+		a.Raw, a.PlannerError = clip(a.Raw), clip(a.PlannerError)
+		a.Plan = clipValue(a.Plan)
+		if a.Feedback != nil {
+			a.Feedback, _ = clipValue(a.Feedback).(map[string]any)
+		}
+		a.Violations = clipViolations(a.Violations)
+		if a.RuntimeError != nil {
+			a.RuntimeError = &clipViolations([]plan.Violation{*a.RuntimeError})[0]
+		}
 	}
 	return out
 }
