@@ -6,7 +6,6 @@ import (
 	"net"
 	"net/http"
 	"strings"
-
 )
 
 // statusFailures name what a bare HTTP status means, for refusals written

@@ -61,20 +61,20 @@ type AskResult struct {
 	Question       string            `json:"question"`
 	QuestionBytes  int               `json:"question_bytes"`
 	QuestionSHA256 string            `json:"question_sha256"`
-	UIDs        []string          `json:"uids"`
-	Reading     any               `json:"reading"`
-	Value       any               `json:"value"`
-	Kind        string            `json:"kind,omitempty"`
-	Text        string            `json:"text"`
-	Claims      []evidence.Result `json:"claims"`
-	Withheld    []evidence.Result `json:"withheld"`
-	Attempts    []agent.Attempt   `json:"attempts"`
-	Repairs     int               `json:"repairs"`
-	TraceDigest string            `json:"trace_digest,omitempty"`
-	TraceURI    string            `json:"trace_uri,omitempty"`
-	AsOfTT      bt.Time           `json:"as_of_tt"`
-	Steps       []StepView        `json:"steps"`
-	Refusal     string            `json:"refusal,omitempty"`
+	UIDs           []string          `json:"uids"`
+	Reading        any               `json:"reading"`
+	Value          any               `json:"value"`
+	Kind           string            `json:"kind,omitempty"`
+	Text           string            `json:"text"`
+	Claims         []evidence.Result `json:"claims"`
+	Withheld       []evidence.Result `json:"withheld"`
+	Attempts       []agent.Attempt   `json:"attempts"`
+	Repairs        int               `json:"repairs"`
+	TraceDigest    string            `json:"trace_digest,omitempty"`
+	TraceURI       string            `json:"trace_uri,omitempty"`
+	AsOfTT         bt.Time           `json:"as_of_tt"`
+	Steps          []StepView        `json:"steps"`
+	Refusal        string            `json:"refusal,omitempty"`
 }
 
 // ReproResult is trace_verify's output.
