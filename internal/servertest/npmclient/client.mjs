@@ -42,6 +42,13 @@ const report = { mode };
 const listed = await client.listTools();
 report.tools = listed.tools.map((t) => t.name);
 report.tools_list_bytes = Buffer.byteLength(JSON.stringify(listed));
+// Every number a schema publishes must be one this client holds exactly.
+report.unsafe_numbers = [];
+const walk = (v, path) => {
+  if (typeof v === "number" && Number.isInteger(v) && !Number.isSafeInteger(v)) report.unsafe_numbers.push(`${path}: ${v}`);
+  if (v && typeof v === "object") for (const [k, e] of Object.entries(v)) walk(e, `${path}/${k}`);
+};
+for (const t of listed.tools) walk({ inputSchema: t.inputSchema, outputSchema: t.outputSchema }, t.name);
 
 const op = await call(client, cases.operator.name, cases.operator.args);
 report.operator = { isError: op.isError, result_digest: op.body.result_digest, rows_total: op.body.result?.rows_total };

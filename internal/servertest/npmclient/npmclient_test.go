@@ -41,6 +41,7 @@ func need(t *testing.T, what string, err error) {
 type report struct {
 	Tools          []string `json:"tools"`
 	ToolsListBytes int      `json:"tools_list_bytes"`
+	UnsafeNumbers  []string `json:"unsafe_numbers"`
 	Operator       struct {
 		IsError      bool    `json:"isError"`
 		ResultDigest string  `json:"result_digest"`
@@ -127,13 +128,12 @@ func testCases(t *testing.T, s *testdb.Store, svc *tools.Service) (map[string]an
 	bad := s.ReachPlan()
 	bad["steps"].([]any)[0].(map[string]any)["args"].(map[string]any)["direction"] = "sideways"
 	var trips []roundTrip
-	for i, ex := range agent.Examples {
+	for _, ex := range agent.Examples {
 		var p any
 		if err := json.Unmarshal([]byte(ex.Plan), &p); err != nil {
 			t.Fatal(err)
 		}
 		trips = append(trips, roundTrip{Name: "worked plan " + ex.Question, Tool: "validate_plan", Args: map[string]any{"plan": p, "uids": ex.UIDs}})
-		_ = i
 	}
 	hist := func(window map[string]any) map[string]any {
 		return map[string]any{"kind": "node", "uids": []any{"a"}, "belief": "all", "window": window}
@@ -278,6 +278,9 @@ func check(t *testing.T, s *testdb.Store, trips []roundTrip, r report) {
 		if !slices.Contains(r.Tools, name) {
 			t.Errorf("tool %s not listed", name)
 		}
+	}
+	if len(r.UnsafeNumbers) > 0 {
+		t.Errorf("schemas publish numbers a JavaScript client rounds: %v", r.UnsafeNumbers)
 	}
 	env, err := s.DB.Call(context.Background(), "temporal_reachability", s.ReachArgs())
 	if err != nil {
