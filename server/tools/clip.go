@@ -70,7 +70,7 @@ func clipValue(v any) any {
 
 func clipViolations(vs []plan.Violation) []plan.Violation {
 	for i := range vs {
-		vs[i].Message, vs[i].Hint = clip(vs[i].Message), clip(vs[i].Hint)
+		vs[i].Message, vs[i].Hint, vs[i].Path = clip(vs[i].Message), clip(vs[i].Hint), clip(vs[i].Path)
 	}
 	return vs
 }

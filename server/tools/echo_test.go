@@ -36,3 +36,23 @@ func TestAskDoesNotEchoALongQuestion(t *testing.T) {
 		}
 	}
 }
+
+// TestRefusalDoesNotEchoALongRequest: a refusal that names a 1 MiB
+// argument (in its message and its path, at the top and in the
+// violation) quotes its beginning and digest, not the whole of it.
+func TestRefusalDoesNotEchoALongRequest(t *testing.T) {
+	s := testdb.New(t)
+	svc := tools.New(s.DB, tools.Options{})
+	name := strings.Repeat("u", 1<<20)
+	_, f := svc.Call(context.Background(), "stats", map[string]any{name: 1})
+	if f == nil {
+		t.Fatal("an unknown argument was accepted")
+	}
+	b, err := tools.Marshal(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(b) > 16<<10 {
+		t.Errorf("a %d-byte argument name was refused with %d bytes: %.300s", len(name), len(b), b)
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 
 	bt "github.com/tgms-go/tgms/bitemporal"
 	"github.com/tgms-go/tgms/ops"
@@ -33,7 +34,9 @@ func (f *Failure) Error() string { return f.Code + ": " + f.Message }
 // MarshalJSON writes a Failure as every refusal reads on the wire:
 // {code, message, rule, path, hint, violations}, where rule, path and hint
 // are the first violation's (the one to fix first) and violations is
-// never null.
+// never null. A message or hint over 1 KiB (one that quotes the request)
+// is cut to its beginning and digest, so a refusal never outgrows the
+// request that caused it.
 func (f *Failure) MarshalJSON() ([]byte, error) {
 	w := struct {
 		Code       string           `json:"code"`
@@ -42,7 +45,7 @@ func (f *Failure) MarshalJSON() ([]byte, error) {
 		Path       string           `json:"path"`
 		Hint       string           `json:"hint"`
 		Violations []plan.Violation `json:"violations"`
-	}{Code: f.Code, Message: f.Message, Violations: f.Violations}
+	}{Code: f.Code, Message: clip(f.Message), Violations: clipViolations(slices.Clone(f.Violations))}
 	if w.Violations == nil {
 		w.Violations = []plan.Violation{}
 	}
