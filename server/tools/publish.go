@@ -64,6 +64,9 @@ func publishValue(v any, r role) any {
 func publishSchema(s Schema, r role) Schema {
 	out := Schema{}
 	for k, v := range s {
+		if v == nil {
+			continue // a null keyword says nothing, and stock clients refuse it
+		}
 		switch k {
 		case "properties", "patternProperties", "$defs", "definitions", "dependentSchemas":
 			m, _ := v.(Schema)
