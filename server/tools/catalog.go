@@ -13,6 +13,9 @@ type Tool struct {
 	Description string
 	Input       Schema // always an object schema
 	Output      Schema
+	// Reference is the output schema at every depth, for the manual
+	// (Output names fields only three levels deep).
+	Reference Schema
 	// Heavy calls count against the service's concurrency bound.
 	Heavy bool
 	// Writes marks tools that change the store (only with --allow-writes).
@@ -38,20 +41,21 @@ func Catalog(writes bool) (out []*Tool) {
 	traceRef := Schema{"trace_digest": digestSchema, "trace": open("a whole trace, as run_plan's trace_uri resource or 'tgms plan run --trace' wrote it", nil)}
 	defer func() {
 		for _, t := range out {
+			t.Reference = publish(t.Output, reference)
 			t.Input, t.Output = publish(t.Input, input), publish(t.Output, output)
 		}
 	}()
 	out = append(out,
 		&Tool{
 			Name:        "validate_plan",
-			Description: "Check a plan against the plan contract without running it: structure, dependencies, operators, argument types, references along their full path, identifier grounding (literal uids must be among uids), temporal arguments and the cost estimate. Returns {valid, violations}; each violation says which rule, where (JSON Pointer), what is allowed and how to fix it.",
+			Description: "Check a plan against the plan contract without running it: structure, dependencies, operators, argument types, references along their full path, identifier grounding (literal uids must be among uids), temporal arguments and the cost estimate. Returns {valid, violations}; each violation says which rule, where (JSON Pointer), what is allowed and how to fix it. Operators, arguments and result fields: the tgms://manual resource; how to write a plan: the plan prompt.",
 			Input:       object("a plan and the uids the task supplies", Schema{"plan": PlanSchema(), "uids": uidsSchema}, "plan"),
 			Output:      VerdictSchema(),
 			run:         validatePlan,
 		},
 		&Tool{
 			Name:        "run_plan",
-			Description: "Check and run a plan pinned at one belief time (the store's last durable batch, or as_of_tt). Returns the trace digest (read the whole trace as the tgms://trace/<digest> resource), every step with its operator, arguments, completeness, digests and result rows, the answer and its certification by the evidence contract. A plan the contract rejects fails with its violations; nothing runs.",
+			Description: "Check and run a plan pinned at one belief time (the store's last durable batch, or as_of_tt). Returns the trace digest (read the whole trace as the tgms://trace/<digest> resource), every step with its operator, arguments, completeness, digests and result rows, the answer and its certification by the evidence contract. A plan the contract rejects fails with its violations; nothing runs. Every output field: the tgms://manual resource.",
 			Input:       object("a plan, the task's uids and an optional belief time", Schema{"plan": PlanSchema(), "uids": uidsSchema, "as_of_tt": asOfSchema}, "plan"),
 			Output:      inferred[RunResult](),
 			Heavy:       true,

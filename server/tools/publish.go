@@ -18,8 +18,9 @@ const MaxSafeInteger = 1<<53 - 1
 type role int
 
 const (
-	input  role = iota // what a client sends: descriptions kept, long ones cut
-	output             // what the server returns: structure only
+	input     role = iota // what a client sends: descriptions kept, long ones cut
+	output                // what the server returns: structure only
+	reference             // what the server returns, every level, for the manual
 )
 
 // numericKeywords hold numbers that a client compares values with.
@@ -111,8 +112,11 @@ func publishSchema(s Schema, r role) Schema {
 				out[k] = strs
 			}
 		case "description", "title":
-			if r == input {
+			switch r {
+			case input:
 				out[k] = brief(v)
+			case reference:
+				out[k] = v
 			}
 		default:
 			out[k] = v

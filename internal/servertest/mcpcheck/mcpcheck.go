@@ -310,8 +310,29 @@ func Run(t *testing.T, cs *mcp.ClientSession, s *testdb.Store) {
 	})
 	t.Run("resources and prompt", func(t *testing.T) {
 		rr, err := cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: "tgms://manual"})
-		if err != nil || !strings.Contains(rr.Contents[0].Text, "## temporal_reachability") {
+		if err != nil {
 			t.Fatalf("manual: %v", err)
+		}
+		// The manual holds what the tool list leaves out: every operator's
+		// whole argument descriptions (the motif catalogue), its row order,
+		// and every other tool's whole output schema.
+		manual := rr.Contents[0].Text
+		for _, spec := range ops.All() {
+			if !strings.Contains(manual, "## "+spec.Name+"\n") || spec.Order != "" && !strings.Contains(manual, spec.Order) {
+				t.Errorf("the manual lacks operator %s or its row order", spec.Name)
+			}
+			args, _ := tools.Marshal(spec.Args)
+			if !strings.Contains(manual, string(args)) {
+				t.Errorf("the manual lacks %s's whole argument schema", spec.Name)
+			}
+		}
+		for _, name := range []string{"validate_plan", "run_plan", "ask", "trace_check"} {
+			if !strings.Contains(manual, "## "+name+"\n") {
+				t.Errorf("the manual lacks tool %s", name)
+			}
+		}
+		if !strings.Contains(manual, `"provenance"`) || !strings.Contains(manual, `"inputs"`) {
+			t.Errorf("the manual lacks run_plan's whole output schema (evidence provenance inputs)")
 		}
 		rr, err = cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: "tgms://stats"})
 		if err != nil || !strings.Contains(rr.Contents[0].Text, `"nodes":5`) {
