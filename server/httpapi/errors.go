@@ -85,7 +85,6 @@ func (w *jsonErrorWriter) finish() {
 	}
 	h := w.Header()
 	h.Del("Content-Length")
-	h.Del("X-Content-Type-Options")
 	writeFailure(w.ResponseWriter, failure(w.status, sf.code, sf.rule, w.path, sf.hint, "%s", msg))
 }
 
