@@ -28,6 +28,12 @@ type Config struct {
 	HTTP     string // the JSON API and the console at this address
 	Token    string // bearer token; required for a non-loopback address
 	MaxBody  int64  // request body limit; 0 means httpapi.DefaultMaxBody
+	// Connection limits (0: the Default... constants): the headers must
+	// arrive within ReadHeaderTimeout, the whole request within
+	// ReadTimeout; idle keep-alive connections close after IdleTimeout;
+	// at most MaxConns connections are open per listener.
+	ReadHeaderTimeout, ReadTimeout, IdleTimeout time.Duration
+	MaxConns                                    int
 	// Logf receives one line per listener started and per failure; never
 	// standard output (stdio MCP owns it).
 	Logf func(format string, args ...any)
@@ -102,11 +108,11 @@ func guard(h http.Handler, loopback bool, token string) http.Handler {
 			inner.ServeHTTP(w, r)
 		})
 	}
-	h = http.NewCrossOriginProtection().Handler(h)
+	h = httpapi.CrossOrigin(h)
 	if loopback {
 		h = httpapi.LoopbackHosts(h)
 	}
-	return h
+	return httpapi.JSONErrors(h)
 }
 
 // Run serves until ctx is done, or the stdio MCP session ends, or a
@@ -151,8 +157,9 @@ func Run(ctx context.Context, svc *tools.Service, cfg Config) error {
 		if err != nil {
 			return fmt.Errorf("listen on %s: %w", addr, err)
 		}
-		hs := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 2 * time.Minute, MaxHeaderBytes: 64 << 10}
+		hs := httpServer(h, cfg)
 		servers = append(servers, hs)
+		ln = limitConns(ln, cfg.MaxConns)
 		what := []string{}
 		if addr == cfg.HTTP {
 			what = append(what, fmt.Sprintf("console http://%s/, API http://%s/v1/", ln.Addr(), ln.Addr()))

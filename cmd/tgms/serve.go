@@ -21,7 +21,8 @@ func newServe() *cobra.Command {
 	var allowWrites bool
 	var maxBody int64
 	var deadline time.Duration
-	var heavy int
+	var heavy, maxConns int
+	var readTimeout time.Duration
 	cmd := &cobra.Command{
 		Use:   "serve --store DIR [--mcp stdio] [--mcp-http ADDR] [--http ADDR] [--token T] [--allow-writes]",
 		Short: "Serve a store to agents and people: MCP (stdio, streamable HTTP), a JSON API and a web console",
@@ -42,9 +43,13 @@ path, hint, allowed}.
 Security: addresses must be loopback (127.0.0.1, ::1, localhost) unless
 --token is given (at least 16 characters, or $` + envToken + `); clients then send
 "Authorization: Bearer TOKEN" (the console: open http://ADDR/#token=TOKEN).
-Request bodies are capped by --max-body, every call has --deadline, at most
---heavy operator calls, plans and questions run at once, and nothing a
-request sends names a file.
+Request bodies are capped by --max-body and must arrive within
+--read-timeout, connections are capped by --max-conns (idle ones close
+after 2 minutes), a wrong token is refused on the headers before any body
+is read, every call has --deadline, at most --heavy operator calls, plans
+and questions run at once, and nothing a request sends names a file.
+Every HTTP refusal is JSON {"error": {code, message, rule, path, hint,
+violations}}.
 
 Exit codes: 0 stopped cleanly (signal, or the stdio client closed), 2 bad
 flags or a refused address, 1 a listener or store failure.`,
@@ -55,7 +60,7 @@ flags or a refused address, 1 a listener or store failure.`,
 			if token == "" {
 				token = os.Getenv(envToken)
 			}
-			cfg := server.Config{MCPStdio: mcpMode == "stdio", MCPHTTP: mcpHTTP, HTTP: httpAddr, Token: token, MaxBody: maxBody,
+			cfg := server.Config{MCPStdio: mcpMode == "stdio", MCPHTTP: mcpHTTP, HTTP: httpAddr, Token: token, MaxBody: maxBody, ReadTimeout: readTimeout, MaxConns: maxConns,
 				Logf: func(format string, args ...any) { fmt.Fprintf(cmd.ErrOrStderr(), "tgms serve: "+format+"\n", args...) }}
 			if !cfg.MCPStdio && cfg.MCPHTTP == "" && cfg.HTTP == "" {
 				return usageError{fmt.Errorf("nothing to serve: give --mcp stdio, --mcp-http ADDR and/or --http ADDR")}
@@ -98,6 +103,8 @@ flags or a refused address, 1 a listener or store failure.`,
 	f.Int64Var(&maxBody, "max-body", 4<<20, "request body limit in bytes")
 	f.DurationVar(&deadline, "deadline", tools.DefaultDeadline, "deadline of one call")
 	f.IntVar(&heavy, "heavy", 0, "most heavy calls (operators, plans, questions) at once (0: one per CPU)")
+	f.IntVar(&maxConns, "max-conns", server.DefaultMaxConns, "most open connections per listener (more wait to be accepted)")
+	f.DurationVar(&readTimeout, "read-timeout", server.DefaultReadTimeout, "time a client has to send one whole request (headers: 10s)")
 	return cmd
 }
 

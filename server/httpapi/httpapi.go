@@ -14,9 +14,13 @@
 // message, violations}} with a status that says whose fault it is: 400 bad
 // arguments or JSON, 401 a missing or wrong token, 403 a write on a
 // read-only server, 404 an unknown tool, uid or trace, 409 a trace that
-// does not reproduce, 413 a body over the limit, 415 a body that is not
+// does not reproduce, 405 a tool called without POST (Allow says which
+// methods), 413 a body over the limit, 415 a body that is not
 // application/json, 422 a rejected plan or batch or a call over the cost
-// bound, 503 too many heavy calls or past the deadline.
+// bound, 503 too many heavy calls or past the deadline. Every refusal is
+// that JSON, whoever writes it (JSONErrors rewrites the router's and the
+// MCP transport's plain-text errors), and the error object also carries
+// the first violation's rule, path and hint.
 package httpapi
 
 import (
@@ -28,7 +32,9 @@ import (
 	"mime"
 	"net/http"
 	"regexp"
+	"slices"
 	"strings"
+	"time"
 
 	"github.com/tgms-go/tgms/canon"
 	"github.com/tgms-go/tgms/plan"
@@ -64,10 +70,32 @@ func New(svc *tools.Service, opt Options) *API {
 	a.mux.HandleFunc("GET /v1/stats", a.callTool)
 	a.mux.HandleFunc("GET /v1/traces/{digest}", a.getTrace)
 	a.mux.HandleFunc("GET /v1/openapi.json", a.openAPI)
+	a.mux.HandleFunc("/v1/{tool}", a.wrongMethod)
 	a.mux.HandleFunc("/v1/", func(w http.ResponseWriter, r *http.Request) {
 		writeFailure(w, failure(http.StatusNotFound, "E_NOT_FOUND", "request.route", r.URL.Path, "see GET /v1/tools and GET /v1/openapi.json", "no route %s %s", r.Method, r.URL.Path))
 	})
 	return a
+}
+
+// wrongMethod answers a tool called with another method than POST: 405
+// with the methods it takes (404 for no such tool).
+func (a *API) wrongMethod(w http.ResponseWriter, r *http.Request) {
+	name := r.PathValue("tool")
+	known := slices.Contains(tools.WriteTools, name)
+	for _, t := range a.svc.Tools() {
+		known = known || t.Name == name
+	}
+	if !known {
+		writeFailure(w, failure(http.StatusNotFound, "E_NOT_FOUND", "request.route", r.URL.Path, "see GET /v1/tools and GET /v1/openapi.json", "no route %s %s", r.Method, r.URL.Path))
+		return
+	}
+	allow := "POST"
+	if name == "stats" {
+		allow = "GET, POST"
+	}
+	w.Header().Set("Allow", allow)
+	writeFailure(w, failure(http.StatusMethodNotAllowed, "E_METHOD", "request.method", r.URL.Path, "call a tool with POST and its arguments as a JSON object",
+		"%s takes %s, not %s", r.URL.Path, allow, r.Method))
 }
 
 func (a *API) ServeHTTP(w http.ResponseWriter, r *http.Request) { a.mux.ServeHTTP(w, r) }
@@ -199,15 +227,54 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 func RequireToken(token string, h http.Handler) http.Handler {
 	want := sha256.Sum256([]byte(token))
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		got, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
+		got, ok := bearer(r.Header.Get("Authorization"))
 		sum := sha256.Sum256([]byte(got))
 		if !ok || subtle.ConstantTimeCompare(sum[:], want[:]) != 1 {
 			w.Header().Set("WWW-Authenticate", `Bearer realm="tgms"`)
+			// Decided on the headers alone: the body is never read, and
+			// closing the connection keeps the server from draining it
+			// before it answers.
+			w.Header().Set("Connection", "close")
 			writeFailure(w, failure(http.StatusUnauthorized, "E_AUTH", "request.token", "", "send Authorization: Bearer <the --token the server was started with>", "missing or wrong bearer token"))
+			hangUp(w)
 			return
 		}
 		h.ServeHTTP(w, r)
 	})
+}
+
+// hangUp sends what was written and ends the connection without reading
+// the request body (the server would otherwise drain up to 256 KiB of it,
+// for as long as the client takes): it half-closes, so that the client
+// reads the answer, and closes a moment later.
+func hangUp(w http.ResponseWriter) {
+	rc := http.NewResponseController(w)
+	if rc.Flush() != nil {
+		return
+	}
+	conn, _, err := rc.Hijack()
+	if err != nil {
+		return // HTTP/2, or a recorder: Connection: close does it
+	}
+	if tc, ok := conn.(interface{ CloseWrite() error }); ok {
+		tc.CloseWrite()
+	}
+	go func() {
+		conn.SetReadDeadline(time.Now().Add(500 * time.Millisecond))
+		io.Copy(io.Discard, io.LimitReader(conn, 1<<20))
+		conn.Close()
+	}()
+}
+
+// bearer reads the credentials of an Authorization header with the
+// Bearer scheme, whose name is case-insensitive (RFC 7235 §2.1).
+func bearer(header string) (string, bool) {
+	scheme, cred, ok := strings.Cut(strings.TrimSpace(header), " ")
+	if !ok || !strings.EqualFold(scheme, "Bearer") {
+		return "", false
+	}
+	cred = strings.TrimSpace(cred)
+	return cred, cred != ""
 }
 
 // LoopbackHosts wraps h so that requests whose Host header is not a

@@ -110,7 +110,7 @@ func TestRoutes(t *testing.T) {
 				t.Fatalf("digest %v, direct %v (%v)", m["result_digest"], env, err)
 			}
 		}},
-		{"operator bad args", "POST", "/v1/temporal_reachability", `{"src":"a","window":{"t_a":1}}`, 400, func(t *testing.T, m map[string]any) {
+		{"operator bad args", "POST", "/v1/temporal_reachability", `{"src":"a","window":{"t_a":1,"t_b":"soon"}}`, 400, func(t *testing.T, m map[string]any) {
 			if v := violation(t, m); v["code"] != "E_SCHEMA" || v["path"] != "/window/t_b" {
 				t.Fatalf("violation %v", v)
 			}
@@ -369,4 +369,25 @@ func FuzzBody(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestReplyIsNotAnEcho: a question just under the default 4 MiB body
+// limit gets a reply smaller than its request (the question comes back as
+// a digest), refused or answered.
+func TestReplyIsNotAnEcho(t *testing.T) {
+	s := testdb.New(t)
+	h := httpapi.New(tools.New(s.DB, tools.Options{}), httpapi.Options{})
+	for _, q := range []string{
+		strings.Repeat("how many versions of node a ", (httpapi.DefaultMaxBody-64)/28),
+		strings.Repeat("é", (httpapi.DefaultMaxBody-64)/2),
+	} {
+		body := jsonOf(t, map[string]any{"question": q})
+		req := httptest.NewRequest("POST", "/v1/ask", strings.NewReader(body))
+		req.Header.Set("Content-Type", "application/json")
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, req)
+		if rec.Code != 200 || rec.Body.Len() > len(body)/4 {
+			t.Errorf("a %d-byte request: status %d, a %d-byte reply: %.300s", len(body), rec.Code, rec.Body.Len(), rec.Body)
+		}
+	}
 }

@@ -5,9 +5,10 @@
 // registry.
 //
 // A tool call returns its output as structured content and as JSON text.
-// A refused call is a tool error (isError) whose structured content is the
-// Failure {code, message, violations}, so an agent reads the violations
-// and repairs the call.
+// A refused call is a tool error (isError) whose text is the JSON
+// {"error": {code, message, rule, path, hint, violations}}, so an agent
+// reads the violations and repairs the call; it has no structured content,
+// since that must match the tool's output schema.
 package mcpserver
 
 import (
@@ -16,7 +17,6 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/tgms-go/tgms/canon"
-	"github.com/tgms-go/tgms/plan"
 	"github.com/tgms-go/tgms/server/tools"
 )
 
@@ -71,12 +71,12 @@ func handler(svc *tools.Service, name string) mcp.ToolHandler {
 	}
 }
 
+// failure is a tool error: its text is the JSON {"error": Failure}. It
+// carries no structured content, which clients check against the tool's
+// output schema (the TypeScript SDK does so for errors too).
 func failure(f *tools.Failure) *mcp.CallToolResult {
-	if f.Violations == nil {
-		f.Violations = []plan.Violation{}
-	}
 	b, _ := marshal(map[string]any{"error": f})
-	return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: string(b)}}, StructuredContent: json.RawMessage(b)}
+	return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: string(b)}}}
 }
 
 // marshal renders a tool output as JSON without HTML escaping.

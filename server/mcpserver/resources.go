@@ -22,9 +22,9 @@ var traceURIRE = regexp.MustCompile(`^tgms://trace/([0-9a-f]{64})$`)
 
 func addResources(s *mcp.Server, svc *tools.Service) {
 	s.AddResource(&mcp.Resource{URI: ManualURI, Name: "manual", Title: "Operator manual", MIMEType: "text/markdown",
-		Description: "Every operator of the algebra: semantics, tie rules, errors, argument and result schemas (generated from the registry)."},
+		Description: "The reference the tool list leaves out: every operator's semantics, tie rules, errors, row order, argument and result schemas with every field described, and every other tool's whole output schema (generated from the registry and the catalog)."},
 		func(_ context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
-			return text(req.Params.URI, "text/markdown", Manual()), nil
+			return text(req.Params.URI, "text/markdown", Manual(svc.Tools())), nil
 		})
 	s.AddResource(&mcp.Resource{URI: StatsURI, Name: "stats", Title: "Store statistics", MIMEType: "application/json",
 		Description: "Nodes, versions, batches, last transaction time, valid-time extent and relation types."},
@@ -62,10 +62,11 @@ func text(uri, mime, body string) *mcp.ReadResourceResult {
 	return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: uri, MIMEType: mime, Text: body}}}
 }
 
-// Manual is the whole operator manual, generated from the registry: per
-// operator its summary, manual text, row order and argument and result
-// schemas.
-func Manual() string {
+// Manual is the whole reference, generated from the registry and the
+// catalog: per operator its summary, manual text, row order and argument
+// and result schemas; then every other tool's description and whole
+// output schema.
+func Manual(catalog []*tools.Tool) string {
 	var b strings.Builder
 	b.WriteString("# TGMS operators\n\nTimes are µs since the Unix epoch (UTC); windows are half-open {t_a, t_b}; as_of_tt pins the belief time.\n\n")
 	for _, s := range ops.All() {
@@ -76,6 +77,14 @@ func Manual() string {
 		args, _ := tools.Marshal(s.Args)
 		res, _ := tools.Marshal(s.Result)
 		fmt.Fprintf(&b, "Arguments (JSON Schema):\n\n```json\n%s\n```\n\nResult (JSON Schema):\n\n```json\n%s\n```\n\n", args, res)
+	}
+	b.WriteString("# Other tools\n\n")
+	for _, t := range catalog {
+		if t.Operator != nil {
+			continue
+		}
+		out, _ := tools.Marshal(t.Reference)
+		fmt.Fprintf(&b, "## %s\n\n%s\n\nOutput (JSON Schema):\n\n```json\n%s\n```\n\n", t.Name, t.Description, out)
 	}
 	return b.String()
 }

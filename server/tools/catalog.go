@@ -13,6 +13,9 @@ type Tool struct {
 	Description string
 	Input       Schema // always an object schema
 	Output      Schema
+	// Reference is the output schema at every depth, for the manual
+	// (Output names fields only three levels deep).
+	Reference Schema
 	// Heavy calls count against the service's concurrency bound.
 	Heavy bool
 	// Writes marks tools that change the store (only with --allow-writes).
@@ -27,23 +30,32 @@ type Tool struct {
 // validate_plan, run_plan, verify_answer, ask, stats, trace_verify,
 // trace_check, trace_refresh, answers_list, answers_check and, when writes
 // are allowed, write_batch, answers_save and answers_refresh.
-func Catalog(writes bool) []*Tool {
-	var out []*Tool
+//
+// Every schema is published (see publish): one that the stock MCP SDKs
+// and JSON Schema validators accept, with bounds a JavaScript client can
+// hold exactly.
+func Catalog(writes bool) (out []*Tool) {
 	for _, spec := range ops.All() {
 		out = append(out, operatorTool(spec))
 	}
 	traceRef := Schema{"trace_digest": digestSchema, "trace": open("a whole trace, as run_plan's trace_uri resource or 'tgms plan run --trace' wrote it", nil)}
+	defer func() {
+		for _, t := range out {
+			t.Reference = publish(t.Output, reference)
+			t.Input, t.Output = publish(t.Input, input), publish(t.Output, output)
+		}
+	}()
 	out = append(out,
 		&Tool{
 			Name:        "validate_plan",
-			Description: "Check a plan against the plan contract without running it: structure, dependencies, operators, argument types, references along their full path, identifier grounding (literal uids must be among uids), temporal arguments and the cost estimate. Returns {valid, violations}; each violation says which rule, where (JSON Pointer), what is allowed and how to fix it.",
+			Description: "Check a plan against the plan contract without running it: structure, dependencies, operators, argument types, references along their full path, identifier grounding (literal uids must be among uids), temporal arguments and the cost estimate. Returns {valid, violations}; each violation says which rule, where (JSON Pointer), what is allowed and how to fix it. Operators, arguments and result fields: the tgms://manual resource; how to write a plan: the plan prompt.",
 			Input:       object("a plan and the uids the task supplies", Schema{"plan": PlanSchema(), "uids": uidsSchema}, "plan"),
 			Output:      VerdictSchema(),
 			run:         validatePlan,
 		},
 		&Tool{
 			Name:        "run_plan",
-			Description: "Check and run a plan pinned at one belief time (the store's last durable batch, or as_of_tt). Returns the trace digest (read the whole trace as the tgms://trace/<digest> resource), every step with its operator, arguments, completeness, digests and result rows, the answer and its certification by the evidence contract. A plan the contract rejects fails with its violations; nothing runs.",
+			Description: "Check and run a plan pinned at one belief time (the store's last durable batch, or as_of_tt). Returns the trace digest (read the whole trace as the tgms://trace/<digest> resource), every step with its operator, arguments, completeness, digests and result rows, the answer and its certification by the evidence contract. A plan the contract rejects fails with its violations; nothing runs. Every output field: the tgms://manual resource.",
 			Input:       object("a plan, the task's uids and an optional belief time", Schema{"plan": PlanSchema(), "uids": uidsSchema, "as_of_tt": asOfSchema}, "plan"),
 			Output:      inferred[RunResult](),
 			Heavy:       true,
@@ -96,6 +108,9 @@ func Catalog(writes bool) []*Tool {
 	return out
 }
 
+// ManualPointer ends every description that has more in the manual.
+const ManualPointer = " Semantics, tie rules and every result field: the tgms://manual resource."
+
 func merge(a, b Schema) Schema {
 	out := Schema{}
 	for k, v := range a {
@@ -110,16 +125,12 @@ func merge(a, b Schema) Schema {
 // operatorTool is the tool of one operator: its argument schema in, its
 // envelope out.
 func operatorTool(spec *ops.Spec) *Tool {
-	desc := spec.Summary
-	if spec.Order != "" {
-		desc += " Row order: " + spec.Order + "."
-	}
-	desc += " Returns the canonical envelope {op, args, as_of_tt, dataset_extent, result, result_digest}."
+	desc := spec.Summary + " Returns {op, args, as_of_tt, dataset_extent, result, result_digest}." + ManualPointer
 	in := toValue(spec.Args)
 	return &Tool{
 		Name: spec.Name, Description: desc, Input: in, Output: EnvelopeSchema(spec), Heavy: true, Operator: spec,
 		run: func(ctx context.Context, s *Service, args map[string]any) (any, *Failure) {
-			return callOperator(ctx, s, spec.Name, args)
+			return callOperator(ctx, s, spec.Name, normalizeArgs(args).(map[string]any))
 		},
 	}
 }

@@ -41,6 +41,19 @@
 // answers); a writable server orders its appends with a mutex, and its
 // exclusive store lock keeps every other appender out.
 //
+// # Published schemas
+//
+// Every schema in the catalog is published in the form stock clients
+// accept (publish; CheckStrict is the rule a test holds every schema to):
+// no boolean sub-schemas ({} for "anything"), no null keywords, no bound
+// or default beyond ±(2^53-1), which a JavaScript client would round (the
+// server still checks them). Output schemas give the structure (field
+// names and types, three levels deep) without descriptions; the long
+// reference, the motif catalogue included, is the tgms://manual resource
+// the descriptions point to. A window's t_b may be omitted or null for
+// the open end 2^62, and an integer in (2^62, 2^62+512], the decimal a
+// double holding 2^62 prints as, is read as 2^62.
+//
 // # Errors
 //
 // A refused call is a Failure {code, message, violations}: violations are

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 
 	bt "github.com/tgms-go/tgms/bitemporal"
 	"github.com/tgms-go/tgms/ops"
@@ -29,6 +30,30 @@ type Failure struct {
 }
 
 func (f *Failure) Error() string { return f.Code + ": " + f.Message }
+
+// MarshalJSON writes a Failure as every refusal reads on the wire:
+// {code, message, rule, path, hint, violations}, where rule, path and hint
+// are the first violation's (the one to fix first) and violations is
+// never null. A message or hint over 1 KiB (one that quotes the request)
+// is cut to its beginning and digest, so a refusal never outgrows the
+// request that caused it.
+func (f *Failure) MarshalJSON() ([]byte, error) {
+	w := struct {
+		Code       string           `json:"code"`
+		Message    string           `json:"message"`
+		Rule       string           `json:"rule"`
+		Path       string           `json:"path"`
+		Hint       string           `json:"hint"`
+		Violations []plan.Violation `json:"violations"`
+	}{Code: f.Code, Message: clip(f.Message), Violations: clipViolations(slices.Clone(f.Violations))}
+	if w.Violations == nil {
+		w.Violations = []plan.Violation{}
+	}
+	if len(w.Violations) > 0 {
+		w.Rule, w.Path, w.Hint = w.Violations[0].Rule, w.Violations[0].Path, w.Violations[0].Hint
+	}
+	return Marshal(w)
+}
 
 // HTTP statuses of failures.
 const (

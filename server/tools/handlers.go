@@ -2,6 +2,8 @@ package tools
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 
@@ -53,21 +55,26 @@ type RunResult struct {
 
 // AskResult is ask's output.
 type AskResult struct {
-	Question    string            `json:"question"`
-	UIDs        []string          `json:"uids"`
-	Reading     any               `json:"reading"`
-	Value       any               `json:"value"`
-	Kind        string            `json:"kind,omitempty"`
-	Text        string            `json:"text"`
-	Claims      []evidence.Result `json:"claims"`
-	Withheld    []evidence.Result `json:"withheld"`
-	Attempts    []agent.Attempt   `json:"attempts"`
-	Repairs     int               `json:"repairs"`
-	TraceDigest string            `json:"trace_digest,omitempty"`
-	TraceURI    string            `json:"trace_uri,omitempty"`
-	AsOfTT      bt.Time           `json:"as_of_tt"`
-	Steps       []StepView        `json:"steps"`
-	Refusal     string            `json:"refusal,omitempty"`
+	// Question is the question as asked, or for a long one (over
+	// maxEcho bytes) its beginning and its digest: a reply is never a
+	// multiple of its request.
+	Question       string            `json:"question"`
+	QuestionBytes  int               `json:"question_bytes"`
+	QuestionSHA256 string            `json:"question_sha256"`
+	UIDs           []string          `json:"uids"`
+	Reading        any               `json:"reading"`
+	Value          any               `json:"value"`
+	Kind           string            `json:"kind,omitempty"`
+	Text           string            `json:"text"`
+	Claims         []evidence.Result `json:"claims"`
+	Withheld       []evidence.Result `json:"withheld"`
+	Attempts       []agent.Attempt   `json:"attempts"`
+	Repairs        int               `json:"repairs"`
+	TraceDigest    string            `json:"trace_digest,omitempty"`
+	TraceURI       string            `json:"trace_uri,omitempty"`
+	AsOfTT         bt.Time           `json:"as_of_tt"`
+	Steps          []StepView        `json:"steps"`
+	Refusal        string            `json:"refusal,omitempty"`
 }
 
 // ReproResult is trace_verify's output.
@@ -126,9 +133,9 @@ func planArg(args map[string]any) (any, *Failure) {
 		if err != nil {
 			return nil, badArg("/plan", "send one JSON object", "plan is a string that is not JSON: %v", err)
 		}
-		return p, nil
+		v = p
 	}
-	return v, nil
+	return normalizeArgs(v), nil
 }
 
 func (s *Service) check(args map[string]any) (plan.Verdict, *Failure) {
@@ -324,6 +331,22 @@ func askResult(s *Service, res *agent.Result) *AskResult {
 	}
 	if out.UIDs == nil {
 		out.UIDs = []string{}
+	}
+	sum := sha256.Sum256([]byte(res.Question.Text))
+	out.QuestionBytes, out.QuestionSHA256 = len(res.Question.Text), hex.EncodeToString(sum[:])
+	out.Question, out.Refusal = clip(out.Question), clip(out.Refusal)
+	out.Reading = clipValue(out.Reading)
+	for i := range out.Attempts {
+		a := &out.Attempts[i]
+		a.Raw, a.PlannerError = clip(a.Raw), clip(a.PlannerError)
+		a.Plan = clipValue(a.Plan)
+		if a.Feedback != nil {
+			a.Feedback, _ = clipValue(a.Feedback).(map[string]any)
+		}
+		a.Violations = clipViolations(a.Violations)
+		if a.RuntimeError != nil {
+			a.RuntimeError = &clipViolations([]plan.Violation{*a.RuntimeError})[0]
+		}
 	}
 	return out
 }

@@ -81,16 +81,14 @@ func AnswerSchema() Schema {
 }
 
 // TraceSchema is the trace (exec.Trace) as a JSON Schema.
-func TraceSchema() Schema { return inferred[exec.Trace]() }
+func TraceSchema() Schema { return publish(inferred[exec.Trace](), output) }
 
 // EnvelopeSchema is the output of one operator call: the envelope with
 // the operator's result schema.
 func EnvelopeSchema(spec *ops.Spec) Schema {
-	args := toValue(spec.Args)
-	delete(args, "required") // defaults are filled in
 	return object("the canonical envelope of one call", Schema{
 		"op":             Schema{"type": "string", "const": spec.Name},
-		"args":           args,
+		"args":           Schema{"type": "object", "description": "the arguments as run, defaults filled in"},
 		"as_of_tt":       Schema{"type": "integer", "description": "the belief time the call was pinned at (µs; 0 when the operator reads no store)"},
 		"dataset_extent": Schema{"type": "object", "description": "the store's valid-time extent {vt_min, vt_max}"},
 		"result":         toValue(spec.Result),
@@ -100,7 +98,10 @@ func EnvelopeSchema(spec *ops.Spec) Schema {
 
 // object is a closed object schema.
 func object(desc string, properties Schema, required ...string) Schema {
-	s := Schema{"type": "object", "description": desc, "properties": properties, "additionalProperties": false}
+	s := Schema{"type": "object", "description": desc, "additionalProperties": false}
+	if properties != nil {
+		s["properties"] = properties
+	}
 	if len(required) > 0 {
 		s["required"] = required
 	}
@@ -135,6 +136,11 @@ func CertifiedSchema() Schema { return inferred[evidence.Certified]() }
 // FailureSchema is a refused call.
 func FailureSchema() Schema {
 	s := inferred[Failure]()
-	props(s)["violations"].(Schema)["type"] = "array"
-	return s
+	p := props(s)
+	p["violations"].(Schema)["type"] = "array"
+	for _, k := range []string{"rule", "path", "hint"} {
+		p[k] = Schema{"type": "string", "description": "the first violation's " + k}
+	}
+	s["required"] = []string{"code", "message", "rule", "path", "hint", "violations"}
+	return publish(s, output)
 }

@@ -7,6 +7,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"reflect"
 	"slices"
 	"strings"
@@ -15,6 +16,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/tgms-go/tgms/internal/servertest/testdb"
 	"github.com/tgms-go/tgms/ops"
+	"github.com/tgms-go/tgms/server/tools"
 )
 
 // Call calls a tool and decodes its structured content.
@@ -24,6 +26,27 @@ func Call(t testing.TB, cs *mcp.ClientSession, name string, args any) (map[strin
 	if err != nil {
 		t.Fatalf("%s: protocol error %v", name, err)
 	}
+	if len(res.Content) != 1 {
+		t.Fatalf("%s: want one text content, got %d", name, len(res.Content))
+	}
+	var fromText map[string]any
+	if tc, ok := res.Content[0].(*mcp.TextContent); !ok || json.Unmarshal([]byte(tc.Text), &fromText) != nil {
+		t.Fatalf("%s: the text content is not one JSON object", name)
+	}
+	if res.IsError {
+		// Errors carry no structured content: clients check it against
+		// the output schema, which describes the success.
+		if res.StructuredContent != nil {
+			t.Fatalf("%s: a tool error with structured content %v", name, res.StructuredContent)
+		}
+		e, _ := fromText["error"].(map[string]any)
+		for _, k := range []string{"code", "message", "rule", "path", "hint", "violations"} {
+			if _, ok := e[k]; !ok {
+				t.Fatalf("%s: the error has no %q: %v", name, k, fromText)
+			}
+		}
+		return fromText, true
+	}
 	b, err := json.Marshal(res.StructuredContent)
 	if err != nil {
 		t.Fatal(err)
@@ -32,14 +55,10 @@ func Call(t testing.TB, cs *mcp.ClientSession, name string, args any) (map[strin
 	if err := json.Unmarshal(b, &m); err != nil {
 		t.Fatalf("%s: structured content %s: %v", name, b, err)
 	}
-	if len(res.Content) != 1 {
-		t.Fatalf("%s: want one text content, got %d", name, len(res.Content))
-	}
-	var fromText map[string]any
-	if tc, ok := res.Content[0].(*mcp.TextContent); !ok || json.Unmarshal([]byte(tc.Text), &fromText) != nil || !reflect.DeepEqual(fromText, m) {
+	if !reflect.DeepEqual(fromText, m) {
 		t.Fatalf("%s: the text content is not the structured content", name)
 	}
-	return m, res.IsError
+	return m, false
 }
 
 // Violations returns a tool error's violations.
@@ -65,6 +84,10 @@ func Run(t *testing.T, cs *mcp.ClientSession, s *testdb.Store) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		published := map[string]*tools.Tool{}
+		for _, tool := range tools.Catalog(false) {
+			published[tool.Name] = tool
+		}
 		byName := map[string]*mcp.Tool{}
 		for _, tool := range lt.Tools {
 			byName[tool.Name] = tool
@@ -75,15 +98,41 @@ func Run(t *testing.T, cs *mcp.ClientSession, s *testdb.Store) {
 				t.Errorf("operator %s is not a tool", spec.Name)
 				continue
 			}
-			want, _ := json.Marshal(spec.Args)
+			// The published schemas are the catalog's: the registry's
+			// arguments and result in the form stock clients accept.
+			want, _ := json.Marshal(published[spec.Name].Input)
 			got, _ := json.Marshal(tool.InputSchema)
 			if !jsonEqual(want, got) {
-				t.Errorf("%s: input schema differs from the registry's:\n got %s\nwant %s", spec.Name, got, want)
+				t.Errorf("%s: input schema differs from the catalog's:\n got %s\nwant %s", spec.Name, got, want)
 			}
-			out, _ := json.Marshal(tool.OutputSchema)
-			res, _ := json.Marshal(spec.Result)
-			if !strings.Contains(string(out), string(res[:min(len(res), 40)])) {
-				t.Errorf("%s: the output schema does not carry the result schema", spec.Name)
+			for which, s := range map[string]any{"input": tool.InputSchema, "output": tool.OutputSchema} {
+				var m tools.Schema
+				b, _ := json.Marshal(s)
+				if err := json.Unmarshal(b, &m); err != nil {
+					t.Fatal(err)
+				}
+				if err := tools.CheckStrict(m); err != nil {
+					t.Errorf("%s: %s schema as listed: %v", spec.Name, which, err)
+				}
+			}
+			var in struct {
+				Properties map[string]any `json:"properties"`
+			}
+			json.Unmarshal(got, &in)
+			if names := slices.Sorted(maps.Keys(in.Properties)); !slices.Equal(names, spec.Args.FieldNames()) {
+				t.Errorf("%s: input fields %v, the registry's %v", spec.Name, names, spec.Args.FieldNames())
+			}
+			var out struct {
+				Properties struct {
+					Result struct {
+						Properties map[string]any `json:"properties"`
+					} `json:"result"`
+				} `json:"properties"`
+			}
+			b, _ := json.Marshal(tool.OutputSchema)
+			json.Unmarshal(b, &out)
+			if names := slices.Sorted(maps.Keys(out.Properties.Result.Properties)); !slices.Equal(names, spec.Result.FieldNames()) {
+				t.Errorf("%s: output result fields %v, the registry's %v", spec.Name, names, spec.Result.FieldNames())
 			}
 		}
 		for _, name := range []string{"validate_plan", "run_plan", "verify_answer", "ask", "stats", "trace_verify", "trace_check", "trace_refresh", "answers_list", "answers_check"} {
@@ -261,8 +310,29 @@ func Run(t *testing.T, cs *mcp.ClientSession, s *testdb.Store) {
 	})
 	t.Run("resources and prompt", func(t *testing.T) {
 		rr, err := cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: "tgms://manual"})
-		if err != nil || !strings.Contains(rr.Contents[0].Text, "## temporal_reachability") {
+		if err != nil {
 			t.Fatalf("manual: %v", err)
+		}
+		// The manual holds what the tool list leaves out: every operator's
+		// whole argument descriptions (the motif catalogue), its row order,
+		// and every other tool's whole output schema.
+		manual := rr.Contents[0].Text
+		for _, spec := range ops.All() {
+			if !strings.Contains(manual, "## "+spec.Name+"\n") || spec.Order != "" && !strings.Contains(manual, spec.Order) {
+				t.Errorf("the manual lacks operator %s or its row order", spec.Name)
+			}
+			args, _ := tools.Marshal(spec.Args)
+			if !strings.Contains(manual, string(args)) {
+				t.Errorf("the manual lacks %s's whole argument schema", spec.Name)
+			}
+		}
+		for _, name := range []string{"validate_plan", "run_plan", "ask", "trace_check"} {
+			if !strings.Contains(manual, "## "+name+"\n") {
+				t.Errorf("the manual lacks tool %s", name)
+			}
+		}
+		if !strings.Contains(manual, `"provenance"`) || !strings.Contains(manual, `"inputs"`) {
+			t.Errorf("the manual lacks run_plan's whole output schema (evidence provenance inputs)")
 		}
 		rr, err = cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: "tgms://stats"})
 		if err != nil || !strings.Contains(rr.Contents[0].Text, `"nodes":5`) {
