@@ -147,6 +147,9 @@ func TestConsoleInChromium(t *testing.T) {
 	if got := text("#reading"); strings.ContainsAny(got, "{}") || !strings.Contains(got, "current belief") {
 		t.Fatalf("reading on the page: %q", got)
 	}
+	if got := text(`#reading-sentence .slot[data-slot="node"]`); got != "a" {
+		t.Fatalf("the node slot in the sentence reads %q, want a", got)
+	}
 	if got := eval(`document.querySelector('#reading-sentence .slot[data-slot="belief"]').title`); got != "from “current belief”" {
 		t.Fatalf("the belief slot's hover: %q", got)
 	}
@@ -296,4 +299,39 @@ func TestConsoleInChromium(t *testing.T) {
 		t.Fatalf("the page raised script errors or policy violations: %s", got)
 	}
 	shot("console.png")
+
+	// Which payloads become which pictures: motif instances, a chain and a
+	// subgraph are graphs, bursts and a degree series are charts, and
+	// payloads with no edges or a single bucket are neither.
+	const pictures = `(() => {
+		const e = (src, dst, eid, t) => ({ src, dst, eid, t, rel_type: "MSG" });
+		const g = (op, args, result) => { const x = graphOf(op, args, result);
+			return x ? x.nodes.length + "/" + x.edges.length + "/" + x.nodes.filter((n) => n.role).map((n) => n.id + ":" + n.role).join() : "none"; };
+		const c = (op, args, result) => Object.entries(result).map(([k, v]) => seriesOf(op, args, k, v)).filter(Boolean)
+			.map((s) => s.name + ":" + s.ys.join("+") + ":" + s.rows.length + (s.range ? ":" + s.range.join("-") : "") + (s.bursts ? ":points" : "")).join() || "none";
+		return [
+			g("find_temporal_motif_instances", {}, { rows: [{ edges: [e("a", "b", "1", 1), e("b", "c", "2", 2), e("c", "a", "3", 3)] }, { edges: [e("a", "b", "1", 1), e("b", "c", "2", 2), e("c", "a", "4", 4)] }] }),
+			g("longest_temporal_path", { src: "a" }, { chain: [e("a", "b", "1", 1), e("b", "c", "2", 2)], length: 2 }),
+			g("snapshot_subgraph", { seeds: ["a"] }, { nodes: [{ uid: "a", hop: 0 }, { uid: "b", hop: 1 }, { uid: "z", hop: 1 }], rows: [{ src: "a", dst: "b", eid: "x", vt_s: 5, vt_e: 9 }] }),
+			g("count_temporal_motifs", {}, { count: 3 }),
+			g("entity_history", { uid: "a" }, { rows: [{ uid: "a", vt_s: 1, vt_e: 2 }] }),
+			c("burst_detection", { window: { t_a: 0, t_b: 10e6 } }, { n_buckets: 10, rows: [{ t_a: 3e6, t_b: 4e6, value: 9, score: 4.5 }] }),
+			c("neighborhood_evolution", {}, { degree_series: [{ t: 2e6, degree: 3 }, { t: 1e6, degree: 1 }], neighbors_gained: [] }),
+			c("entity_history", {}, { rows: [{ uid: "a", vt_s: 1, vt_e: 2, tt_s: 3, tt_e: 4 }] }),
+			c("compute", {}, { rows: [{ t_a: 1, t_b: 2, value: 1 }] }),
+		].join(" | ");
+	})()`
+	want := "3/4/ | 3/2/a:source | 3/1/a:source | none | none | rows:value+score:1:0-10:points | degree_series:degree:2 | none | none"
+	if got := eval(pictures); got != want {
+		t.Fatalf("pictures of payloads:\n got %s\nwant %s", got, want)
+	}
+	step("a burst chart is drawn",
+		chromedp.Evaluate[chromedp.Void](`document.body.append(vizFor("burst_detection", { window: { t_a: 0, t_b: 10e6 } }, { rows: [{ t_a: 3e6, t_b: 4e6, value: 9, score: 4.5 }] }))`),
+		chromedp.Poll[chromedp.Void](`!!(document.querySelector(".viz:last-child .plot")||{}).uplot`))
+	if got := eval(`(() => { const u = document.querySelector(".viz:last-child .plot").uplot; return u.scales.x.min + "-" + u.scales.x.max + "/" + u.data[1].join(); })()`); got != "0-10/9" {
+		t.Fatalf("the burst chart (x range/values): %s", got)
+	}
+	if got := eval(`JSON.stringify(window.problems)`); got != "[]" {
+		t.Fatalf("the page raised script errors or policy violations: %s", got)
+	}
 }

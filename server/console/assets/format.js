@@ -150,11 +150,15 @@ function readingView(r) {
     slots.append(el("tr", { "data-slot": name }, el("td", {}, name), el("td", {}, value.cloneNode ? value.cloneNode(true) : value), el("td", { class: "muted" }, written || "(filled in)")));
     return s;
   };
-  p.append("Read as ", el("strong", {}, r.summary || r.intent));
-  for (const n of r.nodes || []) {
+  const nodeSlot = (n) => {
     const v = n.uid ? n.uid + (n.by_name ? " (the name “" + n.written + "”" + (n.matches ? ", " + n.matches + " match" + (n.matches === 1 ? "" : "es") : "") + ")" : "") : "“" + n.written + "”, resolved by name";
-    p.append(", " + n.role + " ", slot(n.role, document.createTextNode(v), n.written));
-  }
+    return slot(n.role, document.createTextNode(v), n.written);
+  };
+  // The nodes are marked where the summary names them, else listed after it.
+  const summary = el("strong", {});
+  const rest = markWords(summary, r.summary || r.intent, r.nodes || [], nodeSlot);
+  p.append("Read as ", summary);
+  for (const n of rest) p.append(", " + n.role + " ", nodeSlot(n));
   if (r.window) {
     p.append(", over events in ", slot("window", intervalEl(r.window.t_a, r.window.t_b), r.window.written));
     if (r.window.written_end_inclusive) p.append(" (the written end included)");
@@ -177,6 +181,34 @@ function readingView(r) {
     box.append(el("p", { class: "muted" }, "filled in:"), ul);
   }
   return box;
+}
+
+// markWords appends text to box with each node's mention (its uid, or for
+// a node named in words the quoted name) replaced by mark(node); it returns
+// the nodes the text does not mention. The last mention is taken: a uid
+// like "a" can also be an article, and the reader names nodes after their
+// preposition ("earliest arrival at d of a time-respecting path from a").
+function markWords(box, text, nodes, mark) {
+  const byWord = new Map();
+  for (const n of nodes) {
+    const w = n.by_name ? "\"" + n.written + "\"" : n.uid;
+    if (w && !byWord.has(w)) byWord.set(w, n);
+  }
+  const words = [...byWord.keys()].sort((a, b) => b.length - a.length).map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"));
+  const last = new Map(); // node → [start, end]
+  if (words.length) {
+    for (const m of text.matchAll(new RegExp("(^|[^\\p{L}\\p{N}_])(" + words.join("|") + ")(?=$|[^\\p{L}\\p{N}_])", "gu"))) {
+      const start = m.index + m[1].length;
+      last.set(byWord.get(m[2]), [start, start + m[2].length]);
+    }
+  }
+  let at = 0;
+  for (const [n, [start, end]] of [...last].sort((x, y) => x[1][0] - y[1][0])) {
+    box.append(text.slice(at, start), mark(n));
+    at = end;
+  }
+  box.append(text.slice(at));
+  return nodes.filter((n) => !last.has(n));
 }
 
 // planReading shows what the pipeline settled on when no reader read the
