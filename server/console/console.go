@@ -1,10 +1,19 @@
-// Package console is the web console of `tgms serve`: one page and a
-// small script, embedded in the binary (no CDN, no build step, works
-// offline), that talk to the HTTP API (package httpapi).
+// Package console is the web console of `tgms serve`: one page and its
+// scripts, embedded in the binary (no CDN, no build step, works offline),
+// that talk to the HTTP API (package httpapi).
 //
-// The page has an ask box (the reading, the certified answer, the claims
-// and the withheld ones), the plan as a DAG of steps (operator, arguments,
-// completeness, digests and paged result rows), a belief-time control
+// Assets: index.html and style.css; format.js (times as UTC dates with the
+// µs on hover, durations, the reading as a sentence with its slots),
+// viz.js (series and bursts as uPlot charts; reachability, paths, motif
+// instances and subgraphs as Cytoscape graphs) and app.js (the page). The
+// two libraries are the npm packages' minified builds with their licences
+// under assets/vendor (see its README.md for versions and checksums).
+//
+// The page has an ask box (the reading, the certified answer with its
+// belief time in the header, the claims and the withheld ones; a refusal
+// clears the previous answer), the plan as a DAG of steps (operator,
+// arguments, completeness, digests, a picture of the result where it has
+// one and paged result rows), a belief-time control
 // (re-ask at any transaction time, and the answers before and after side
 // by side with the versions behind them), a "verify this trace" button
 // (re-execution at the recorded belief time, every digest compared), an
