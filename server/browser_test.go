@@ -178,8 +178,8 @@ func TestConsoleInChromium(t *testing.T) {
 		waitContains("#answer-text", "unsupported question"),
 		waitContains("#reading", "Not read"),
 		chromedp.Poll[chromedp.Void](`!document.querySelector("#ask-button").disabled && !document.querySelector("#compare-button").disabled`))
-	if got := eval(`String(document.querySelectorAll("#claims tbody tr").length) + "/" + document.querySelector("#dag").childElementCount + "/" + document.querySelector("#verify-result").textContent + "/" + document.querySelector("#answer-digest").textContent`); got != "0/0//" {
-		t.Fatalf("after a refusal the previous answer is still shown (claims/steps/verify/digest): %q", got)
+	if got := eval(`String(document.querySelectorAll("#claims tbody tr").length) + "/" + document.querySelector("#dag").childElementCount + "/" + document.querySelector("#verify-result").textContent + "/" + document.querySelector("#answer-digest").textContent + "/" + document.querySelector("#answer-detail").classList.contains("hidden")`); got != "0/0//—/true" {
+		t.Fatalf("after a refusal the previous answer is still shown (claims/steps/verify/digest/details hidden): %q", got)
 	}
 	if got := eval(`["verify-button","fresh-button","refresh-button"].map((b) => document.getElementById(b).disabled).join()`); got != "true,true,true" {
 		t.Fatalf("the trace buttons of a refused question: disabled %s", got)

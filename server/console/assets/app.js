@@ -92,6 +92,9 @@ function clearAnswer() {
   for (const id of ["answer-value", "answer-text", "answer-belief", "answer-digest", "verify-result", "fresh-result", "reading", "withheld", "dag"]) clear($(id));
   clear($("claims").querySelector("tbody"));
   $("answer-header").classList.remove("earlier");
+  $("answer-detail").classList.add("hidden");
+  $("answer-title").textContent = "Refused";
+  $("answer-digest").textContent = "—";
   for (const b of ["verify-button", "fresh-button", "refresh-button"]) $(b).disabled = true;
 }
 
@@ -107,6 +110,7 @@ function renderAnswer(a, asked) {
   }
   last = a;
   $("answer-title").textContent = "Certified answer";
+  $("answer-detail").classList.remove("hidden");
   $("answer-value").append(answerEl(a.value, answerField(a)));
   $("answer-text").textContent = a.text || "(no claim survived the evidence gate)";
   beliefHeader(a, asked);

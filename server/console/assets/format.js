@@ -26,8 +26,8 @@ function isDurationField(name) {
   return /(^|_)(duration|delay|gap|span|stride|wait|delta)(_|$)/.test(name);
 }
 
-// dateText renders µs as "2024-01-01 01:00:00 UTC" (with the µs fraction
-// when there is one); the open end 2^62 is "open".
+// dateText renders µs as "2024-01-01 01:00:00 UTC", with six fraction
+// digits when the time is not on a whole second; the open end 2^62 is "open".
 function dateText(us) {
   if (typeof us !== "number" || !Number.isFinite(us)) return String(us);
   if (us >= OPEN_END - 1e6) return "open";
@@ -35,7 +35,7 @@ function dateText(us) {
   const iso = new Date(ms).toISOString(); // 2024-01-01T01:00:00.000Z
   const frac = ((us % 1e6) + 1e6) % 1e6;
   const base = iso.slice(0, 10) + " " + iso.slice(11, 19);
-  return (frac ? base + "." + String(frac).padStart(6, "0").replace(/0+$/, "") : base) + " UTC";
+  return (frac ? base + "." + String(frac).padStart(6, "0") : base) + " UTC";
 }
 function isoText(us) {
   return us >= OPEN_END - 1e6 ? "" : new Date(Math.floor(us / 1000)).toISOString();
