@@ -98,11 +98,11 @@ function cell(name, v) {
   if (Array.isArray(v) && v.length && v.every((e) => e && typeof e.src === "string" && typeof e.dst === "string")) return edgesEl(v);
   return document.createTextNode(show(v));
 }
-// edgesEl shows a list of edges as "a→b at t, b→c at t".
+// edgesEl shows a list of edges, one "a→b at t" a line.
 function edgesEl(edges) {
   const s = el("span", { class: "edges" });
   edges.forEach((e, i) => {
-    if (i) s.append(", ");
+    if (i) s.append(el("br", {}));
     s.append(e.src + "→" + e.dst);
     const t = typeof e.t === "number" ? e.t : e.vt_s;
     if (typeof t === "number") s.append(" at ", timeEl(t));

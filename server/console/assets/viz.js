@@ -160,6 +160,33 @@ function graphBox(g) {
   return box;
 }
 
+// layered places the nodes left to right by their hop distance from the
+// roots (a path reads as a line, a reachability result as a fan), the
+// nodes of one layer top to bottom in the order they were met.
+function layered(g, roots) {
+  const out = new Map();
+  for (const e of g.edges) (out.get(e.source) || out.set(e.source, []).get(e.source)).push(e.target);
+  const depth = new Map();
+  const queue = [];
+  const visit = (id, d) => { if (!depth.has(id)) { depth.set(id, d); queue.push(id); } };
+  for (const r of roots) visit(r, 0);
+  for (let i = 0; ; ) {
+    for (; i < queue.length; i++) for (const next of out.get(queue[i]) || []) visit(next, depth.get(queue[i]) + 1);
+    const left = g.nodes.find((n) => !depth.has(n.id)); // not reached from a root
+    if (!left) break;
+    visit(left.id, 0);
+  }
+  const rows = new Map();
+  const pos = {};
+  for (const id of queue) {
+    const d = depth.get(id), k = rows.get(d) || 0;
+    rows.set(d, k + 1);
+    pos[id] = { x: d * 180, y: k * 70 };
+  }
+  for (const [id, p] of Object.entries(pos)) p.y -= ((rows.get(depth.get(id)) - 1) * 70) / 2; // centre each layer
+  return pos;
+}
+
 // oneDay is the UTC date all times fall on, or "".
 function oneDay(times) {
   if (!times.length) return "";
@@ -174,9 +201,9 @@ function drawGraph(c, g, day) {
   for (const n of g.nodes) elements.push({ group: "nodes", data: { id: n.id, role: n.role } });
   g.edges.forEach((e, i) => elements.push({ group: "edges", data: { id: "e" + i, source: e.source, target: e.target, label: label(e.t), kind: e.kind } }));
   const roots = g.nodes.filter((n) => n.role === "source").map((n) => n.id);
-  const layout = g.motif || !roots.length ? { name: "circle", padding: 24 } : { name: "breadthfirst", directed: true, roots, padding: 24, spacingFactor: 1.1 };
+  const layout = g.motif || !roots.length ? { name: "circle", padding: 24 } : { name: "preset", positions: layered(g, roots), padding: 28 };
   c.cy = cytoscape({
-    container: c, elements, layout,
+    container: c, elements, layout, maxZoom: 1.6,
     userZoomingEnabled: false, boxSelectionEnabled: false,
     style: [
       { selector: "node", style: { label: "data(id)", "background-color": "#2f5bd3", color: "#1d2330", "font-size": 12, "text-valign": "top", "text-margin-y": -4, width: 18, height: 18 } },
