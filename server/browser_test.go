@@ -331,6 +331,14 @@ func TestConsoleInChromium(t *testing.T) {
 	if got := eval(`(() => { const u = document.querySelector(".viz:last-child .plot").uplot; return u.scales.x.min + "-" + u.scales.x.max + "/" + u.data[1].join(); })()`); got != "0-10/9" {
 		t.Fatalf("the burst chart (x range/values): %s", got)
 	}
+	// Both refusal shapes show their code, rule, path and hint.
+	if got := eval(`(() => { const d = el("div", {}), f = el("div", {});
+		showError(d, { error: { code: "E_SCHEMA", message: "bad", violations: [{ code: "E_SCHEMA", rule: "arg.type", path: "/limit", hint: "an integer" }] } });
+		showError(f, { code: "E_ORIGIN", rule: "request.origin", path: "", hint: "same origin only", message: "cross-origin" });
+		return d.innerText.replace(/\s+/g, " ") + " | " + f.innerText.replace(/\s+/g, " "); })()`); !strings.Contains(got, "E_SCHEMA: bad") || !strings.Contains(got, "arg.type") ||
+		!strings.Contains(got, "an integer") || !strings.Contains(got, "E_ORIGIN: cross-origin") || !strings.Contains(got, "request.origin") || !strings.Contains(got, "same origin only") {
+		t.Fatalf("refusals shown as %q", got)
+	}
 	if got := eval(`JSON.stringify(window.problems)`); got != "[]" {
 		t.Fatalf("the page raised script errors or policy violations: %s", got)
 	}

@@ -23,9 +23,12 @@ async function api(path, body) {
 
 function short(d) { return d ? d.slice(0, 12) : ""; }
 function status(msg) { $("status").textContent = msg; }
+// showError shows a refusal: {error: {code, message, violations}}, or a
+// body that is itself one {code, rule, path, hint, message}.
 function showError(where, data) {
-  const e = (data && data.error) || { code: "E_HTTP", message: "request failed", violations: [] };
-  const box = el("div", { class: "error" }, el("p", { class: "unsupported" }, e.code + ": " + e.message));
+  const e = (data && (data.error || (data.code && data))) || { code: "E_HTTP", message: "request failed", violations: [] };
+  if (!e.violations && e.rule) e.violations = [e];
+  const box = el("div", { class: "error" }, el("p", { class: "unsupported" }, e.code + ": ", proseEl(e.message || e.hint || "")));
   const t = el("table", {}, el("tr", {}, ...["code", "rule", "path", "hint", "allowed"].map((h) => el("th", {}, h))));
   for (const v of e.violations || []) t.append(el("tr", {}, el("td", {}, v.code), el("td", {}, v.rule), el("td", {}, v.path), el("td", {}, v.hint || ""), el("td", {}, (v.allowed || []).join(", "))));
   box.append(t);
@@ -325,8 +328,8 @@ async function refreshTrace() {
   clear(box).append(el("p", { class: d.answer_changed ? "differs" : "reproduced", id: "refresh-verdict" },
     d.answer_changed ? "the answer CHANGED" : "the answer is unchanged"));
   box.append(el("div", { class: "cols" },
-    el("div", { class: "belief" }, el("h4", {}, "then, at ", timeEl(d.as_of_tt)), el("p", { class: "value", id: "refresh-old" }, answerEl(d.old_answer))),
-    el("div", { class: "belief" + (d.answer_changed ? " changed" : "") }, el("h4", {}, "now, at ", timeEl(d.new_as_of_tt)), el("p", { class: "value", id: "refresh-new" }, answerEl(d.new_answer)),
+    el("div", { class: "belief" }, el("h4", {}, "then, at ", timeEl(d.as_of_tt)), el("p", { class: "value", id: "refresh-old" }, answerEl(d.old_answer, answerField(last)))),
+    el("div", { class: "belief" + (d.answer_changed ? " changed" : "") }, el("h4", {}, "now, at ", timeEl(d.new_as_of_tt)), el("p", { class: "value", id: "refresh-new" }, answerEl(d.new_answer, answerField(last))),
       el("p", { class: "muted" }, "trace ", el("code", { title: d.new_trace_digest }, short(d.new_trace_digest))))));
   const t = el("table", {}, el("tr", {}, ...["step", "op", "old", "new", ""].map((h) => el("th", {}, h))));
   for (const s of d.steps) t.append(el("tr", {}, el("td", {}, s.step_id), el("td", {}, s.op),
@@ -378,6 +381,10 @@ function showOperator() {
   form.append(el("button", { type: "submit" }, "Run " + t.name));
 }
 
+function parseJSON(v) {
+  try { return JSON.parse(v); } catch (e) { throw new Error("not JSON (" + e.message + ")"); }
+}
+
 async function runOperator(ev) {
   ev.preventDefault();
   const args = {};
@@ -386,8 +393,12 @@ async function runOperator(ev) {
     if (v === "") continue;
     const type = f.dataset.type;
     try {
-      args[f.name] = type === "string" ? v : type === "integer" || type === "number" ? Number(v) : JSON.parse(v);
-    } catch (e) { clear($("op-result")).append(el("p", { class: "unsupported" }, f.name + ": not JSON (" + e.message + ")")); return; }
+      if (type === "integer" || type === "number") {
+        const n = Number(v);
+        if (Number.isNaN(n) && !isTimeField(f.name)) throw new Error("not a number");
+        args[f.name] = Number.isNaN(n) ? v : n; // a time may be written in RFC 3339
+      } else args[f.name] = type === "string" ? v : parseJSON(v);
+    } catch (e) { clear($("op-result")).append(el("p", { class: "unsupported" }, f.name + ": " + e.message)); return; }
   }
   const r = await api("/v1/" + $("op-select").value, args);
   const box = clear($("op-result"));

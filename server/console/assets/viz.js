@@ -43,7 +43,8 @@ function seriesOf(op, args, name, rows) {
 }
 
 function chartBox(s) {
-  const box = el("div", { class: "chart", "data-points": String(s.rows.length), "data-series": s.ys.join(",") });
+  const box = el("div", { class: "chart", "data-points": String(s.rows.length), "data-series": s.ys.join(","), role: "img",
+    "aria-label": "chart of " + s.ys.join(", ") + " over " + s.rows.length + " points; the rows are in the table below" });
   box.append(el("div", { class: "muted caption" }, (s.bursts ? "flagged buckets" : s.name) + " over time (UTC): " + s.ys.join(", ")));
   const plot = el("div", { class: "plot" });
   box.append(plot);
@@ -154,7 +155,7 @@ function graphBox(g) {
   caption += reach ? "; dashed: reachable along time-respecting paths, labelled with the earliest arrival (or latest departure)" : "; edges labelled with their event time";
   caption += day ? ", UTC on " + day : ", UTC";
   box.append(el("div", { class: "muted caption" }, caption));
-  const c = el("div", { class: "graph", "data-nodes": String(g.nodes.length), "data-edges": String(g.edges.length) });
+  const c = el("div", { class: "graph", "data-nodes": String(g.nodes.length), "data-edges": String(g.edges.length), role: "img", "aria-label": caption });
   box.append(c);
   setTimeout(() => drawGraph(c, g, day), 0);
   return box;
