@@ -1,6 +1,7 @@
 package console_test
 
 import (
+	"compress/gzip"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -93,6 +94,54 @@ func TestVendoredLibraries(t *testing.T) {
 		res, lic := get(t, h, lib.licence)
 		if res.StatusCode != 200 || !strings.Contains(lic, "Permission is hereby granted, free of charge") || !strings.Contains(lic, "Copyright") {
 			t.Errorf("GET %s = %d: no MIT licence text", lib.licence, res.StatusCode)
+		}
+	}
+}
+
+// TestAssetTransfer: a client that accepts gzip gets the compressed bytes
+// of the same file, a revalidation with the ETag gets 304, and a path that
+// is not an asset (a folder, a missing file) is 404.
+func TestAssetTransfer(t *testing.T) {
+	h := console.Handler()
+	_, plain := get(t, h, "/console/vendor/cytoscape/cytoscape.min.js")
+	req := httptest.NewRequest("GET", "/console/vendor/cytoscape/cytoscape.min.js", nil)
+	req.Header.Set("Accept-Encoding", "gzip, deflate")
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, req)
+	res := rec.Result()
+	if res.StatusCode != 200 || res.Header.Get("Content-Encoding") != "gzip" || res.Header.Get("Vary") != "Accept-Encoding" {
+		t.Fatalf("gzip request: %d, Content-Encoding %q, Vary %q", res.StatusCode, res.Header.Get("Content-Encoding"), res.Header.Get("Vary"))
+	}
+	zr, err := gzip.NewReader(res.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	unzipped, err := io.ReadAll(zr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(unzipped) != plain || rec.Body.Len() >= len(plain)/2 {
+		t.Fatalf("gzip body: %d bytes unzipping to %d, plain %d (equal: %v)", rec.Body.Len(), len(unzipped), len(plain), string(unzipped) == plain)
+	}
+	for _, enc := range []string{"", "gzip"} {
+		req := httptest.NewRequest("GET", "/console/app.js", nil)
+		req.Header.Set("Accept-Encoding", enc)
+		first := httptest.NewRecorder()
+		h.ServeHTTP(first, req)
+		etag := first.Result().Header.Get("ETag")
+		if etag == "" || first.Result().Header.Get("Content-Type") != "text/javascript; charset=utf-8" {
+			t.Fatalf("app.js (%q): ETag %q, Content-Type %q", enc, etag, first.Result().Header.Get("Content-Type"))
+		}
+		req.Header.Set("If-None-Match", etag)
+		again := httptest.NewRecorder()
+		h.ServeHTTP(again, req)
+		if again.Code != http.StatusNotModified || again.Body.Len() != 0 {
+			t.Fatalf("app.js (%q) revalidated with %s: %d, %d bytes", enc, etag, again.Code, again.Body.Len())
+		}
+	}
+	for _, p := range []string{"/console/vendor/", "/console/vendor", "/console/nope.js", "/index.html.bak"} {
+		if res, _ := get(t, h, p); res.StatusCode != http.StatusNotFound {
+			t.Errorf("GET %s = %d, want 404", p, res.StatusCode)
 		}
 	}
 }
