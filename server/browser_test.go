@@ -319,9 +319,11 @@ func TestConsoleInChromium(t *testing.T) {
 			c("neighborhood_evolution", {}, { degree_series: [{ t: 2e6, degree: 3 }, { t: 1e6, degree: 1 }], neighbors_gained: [] }),
 			c("entity_history", {}, { rows: [{ uid: "a", vt_s: 1, vt_e: 2, tt_s: 3, tt_e: 4 }] }),
 			c("compute", {}, { rows: [{ t_a: 1, t_b: 2, value: 1 }] }),
+			c("aggregate_events", {}, { rows: [{ t_a: 1, t_b: 2, src: "a", count: 1 }, { t_a: 1, t_b: 2, src: "b", count: 2 }, { t_a: 2, t_b: 3, src: "a", count: 1 }] }),
+			c("aggregate_events", {}, { rows: [{ t_a: 2, t_b: 3, count: 4, max_gap: 7 }, { t_a: 1, t_b: 2, count: 1, max_gap: 5 }] }),
 		].join(" | ");
 	})()`
-	want := "3/4/ | 3/2/a:source | 3/1/a:source | none | none | rows:value+score:1:0-10:points | degree_series:degree:2 | none | none"
+	want := "3/4/ | 3/2/a:source | 3/1/a:source | none | none | rows:value+score:1:0-10:points | degree_series:degree:2 | none | none | none | rows:count:2"
 	if got := eval(pictures); got != want {
 		t.Fatalf("pictures of payloads:\n got %s\nwant %s", got, want)
 	}

@@ -37,6 +37,8 @@ function seriesOf(op, args, name, rows) {
   const bursts = op === "burst_detection";
   if (rows.length < 2 && !bursts) return null;
   const sorted = rows.filter((r) => typeof r[x] === "number").sort((a, b) => a[x] - b[x]);
+  // Several rows at one time (groups by a uid, a label, …) are not one series.
+  if (sorted.some((r, i) => i > 0 && r[x] === sorted[i - 1][x])) return null;
   const w = args && args.window;
   const range = bursts && w && typeof w.t_a === "number" && typeof w.t_b === "number" ? [w.t_a / 1e6, w.t_b / 1e6] : null;
   return { name, x, ys, rows: sorted, bursts, range };
