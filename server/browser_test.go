@@ -315,7 +315,11 @@ func TestConsoleInChromium(t *testing.T) {
 			g("snapshot_subgraph", { seeds: ["a"] }, { nodes: [{ uid: "a", hop: 0 }, { uid: "b", hop: 1 }, { uid: "z", hop: 1 }], rows: [{ src: "a", dst: "b", eid: "x", vt_s: 5, vt_e: 9 }] }),
 			g("count_temporal_motifs", {}, { count: 3 }),
 			g("entity_history", { uid: "a" }, { rows: [{ uid: "a", vt_s: 1, vt_e: 2 }] }),
-			c("burst_detection", { window: { t_a: 0, t_b: 10e6 } }, { n_buckets: 10, rows: [{ t_a: 3e6, t_b: 4e6, value: 9, score: 4.5 }] }),
+			(() => { const x = graphOf("find_temporal_motif_instances", {}, { rows: Array.from({ length: 30 }, (_, i) => ({ edges: [e("a", "b", "p" + i, 100 - i)] })) });
+				return x.nodes.length + "/" + x.edges.length + "/" + x.events + "/" + x.edges[0].n + "/" + x.edges[0].t; })(),
+			(() => { const x = graphOf("temporal_reachability", { src: "s" }, { rows: Array.from({ length: 50 }, (_, i) => ({ uid: "r" + i, earliest_arrival: i, latest_departure: null })) });
+				return x.nodes.length + "/" + x.edges.length + "/" + x.total; })(),
+			c("burst_detection", { window: { t_a: 0, t_b: 10e6 } }, { n_buckets: 10, rows: [{ score: 4.5, t_a: 3e6, t_b: 4e6, value: 9 }] }),
 			c("neighborhood_evolution", {}, { degree_series: [{ t: 2e6, degree: 3 }, { t: 1e6, degree: 1 }], neighbors_gained: [] }),
 			c("entity_history", {}, { rows: [{ uid: "a", vt_s: 1, vt_e: 2, tt_s: 3, tt_e: 4 }] }),
 			c("compute", {}, { rows: [{ t_a: 1, t_b: 2, value: 1 }] }),
@@ -323,15 +327,22 @@ func TestConsoleInChromium(t *testing.T) {
 			c("aggregate_events", {}, { rows: [{ t_a: 2, t_b: 3, count: 4, max_gap: 7 }, { t_a: 1, t_b: 2, count: 1, max_gap: 5 }] }),
 		].join(" | ");
 	})()`
-	want := "3/4/ | 3/2/a:source | 3/1/a:source | none | none | rows:value+score:1:0-10:points | degree_series:degree:2 | none | none | none | rows:count:2"
+	want := "3/4/ | 3/2/a:source | 3/1/a:source | none | none | 2/1/30/30/71 | 40/39/51 | rows:value+score:1:0-10:points | degree_series:degree:2 | none | none | none | rows:count:2"
 	if got := eval(pictures); got != want {
 		t.Fatalf("pictures of payloads:\n got %s\nwant %s", got, want)
 	}
+	step("a wide reachability result is drawn in rings",
+		chromedp.Evaluate[chromedp.Void](`document.body.append(vizFor("temporal_reachability", { src: "s" }, { rows: Array.from({ length: 50 }, (_, i) => ({ uid: "r" + i, earliest_arrival: i * 1e6, latest_departure: null })) }))`),
+		chromedp.Poll[chromedp.Void](`!!(document.querySelector(".viz:last-child .graph")||{}).cy`))
+	if got := eval(`(() => { const cy = document.querySelector(".viz:last-child .graph").cy, s = cy.$id("s").position(), r = cy.$id("r0").position(), q = cy.$id("r20").position();
+		const d = (p) => Math.round(Math.hypot(p.x - s.x, p.y - s.y)); return cy.nodes().length + "/" + (d(r) > 0 && Math.abs(d(r) - d(q)) <= 1); })()`); got != "40/true" {
+		t.Fatalf("the wide reachability graph (nodes/reached nodes on one ring around the source): %s", got)
+	}
 	step("a burst chart is drawn",
-		chromedp.Evaluate[chromedp.Void](`document.body.append(vizFor("burst_detection", { window: { t_a: 0, t_b: 10e6 } }, { rows: [{ t_a: 3e6, t_b: 4e6, value: 9, score: 4.5 }] }))`),
+		chromedp.Evaluate[chromedp.Void](`document.body.append(vizFor("burst_detection", { window: { t_a: 0, t_b: 10e6 } }, { rows: [{ score: 3.5, t_a: 3e6, t_b: 4e6, value: 900 }, { score: 4.5, t_a: 5e6, t_b: 6e6, value: 1200 }] }))`),
 		chromedp.Poll[chromedp.Void](`!!(document.querySelector(".viz:last-child .plot")||{}).uplot`))
-	if got := eval(`(() => { const u = document.querySelector(".viz:last-child .plot").uplot; return u.scales.x.min + "-" + u.scales.x.max + "/" + u.data[1].join(); })()`); got != "0-10/9" {
-		t.Fatalf("the burst chart (x range/values): %s", got)
+	if got := eval(`(() => { const u = document.querySelector(".viz:last-child .plot").uplot; return u.scales.x.min + "-" + u.scales.x.max + "/" + u.data[1].join() + "/" + u.series.map((s) => s.label + ":" + (s.scale || "")).join(); })()`); got != "0-10/900,1200/time:x,value:y,score:y2" {
+		t.Fatalf("the burst chart (x range/values/series and their scales): %s", got)
 	}
 	// Both refusal shapes show their code, rule, path and hint.
 	if got := eval(`(() => { const d = el("div", {}), f = el("div", {});

@@ -122,9 +122,20 @@ function intervalEl(a, b) {
 function answerEl(v, field) {
   if (v === null || v === undefined) return document.createTextNode("null (withheld)");
   if (isWindow(v)) return intervalEl(v.t_a, v.t_b);
+  if (Array.isArray(v) && v.every((x) => typeof x === "string")) return setEl(v);
   if (typeof v === "number" && field) return cell(field, v);
   return document.createTextNode(show(v));
 }
+// setEl shows a set of uids: how many, the first 40, the rest folded.
+function setEl(uids) {
+  const box = el("span", { class: "set", "data-size": String(uids.length) });
+  box.append(el("span", { class: "set-size" }, uids.length === 1 ? "1 member" : uids.length + " members"), el("br", {}));
+  const head = uids.slice(0, 40);
+  box.append(el("span", { class: "members" }, uids.length ? head.join(", ") : "(the empty set)"));
+  if (uids.length > head.length) box.append(el("details", {}, el("summary", {}, "and " + (uids.length - head.length) + " more"), el("span", { class: "members" }, uids.slice(40).join(", "))));
+  return box;
+}
+
 function answerField(a) {
   const at = (a.attempts || []).filter((x) => x.admitted).pop();
   const from = at && at.plan && at.plan.answer_spec && at.plan.answer_spec.from;

@@ -4,7 +4,8 @@
 // are embedded (vendor/), and the tables stay below the picture.
 "use strict";
 
-const MAX_GRAPH_NODES = 80;
+const MAX_GRAPH_NODES = 40; // more is not readable in a step card
+const MAX_LABELLED_EDGES = 24; // past this, parallel edges merge and carry their count
 const COLORS = ["#2f5bd3", "#b54708", "#137a3f", "#7a2ed3", "#b42318"];
 const NOT_Y = new Set(["rank", "position", "hop", "hops", "n", "day_of_week", "day_of_month", "hour_of_day", "month_of_year"]);
 
@@ -35,6 +36,7 @@ function seriesOf(op, args, name, rows) {
     rows.some((r) => typeof r[k] === "number"));
   if (!ys.length) return null;
   const bursts = op === "burst_detection";
+  if (bursts) ys.sort((a, b) => (b === "value") - (a === "value")); // the bucket's count first, its score second
   if (rows.length < 2 && !bursts) return null;
   const sorted = rows.filter((r) => typeof r[x] === "number").sort((a, b) => a[x] - b[x]);
   // Several rows at one time (groups by a uid, a label, …) are not one series.
@@ -68,8 +70,15 @@ function drawChart(plot, s) {
   const data = [xs, ...cols];
   const width = Math.max(300, Math.min(680, (plot.parentElement && plot.parentElement.clientWidth) || 640));
   const series = [{ label: "time", value: (u, v) => (v === null || v === undefined ? "—" : dateText(Math.round(v * 1e6))) }];
+  // A column far larger or smaller than the first gets its own axis, on the right.
+  const mag = (c) => c.reduce((m, v) => (v === null ? m : Math.max(m, Math.abs(v))), 1e-9);
+  const scale = cols.map((c, i) => (i > 0 && Math.max(mag(c) / mag(cols[0]), mag(cols[0]) / mag(c)) > 10 ? "y2" : "y"));
+  const axis = (sc) => s.ys.filter((k, i) => scale[i] === sc).join(", ");
+  const axes = [{ stroke: "#667085", grid: { stroke: "#eef0f4" }, values: timeTicks, space: 60 },
+    { scale: "y", stroke: "#667085", grid: { stroke: "#eef0f4" }, label: axis("y"), labelSize: 18 }];
+  if (scale.includes("y2")) axes.push({ scale: "y2", side: 1, stroke: "#667085", grid: { show: false }, label: axis("y2"), labelSize: 18 });
   s.ys.forEach((k, i) => series.push({
-    label: k, stroke: COLORS[i % COLORS.length], width: 2,
+    label: k, scale: scale[i], stroke: COLORS[i % COLORS.length], width: 2,
     fill: s.bursts ? undefined : COLORS[i % COLORS.length] + "22",
     paths: s.bursts ? () => null : stepped ? uPlot.paths.stepped({ align: 1 }) : undefined,
     points: { show: true, size: s.bursts ? 9 : 5, fill: COLORS[i % COLORS.length] },
@@ -78,17 +87,20 @@ function drawChart(plot, s) {
     width, height: 220, series,
     tzDate: (ts) => uPlot.tzDate(new Date(ts * 1e3), "Etc/UTC"),
     scales: { x: { time: true, range: s.range ? () => s.range : undefined } },
-    axes: [{ stroke: "#667085", grid: { stroke: "#eef0f4" }, values: timeTicks, space: 60 }, { stroke: "#667085", grid: { stroke: "#eef0f4" } }],
+    axes,
     cursor: { drag: { x: false, y: false } },
   };
   plot.uplot = new uPlot(opts, data, plot);
 }
 
 // timeTicks labels the time axis in UTC, 24-hour: the time of day, with
-// the date under the first tick and wherever the date changes.
+// the date under the first tick and wherever the date changes; only the
+// date when every tick is at midnight.
 function timeTicks(u, splits) {
   let day = "";
+  const midnights = splits.every((v) => dateText(Math.round(v * 1e6)).slice(11, 19) === "00:00:00");
   return splits.map((v) => {
+    if (midnights) return dateText(Math.round(v * 1e6)).slice(0, 10);
     const d = dateText(Math.round(v * 1e6)); // 2024-01-01 01:00:00[.ffffff] UTC
     const date = d.slice(0, 10);
     const label = d.slice(11, 19).replace(/:00$/, "");
@@ -144,8 +156,23 @@ function graphOf(op, args, result) {
   const total = nodes.size;
   let keep = nodes;
   if (total > MAX_GRAPH_NODES) keep = new Map([...nodes].slice(0, MAX_GRAPH_NODES));
-  const kept = edges.filter((e) => keep.has(e.source) && keep.has(e.target));
-  return { op, nodes: [...keep.values()], edges: kept, total, src: args.src, motif: op === "find_temporal_motif_instances" };
+  let kept = edges.filter((e) => keep.has(e.source) && keep.has(e.target));
+  const events = kept.length;
+  if (kept.length > MAX_LABELLED_EDGES) kept = mergeParallel(kept);
+  return { op, nodes: [...keep.values()], edges: kept, events, total, src: args.src, motif: op === "find_temporal_motif_instances" };
+}
+
+// mergeParallel keeps one edge per (source, target, kind), the earliest,
+// with n the number of edges it stands for.
+function mergeParallel(edges) {
+  const by = new Map();
+  for (const e of edges) {
+    const k = e.source + "\u0000" + e.target + "\u0000" + e.kind;
+    const m = by.get(k);
+    if (!m) by.set(k, { ...e, n: 1 });
+    else { m.n++; if (e.t !== null && (m.t === null || e.t < m.t)) m.t = e.t; }
+  }
+  return [...by.values()];
 }
 
 function graphBox(g) {
@@ -153,11 +180,13 @@ function graphBox(g) {
   const reach = g.edges.some((e) => e.kind === "reach");
   const times = g.edges.map((e) => e.t).filter((t) => typeof t === "number");
   const day = oneDay(times);
-  let caption = (g.nodes.length < g.total ? "the first " + g.nodes.length + " of " + g.total + " nodes" : g.total + " nodes") + ", " + g.edges.length + " edges";
+  let caption = (g.nodes.length < g.total ? "the first " + g.nodes.length + " of " + g.total + " nodes" : g.total + " nodes") + ", " +
+    (g.events > g.edges.length ? g.events + " edges drawn as " + g.edges.length + " (×n: n edges between the pair, labelled with the count)" : g.edges.length + " edges");
   caption += reach ? "; dashed: reachable along time-respecting paths, labelled with the earliest arrival (or latest departure)" : "; edges labelled with their event time";
+  if (g.edges.length > 12) caption += " (hover an edge for its label)";
   caption += day ? ", UTC on " + day : ", UTC";
   box.append(el("div", { class: "muted caption" }, caption));
-  const c = el("div", { class: "graph", "data-nodes": String(g.nodes.length), "data-edges": String(g.edges.length), role: "img", "aria-label": caption });
+  const c = el("div", { class: g.nodes.length > 15 ? "graph big" : "graph", "data-nodes": String(g.nodes.length), "data-edges": String(g.edges.length), role: "img", "aria-label": caption });
   box.append(c);
   setTimeout(() => drawGraph(c, g, day), 0);
   return box;
@@ -202,9 +231,17 @@ function drawGraph(c, g, day) {
   const label = (t) => (typeof t !== "number" ? "" : day ? dateText(t).slice(11, 19).replace(/:00$/, "") : dateText(t).slice(0, 16));
   const elements = [];
   for (const n of g.nodes) elements.push({ group: "nodes", data: { id: n.id, role: n.role } });
-  g.edges.forEach((e, i) => elements.push({ group: "edges", data: { id: "e" + i, source: e.source, target: e.target, label: label(e.t), kind: e.kind } }));
+  g.edges.forEach((e, i) => elements.push({ group: "edges", data: { id: "e" + i, source: e.source, target: e.target, kind: e.kind,
+    label: e.n > 1 ? "×" + e.n : label(e.t) } }));
   const roots = g.nodes.filter((n) => n.role === "source").map((n) => n.id);
-  const layout = g.motif || !roots.length ? { name: "circle", padding: 24 } : { name: "preset", positions: layered(g, roots), padding: 28 };
+  let layout = { name: "circle", padding: 24 };
+  if (!g.motif && roots.length) {
+    const positions = layered(g, roots);
+    const widest = Math.max(...Object.values(positions).reduce((m, p) => m.set(p.x, (m.get(p.x) || 0) + 1), new Map()).values());
+    // A wide layer (a source reaching many nodes) reads better as rings around the source.
+    layout = widest <= 8 ? { name: "preset", positions, padding: 28 }
+      : { name: "concentric", padding: 24, minNodeSpacing: 14, concentric: (n) => -positions[n.id()].x, levelWidth: () => 1 };
+  }
   c.cy = cytoscape({
     container: c, elements, layout, maxZoom: 1.6,
     userZoomingEnabled: false, boxSelectionEnabled: false,
@@ -215,6 +252,14 @@ function drawGraph(c, g, day) {
       { selector: "edge", style: { width: 1.5, "line-color": "#98a2b3", "target-arrow-color": "#98a2b3", "target-arrow-shape": "triangle", "curve-style": "bezier",
         label: "data(label)", "font-size": 10, color: "#475467", "text-background-color": "#fff", "text-background-opacity": 0.85, "text-background-padding": 1 } },
       { selector: 'edge[kind = "reach"]', style: { "line-style": "dashed" } },
+      { selector: "edge.quiet", style: { label: "" } },
+      { selector: "edge.quiet.hover", style: { label: "data(label)", "z-index": 10 } },
     ],
   });
+  // Many edges: their labels show on hover only.
+  if (g.edges.length > 12) {
+    c.cy.edges().addClass("quiet");
+    c.cy.on("mouseover", "edge", (ev) => ev.target.addClass("hover"));
+    c.cy.on("mouseout", "edge", (ev) => ev.target.removeClass("hover"));
+  }
 }
