@@ -252,6 +252,10 @@ func TestConsoleInChromium(t *testing.T) {
 		t.Fatalf("path edges %q", got)
 	}
 
+	step("a set answer", ask("Who did a send messages to "+window+"?", ""), waitContains("#answer-value", "members"))
+	if got := eval(`document.querySelector("#answer-value .set").dataset.size + "/" + document.querySelector("#answer-value").innerText.replace(/\s+/g, " ")`); got != "2/2 members b, e" {
+		t.Fatalf("the set answer reads %q", got)
+	}
 	step("the versions question again", ask(testdb.VersionsQuestion(), ""), waitText("#answer-value", "3"),
 		chromedp.Poll[chromedp.Void](`document.querySelectorAll(".belief-chip").length >= 2`))
 	step("compare before the correction",
