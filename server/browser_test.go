@@ -299,6 +299,9 @@ func TestConsoleInChromium(t *testing.T) {
 		chromedp.Click(chromedp.CSS(`#op-form button[type="submit"]`)),
 		waitContains("#op-result", "rows_total4"),
 		chromedp.Poll[chromedp.Void](`!!(document.querySelector("#op-result .graph")||{}).cy`))
+	if got := eval(`document.documentElement.scrollWidth + "/" + window.innerWidth`); !strings.HasSuffix(got, "/"+strings.SplitN(got, "/", 2)[0]) {
+		t.Fatalf("the page is wider than the window (scroll width/window width): %s", got)
+	}
 	if got := eval(`JSON.stringify(window.problems)`); got != "[]" {
 		t.Fatalf("the page raised script errors or policy violations: %s", got)
 	}
