@@ -12,6 +12,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/profiler"
 	"github.com/chromedp/chromedp"
 	bt "github.com/tgms-go/tgms/bitemporal"
 	"github.com/tgms-go/tgms/internal/servertest/testdb"
@@ -67,8 +69,14 @@ func TestConsoleInChromium(t *testing.T) {
 	defer cancel()
 	ctx, cancel := chromedp.NewContext(actx)
 	defer cancel()
-	if err := chromedp.Do(ctx, chromedp.Navigate(ts.URL+"/")); err != nil {
+	if err := chromedp.Do(ctx, chromedp.Navigate("about:blank")); err != nil {
 		t.Fatalf("starting %s: %v", bin, err)
+	}
+	if os.Getenv("TGMS_JS_COVERAGE") != "" {
+		defer jsCoverage(t, ctx)()
+	}
+	if err := chromedp.Do(ctx, chromedp.Navigate(ts.URL+"/")); err != nil {
+		t.Fatalf("loading the console: %v", err)
 	}
 	step := func(what string, actions ...chromedp.Action[chromedp.Void]) {
 		t.Helper()
@@ -361,5 +369,56 @@ func TestConsoleInChromium(t *testing.T) {
 	}
 	if got := eval(`JSON.stringify(window.problems)`); got != "[]" {
 		t.Fatalf("the page raised script errors or policy violations: %s", got)
+	}
+}
+
+// jsCoverage records which bytes of the console's own scripts the test
+// runs (V8 block coverage) and logs the share per script when the
+// returned func is called. Set TGMS_JS_COVERAGE=1 to measure.
+func jsCoverage(t *testing.T, ctx context.Context) func() {
+	t.Helper()
+	yes := true
+	if _, err := chromedp.Call(ctx, profiler.Enable, cdp.Empty{}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := chromedp.Call(ctx, profiler.StartPreciseCoverage, profiler.StartPreciseCoverageParams{CallCount: &yes, Detailed: &yes}); err != nil {
+		t.Fatal(err)
+	}
+	return func() {
+		res, err := chromedp.Call(ctx, profiler.TakePreciseCoverage, cdp.Empty{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, sc := range res.Result {
+			name := sc.URL[strings.LastIndex(sc.URL, "/")+1:]
+			if !strings.Contains(sc.URL, "/console/") || strings.Contains(sc.URL, "/vendor/") || len(sc.Functions) == 0 {
+				continue
+			}
+			// Ranges nest: each function's ranges, in order, override the
+			// enclosing ones; the first function is the whole script.
+			size := sc.Functions[0].Ranges[0].EndOffset
+			count := make([]int64, size)
+			funcs, called := 0, 0
+			for i, f := range sc.Functions {
+				for _, r := range f.Ranges {
+					for o := r.StartOffset; o < r.EndOffset && o < size; o++ {
+						count[o] = r.Count
+					}
+				}
+				if i > 0 {
+					funcs++
+					if f.Ranges[0].Count > 0 {
+						called++
+					}
+				}
+			}
+			run := 0
+			for _, c := range count {
+				if c > 0 {
+					run++
+				}
+			}
+			t.Logf("js coverage %s: %.1f%% of %d bytes, %d of %d functions called", name, 100*float64(run)/float64(size), size, called, funcs)
+		}
 	}
 }
