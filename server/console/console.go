@@ -1,10 +1,19 @@
-// Package console is the web console of `tgms serve`: one page and a
-// small script, embedded in the binary (no CDN, no build step, works
-// offline), that talk to the HTTP API (package httpapi).
+// Package console is the web console of `tgms serve`: one page and its
+// scripts, embedded in the binary (no CDN, no build step, works offline),
+// that talk to the HTTP API (package httpapi).
 //
-// The page has an ask box (the reading, the certified answer, the claims
-// and the withheld ones), the plan as a DAG of steps (operator, arguments,
-// completeness, digests and paged result rows), a belief-time control
+// Assets: index.html and style.css; format.js (times as UTC dates with the
+// µs on hover, durations, the reading as a sentence with its slots),
+// viz.js (series and bursts as uPlot charts; reachability, paths, motif
+// instances and subgraphs as Cytoscape graphs) and app.js (the page). The
+// two libraries are the npm packages' minified builds with their licences
+// under assets/vendor (see its README.md for versions and checksums).
+//
+// The page has an ask box (the reading, the certified answer with its
+// belief time in the header, the claims and the withheld ones; a refusal
+// clears the previous answer), the plan as a DAG of steps (operator,
+// arguments, completeness, digests, a picture of the result where it has
+// one and paged result rows), a belief-time control
 // (re-ask at any transaction time, and the answers before and after side
 // by side with the versions behind them), a "verify this trace" button
 // (re-execution at the recorded belief time, every digest compared), an
@@ -18,28 +27,26 @@
 // sends as a bearer token.
 package console
 
-import (
-	"embed"
-	"io/fs"
-	"net/http"
-)
+import "net/http"
 
-//go:embed assets
-var assets embed.FS
+// policy is the page's Content-Security-Policy: scripts, styles and data
+// from this origin only.
+const policy = "default-src 'self'; style-src 'self'; script-src 'self'; img-src 'self' data:; frame-ancestors 'none'"
 
-// Handler serves the page at / and its assets under /console/.
+// Handler serves the page at / and its assets under /console/. Each asset
+// carries an ETag (a browser revalidates and gets 304 Not Modified) and is
+// sent gzip-compressed to a client that accepts it.
 func Handler() http.Handler {
-	sub, err := fs.Sub(assets, "assets")
-	if err != nil {
-		panic(err)
-	}
-	files := http.FileServerFS(sub)
+	files := loadAssets()
 	mux := http.NewServeMux()
-	mux.Handle("GET /console/", http.StripPrefix("/console/", files))
-	mux.HandleFunc("GET /{$}", func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Security-Policy", "default-src 'self'; style-src 'self'; script-src 'self'; img-src 'self' data:; frame-ancestors 'none'")
+	mux.HandleFunc("GET /console/{path...}", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("X-Content-Type-Options", "nosniff")
-		http.ServeFileFS(w, r, sub, "index.html")
+		files.serve(w, r, r.PathValue("path"))
+	})
+	mux.HandleFunc("GET /{$}", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Security-Policy", policy)
+		w.Header().Set("X-Content-Type-Options", "nosniff")
+		files.serve(w, r, "index.html")
 	})
 	return mux
 }

@@ -1,46 +1,34 @@
 // TGMS console: talks to the HTTP API of the same server (/v1/...).
 "use strict";
 
-const OPEN_END = 2 ** 62;
 const PAGE = 10;
 let token = sessionStorage.getItem("tgms-token") || "";
-let last = null; // the last ask result shown
-
-const $ = (id) => document.getElementById(id);
-function el(tag, attrs, ...kids) {
-  const e = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs || {})) {
-    if (k === "class") e.className = v; else if (k.startsWith("on")) e.addEventListener(k.slice(2), v); else e.setAttribute(k, v);
-  }
-  for (const k of kids) if (k !== null && k !== undefined) e.append(k instanceof Node ? k : String(k));
-  return e;
-}
-function clear(e) { while (e.firstChild) e.removeChild(e.firstChild); return e; }
+let last = null; // the last ask result shown, null after a refusal
+let lastStats = null;
 
 async function api(path, body) {
   const opt = { method: body === undefined ? "GET" : "POST", headers: {} };
   if (body !== undefined) { opt.headers["Content-Type"] = "application/json"; opt.body = JSON.stringify(body); }
   if (token) opt.headers["Authorization"] = "Bearer " + token;
-  const r = await fetch(path, opt);
+  let r;
+  try {
+    r = await fetch(path, opt);
+  } catch (e) {
+    return { ok: false, status: 0, data: { error: { code: "E_NETWORK", message: "the server did not answer (" + e.message + ")", violations: [] } } };
+  }
   let data = null;
   try { data = await r.json(); } catch (e) { data = { error: { code: "E_HTTP", message: r.statusText, violations: [] } }; }
   return { ok: r.ok, status: r.status, data };
 }
 
-function fmtTime(us) {
-  if (typeof us !== "number") return String(us);
-  if (us >= OPEN_END - 1e6) return "open";
-  const d = new Date(Math.floor(us / 1000));
-  const frac = String(us % 1000000).padStart(6, "0");
-  return d.toISOString().replace(/\.\d{3}Z$/, "." + frac + "Z") + " (" + us + ")";
-}
 function short(d) { return d ? d.slice(0, 12) : ""; }
-function answerText(v) { return v === null || v === undefined ? "null (withheld)" : show(v); }
-function show(v) { return v === null || v === undefined ? "null" : (typeof v === "object" ? JSON.stringify(v) : String(v)); }
 function status(msg) { $("status").textContent = msg; }
+// showError shows a refusal: {error: {code, message, violations}}, or a
+// body that is itself one {code, rule, path, hint, message}.
 function showError(where, data) {
-  const e = (data && data.error) || { code: "E_HTTP", message: "request failed", violations: [] };
-  const box = el("div", { class: "error" }, el("p", { class: "unsupported" }, e.code + ": " + e.message));
+  const e = (data && (data.error || (data.code && data))) || { code: "E_HTTP", message: "request failed", violations: [] };
+  if (!e.violations && e.rule) e.violations = [e];
+  const box = el("div", { class: "error" }, el("p", { class: "unsupported" }, e.code + ": ", proseEl(e.message || e.hint || "")));
   const t = el("table", {}, el("tr", {}, ...["code", "rule", "path", "hint", "allowed"].map((h) => el("th", {}, h))));
   for (const v of e.violations || []) t.append(el("tr", {}, el("td", {}, v.code), el("td", {}, v.rule), el("td", {}, v.path), el("td", {}, v.hint || ""), el("td", {}, (v.allowed || []).join(", "))));
   box.append(t);
@@ -64,39 +52,98 @@ function askBody(asOf) {
   return body;
 }
 
-async function ask(ev) {
-  if (ev) ev.preventDefault();
-  status("asking…");
-  $("compare").classList.add("hidden");
-  const r = await api("/v1/ask", askBody(parseBelief($("as-of").value)));
-  status("");
-  $("answer").classList.remove("hidden");
-  if (!r.ok) { showError($("answer-text"), r.data); return; }
-  renderAnswer(r.data);
-  beliefTimes(r.data.uids);
+// busy disables the buttons that start a request while one is in flight;
+// they come back whatever the request ended in (answer, refusal, error).
+async function busy(what, fn) {
+  const buttons = ["ask-button", "compare-button"].map($);
+  for (const b of buttons) b.disabled = true;
+  status(what);
+  try {
+    return await fn();
+  } catch (e) {
+    clearAnswer();
+    showError($("answer-text"), { error: { code: "E_CONSOLE", message: e.message, violations: [] } });
+  } finally {
+    for (const b of buttons) b.disabled = false;
+    status("");
+  }
 }
 
-function renderAnswer(a) {
+async function ask(ev) {
+  if (ev) ev.preventDefault();
+  await busy("asking…", async () => {
+    $("compare").classList.add("hidden");
+    const asOf = parseBelief($("as-of").value);
+    const r = await api("/v1/ask", askBody(asOf));
+    $("answer").classList.remove("hidden");
+    if (!r.ok) {
+      clearAnswer();
+      $("answer-value").textContent = "refused";
+      showError($("answer-text"), r.data);
+      return;
+    }
+    await refreshStats();
+    renderAnswer(r.data, asOf !== undefined);
+    beliefTimes(r.data.uids);
+  });
+}
+
+// clearAnswer empties everything the previous answer showed, so that a
+// refusal never sits next to an earlier question's answer.
+function clearAnswer() {
+  last = null;
+  for (const id of ["answer-value", "answer-text", "answer-belief", "answer-digest", "verify-result", "fresh-result", "reading", "withheld", "dag"]) clear($(id));
+  clear($("claims").querySelector("tbody"));
+  $("answer-header").classList.remove("earlier");
+  $("answer-detail").classList.add("hidden");
+  $("answer-title").textContent = "Refused";
+  $("answer-digest").textContent = "—";
+  for (const b of ["verify-button", "fresh-button", "refresh-button"]) $(b).disabled = true;
+}
+
+// renderAnswer shows one ask result; asked says a belief time was given.
+function renderAnswer(a, asked) {
+  clearAnswer();
+  $("reading").append(readingView(a.reading));
+  if (a.refusal) {
+    $("answer-title").textContent = "Refused";
+    $("answer-value").textContent = "refused";
+    $("answer-text").textContent = a.refusal;
+    return;
+  }
   last = a;
-  $("answer-value").textContent = a.refusal ? "refused" : answerText(a.value);
-  $("answer-text").textContent = a.refusal ? a.refusal : (a.text || "(no claim survived the evidence gate)");
-  $("answer-tt").textContent = a.as_of_tt ? fmtTime(a.as_of_tt) : "—";
+  $("answer-title").textContent = "Certified answer";
+  $("answer-detail").classList.remove("hidden");
+  $("answer-value").append(answerEl(a.value, answerField(a)));
+  $("answer-text").textContent = a.text || "(no claim survived the evidence gate)";
+  beliefHeader(a, asked);
   $("answer-digest").textContent = a.trace_digest || "—";
   for (const b of ["verify-button", "fresh-button", "refresh-button"]) $(b).disabled = !a.trace_digest;
-  clear($("verify-result"));
-  clear($("fresh-result"));
-  const dl = clear($("reading"));
-  for (const [k, v] of Object.entries(a.reading || {})) dl.append(el("dt", {}, k), el("dd", {}, k === "as_of_tt" ? fmtTime(v) : show(v)));
-  const tb = clear($("claims").querySelector("tbody"));
-  for (const c of a.claims || []) tb.append(el("tr", {}, el("td", {}, c.id), el("td", {}, c.kind), el("td", { class: c.verdict }, c.verdict), el("td", {}, c.reason)));
-  const w = clear($("withheld"));
+  const tb = $("claims").querySelector("tbody");
+  for (const c of a.claims || []) tb.append(el("tr", {}, el("td", {}, c.id), el("td", {}, c.kind), el("td", { class: c.verdict }, c.verdict), el("td", {}, proseEl(c.reason))));
+  const w = $("withheld");
   if ((a.withheld || []).length) {
     w.append(el("h3", {}, "Withheld"));
     const ul = el("ul", {});
-    for (const c of a.withheld) ul.append(el("li", {}, el("span", { class: c.verdict }, c.id + " " + c.verdict), ": " + c.reason));
+    for (const c of a.withheld) ul.append(el("li", {}, el("span", { class: c.verdict }, c.id + " " + c.verdict), ": ", proseEl(c.reason)));
     w.append(ul);
   }
   renderDAG($("dag"), a.steps || []);
+}
+
+// beliefHeader says in the answer's header at which belief time it holds,
+// and says so plainly when that is earlier than what the store believes now.
+function beliefHeader(a, asked) {
+  const h = $("answer-belief");
+  const now = lastStats ? lastStats.last_tt : 0;
+  if (!a.as_of_tt) { h.append("no belief time"); return; }
+  if (now && a.as_of_tt < now) {
+    $("answer-header").classList.add("earlier");
+    h.append(asked ? "asked at an earlier belief time: as the store believed at " : "as the store believed at ", timeEl(a.as_of_tt),
+      asked ? "" : " (the store has written since)", el("br", {}), "the store now believes as of ", timeEl(now));
+    return;
+  }
+  h.append(asked ? "at belief time " : "as the store believes now, ", timeEl(a.as_of_tt));
 }
 
 // renderDAG lays the steps out in columns by dependency depth.
@@ -114,12 +161,10 @@ function renderDAG(box, steps) {
 }
 
 function stepCard(s) {
-  const card = el("div", { class: "step", id: "step-" + s.step_id });
+  const card = el("div", { class: "step", id: "step-" + s.step_id, "data-op": s.op });
   card.append(el("h4", {}, s.step_id + " ", el("code", {}, s.op), " ", el("span", { class: s.status }, s.status)));
   if ((s.depends_on || []).length) card.append(el("div", { class: "arrow" }, "← " + s.depends_on.join(", ")));
-  const args = JSON.stringify(s.args || {}, null, 1);
-  if (args.length <= 600) card.append(el("pre", { class: "args" }, args));
-  else card.append(el("details", {}, el("summary", {}, "arguments (" + args.length + " characters, references resolved)"), el("pre", { class: "args" }, args)));
+  card.append(argsView(s.args || {}));
   const dl = el("dl", {});
   const add = (k, v) => dl.append(el("dt", {}, k), el("dd", {}, v));
   add("completeness", s.complete ? "complete" : "incomplete" + (s.incomplete_reason ? ": " + s.incomplete_reason : ""));
@@ -128,19 +173,32 @@ function stepCard(s) {
   add("result", el("code", { title: s.result_digest || "" }, short(s.result_digest)));
   if (s.error) add("error", s.error.code + ": " + s.error.message);
   card.append(dl);
-  if (s.result) card.append(resultView(s.result));
+  if (s.result) card.append(resultView(s.result, s.op, s.args));
   return card;
 }
 
-// resultView shows a payload: scalar fields, then each row list as a paged table.
-function resultView(result) {
-  const box = el("div", {});
+// argsView lists a step's arguments (times as dates); long ones fold.
+function argsView(args) {
+  const dl = el("dl", { class: "args" });
+  for (const [k, v] of Object.entries(args)) dl.append(el("dt", {}, k), el("dd", {}, cell(k, v)));
+  const n = JSON.stringify(args).length;
+  if (n <= 600) return dl;
+  return el("details", {}, el("summary", {}, "arguments (" + n + " characters, references resolved)"), dl);
+}
+
+// resultView shows a payload: its pictures (a chart, a graph), scalar
+// fields, then each row list as a paged table.
+function resultView(result, op, args) {
+  const box = el("div", { class: "result" });
   const scalars = el("dl", {});
+  const tables = [];
   for (const [k, v] of Object.entries(result)) {
-    if (Array.isArray(v) && v.length && typeof v[0] === "object") box.append(el("div", {}, el("strong", {}, k), pagedTable(v)));
-    else scalars.append(el("dt", {}, k), el("dd", {}, show(v)));
+    if (Array.isArray(v) && v.length && typeof v[0] === "object") tables.push(el("div", {}, el("strong", {}, k), pagedTable(v)));
+    else scalars.append(el("dt", {}, k), el("dd", {}, cell(k, v)));
   }
-  box.prepend(scalars);
+  const viz = vizFor(op, args, result);
+  if (viz) box.append(viz);
+  box.append(scalars, ...tables);
   return box;
 }
 
@@ -152,7 +210,7 @@ function pagedTable(rows) {
     clear(wrap);
     const t = el("table", {}, el("tr", {}, ...cols.map((c) => el("th", {}, c))));
     for (const r of rows.slice(page * PAGE, (page + 1) * PAGE)) {
-      t.append(el("tr", {}, ...cols.map((c) => el("td", {}, /^(tt_|vt_|t$|t_)/.test(c) && typeof r[c] === "number" ? fmtTime(r[c]) : show(r[c])))));
+      t.append(el("tr", {}, ...cols.map((c) => el("td", {}, cell(c, r[c])))));
     }
     wrap.append(t);
     const pages = Math.ceil(rows.length / PAGE);
@@ -182,8 +240,8 @@ async function beliefTimes(uids) {
   if (!sorted.length) return;
   box.append(el("span", { class: "muted" }, "belief changed at:"));
   for (const tt of sorted) {
-    box.append(el("button", { type: "button", class: "belief-chip", "data-tt": String(tt - 1), title: "ask as the store believed just before " + fmtTime(tt),
-      onclick: () => { $("as-of").value = String(tt - 1); compare(); } }, "just before " + fmtTime(tt)));
+    box.append(el("button", { type: "button", class: "belief-chip", "data-tt": String(tt - 1), title: "ask as the store believed just before " + dateText(tt) + " (" + tt + " µs)",
+      onclick: () => { $("as-of").value = String(tt - 1); compare(); } }, "just before " + dateText(tt)));
   }
 }
 
@@ -199,17 +257,20 @@ async function versions(uids, asOf) {
 async function compare() {
   const asOf = parseBelief($("as-of").value);
   if (asOf === undefined) { status("set a belief time to compare with now"); return; }
-  status("comparing…");
+  await busy("comparing…", () => compareAt(asOf));
+}
+
+async function compareAt(asOf) {
   const [before, after] = await Promise.all([api("/v1/ask", askBody(asOf)), api("/v1/ask", askBody(undefined))]);
-  status("");
+  await refreshStats();
   $("compare").classList.remove("hidden");
   for (const [box, r] of [[$("compare-before"), before], [$("compare-after"), after]]) {
     if (!r.ok) { showError(box, r.data); continue; }
     const a = r.data;
-    const changed = before.ok && after.ok && answerText(before.data.value) !== answerText(after.data.value);
+    const changed = before.ok && after.ok && answerString(before.data) !== answerString(after.data);
     clear(box).classList.toggle("changed", changed);
-    box.append(el("h4", {}, box.id === "compare-before" ? "believed at " + fmtTime(a.as_of_tt) : "believed now, " + fmtTime(a.as_of_tt)),
-      el("p", { class: "value" }, a.refusal ? "refused" : answerText(a.value)), el("pre", {}, a.text || a.refusal || ""),
+    box.append(el("h4", {}, box.id === "compare-before" ? "believed at " : "believed now, ", timeEl(a.as_of_tt)),
+      el("p", { class: "value" }, a.refusal ? "refused" : answerEl(a.value, answerField(a))), el("pre", {}, a.text || a.refusal || ""),
       el("p", { class: "muted" }, "trace ", el("code", {}, short(a.trace_digest))));
     const rows = await versions(a.uids, a.as_of_tt);
     if (rows.length) box.append(el("strong", {}, "versions behind it"), pagedTable(rows.map((v) => ({ uid: v.uid, vt_s: v.vt_s, vt_e: v.vt_e, props: v.props, created_by: v.created_by, tt_s: v.tt_s }))));
@@ -225,7 +286,7 @@ async function verifyTrace() {
   const r = await api("/v1/trace_verify", { trace_digest: last.trace_digest });
   if (!r.ok) { showError(box, r.data); return; }
   clear(box).append(el("p", { class: r.data.reproduced ? "reproduced" : "differs", id: "verify-verdict" },
-    r.data.reproduced ? "every digest reproduces at " + fmtTime(r.data.as_of_tt) : "the trace does NOT reproduce"));
+    ...(r.data.reproduced ? ["every digest reproduces at ", timeEl(r.data.as_of_tt)] : ["the trace does NOT reproduce"])));
   const t = el("table", {}, el("tr", {}, el("th", {}, "step"), el("th", {}, "op"), el("th", {}, "call"), el("th", {}, "result"), el("th", {}, "")));
   for (const s of r.data.steps) t.append(el("tr", {}, el("td", {}, s.step_id), el("td", {}, s.op), el("td", {}, el("code", {}, short(s.call_digest_again))),
     el("td", {}, el("code", {}, short(s.result_digest_again))), el("td", { class: s.reproduced ? "reproduced" : "differs" }, s.reproduced ? "reproduced" : "DIFFERS")));
@@ -243,13 +304,13 @@ async function checkFresh() {
   const c = r.data;
   const since = c.batches_since === 1 ? "1 batch" : c.batches_since + " batches";
   clear(box).append(el("p", { class: c.fresh ? "reproduced" : "differs", id: "fresh-verdict" },
-    c.fresh ? "FRESH: nothing written since could change this answer (" + since + " since " + fmtTime(c.as_of_tt) + ")"
-      : "POSSIBLY STALE: " + c.stale_steps + " of " + c.steps.length + " steps (" + since + " since " + fmtTime(c.as_of_tt) + ")"));
+    c.fresh ? "FRESH: nothing written since could change this answer (" + since + " since " : "POSSIBLY STALE: " + c.stale_steps + " of " + c.steps.length + " steps (" + since + " since ",
+    timeEl(c.as_of_tt), ")"));
   if (c.fresh) return;
   const t = el("table", { id: "fresh-reasons" }, el("tr", {}, ...["step", "op", "batch", "tt", "write", "touched"].map((h) => el("th", {}, h))));
   for (const s of c.steps) {
     if (s.fresh) continue;
-    for (const x of s.reasons) t.append(el("tr", {}, el("td", {}, s.step_id), el("td", {}, s.op), el("td", {}, x.batch), el("td", {}, fmtTime(x.tt)), el("td", {}, x.op), el("td", {}, x.touched)));
+    for (const x of s.reasons) t.append(el("tr", {}, el("td", {}, s.step_id), el("td", {}, s.op), el("td", {}, x.batch), el("td", {}, timeEl(x.tt)), el("td", {}, x.op), el("td", {}, x.touched)));
     if (s.more_reasons) t.append(el("tr", {}, el("td", {}, s.step_id), el("td", { colspan: "5", class: "muted" }, "… and more batches meet it")));
     if (s.stale_inputs.length) t.append(el("tr", {}, el("td", {}, s.step_id), el("td", { colspan: "5" }, "reads possibly stale step(s) " + s.stale_inputs.join(", "))));
     if (!s.reasons.length && s.why) t.append(el("tr", {}, el("td", {}, s.step_id), el("td", { colspan: "5" }, s.why)));
@@ -267,8 +328,8 @@ async function refreshTrace() {
   clear(box).append(el("p", { class: d.answer_changed ? "differs" : "reproduced", id: "refresh-verdict" },
     d.answer_changed ? "the answer CHANGED" : "the answer is unchanged"));
   box.append(el("div", { class: "cols" },
-    el("div", { class: "belief" }, el("h4", {}, "then, at " + fmtTime(d.as_of_tt)), el("p", { class: "value", id: "refresh-old" }, answerText(d.old_answer))),
-    el("div", { class: "belief" + (d.answer_changed ? " changed" : "") }, el("h4", {}, "now, at " + fmtTime(d.new_as_of_tt)), el("p", { class: "value", id: "refresh-new" }, answerText(d.new_answer)),
+    el("div", { class: "belief" }, el("h4", {}, "then, at ", timeEl(d.as_of_tt)), el("p", { class: "value", id: "refresh-old" }, answerEl(d.old_answer, answerField(last)))),
+    el("div", { class: "belief" + (d.answer_changed ? " changed" : "") }, el("h4", {}, "now, at ", timeEl(d.new_as_of_tt)), el("p", { class: "value", id: "refresh-new" }, answerEl(d.new_answer, answerField(last))),
       el("p", { class: "muted" }, "trace ", el("code", { title: d.new_trace_digest }, short(d.new_trace_digest))))));
   const t = el("table", {}, el("tr", {}, ...["step", "op", "old", "new", ""].map((h) => el("th", {}, h))));
   for (const s of d.steps) t.append(el("tr", {}, el("td", {}, s.step_id), el("td", {}, s.op),
@@ -280,6 +341,15 @@ async function refreshTrace() {
 // --- operator explorer -------------------------------------------------------------
 
 let operators = [];
+
+// placeholder says what an empty field means: the default (a time as a
+// date, the open end as "latest belief" or "open").
+function placeholder(name, s, type) {
+  if (s.default === undefined) return isTimeField(name) ? "µs" : type;
+  if (typeof s.default === "number" && s.default >= OPEN_END - 1e6) return name === "as_of_tt" ? "default: the latest belief" : "default: open";
+  if (typeof s.default === "number" && isTimeField(name)) return "default " + dateText(s.default);
+  return "default " + JSON.stringify(s.default);
+}
 
 function fieldFor(name, s, required) {
   const type = Array.isArray(s.type) ? s.type[0] : s.type;
@@ -294,7 +364,7 @@ function fieldFor(name, s, required) {
     input = el("textarea", { name, rows: "2", placeholder: "JSON" });
     if (s.properties && s.properties.t_a && s.properties.t_b && lastStats) input.value = JSON.stringify({ t_a: lastStats.vt_min, t_b: lastStats.vt_max + 1 });
   } else {
-    input = el("input", { name, placeholder: s.default !== undefined ? "default " + JSON.stringify(s.default) : type });
+    input = el("input", { name, placeholder: placeholder(name, s, type) });
   }
   input.dataset.type = type || "json";
   return el("label", { class: "row" }, el("code", {}, name + (required ? "*" : "")), input, el("span", { class: "muted" }, s.description || ""));
@@ -311,6 +381,10 @@ function showOperator() {
   form.append(el("button", { type: "submit" }, "Run " + t.name));
 }
 
+function parseJSON(v) {
+  try { return JSON.parse(v); } catch (e) { throw new Error("not JSON (" + e.message + ")"); }
+}
+
 async function runOperator(ev) {
   ev.preventDefault();
   const args = {};
@@ -319,18 +393,29 @@ async function runOperator(ev) {
     if (v === "") continue;
     const type = f.dataset.type;
     try {
-      args[f.name] = type === "string" ? v : type === "integer" || type === "number" ? Number(v) : JSON.parse(v);
-    } catch (e) { clear($("op-result")).append(el("p", { class: "unsupported" }, f.name + ": not JSON (" + e.message + ")")); return; }
+      if (type === "integer" || type === "number") {
+        const n = Number(v);
+        if (Number.isNaN(n) && !isTimeField(f.name)) throw new Error("not a number");
+        args[f.name] = Number.isNaN(n) ? v : n; // a time may be written in RFC 3339
+      } else args[f.name] = type === "string" ? v : parseJSON(v);
+    } catch (e) { clear($("op-result")).append(el("p", { class: "unsupported" }, f.name + ": " + e.message)); return; }
   }
   const r = await api("/v1/" + $("op-select").value, args);
   const box = clear($("op-result"));
   if (!r.ok) { showError(box, r.data); return; }
-  box.append(el("p", { class: "muted" }, "as of " + fmtTime(r.data.as_of_tt) + " · result ", el("code", { title: r.data.result_digest }, short(r.data.result_digest))), resultView(r.data.result));
+  box.append(el("p", { class: "muted" }, "as of ", timeEl(r.data.as_of_tt), " · result ", el("code", { title: r.data.result_digest }, short(r.data.result_digest))), resultView(r.data.result, r.data.op, r.data.args));
 }
 
 // --- start ---------------------------------------------------------------------------
 
-let lastStats = null;
+// refreshStats reads the store's figures and latest belief time again.
+async function refreshStats() {
+  const st = await api("/v1/stats");
+  if (!st.ok) { showError($("store-stats"), st.data); return false; }
+  lastStats = st.data;
+  clear($("store-stats")).append(`${st.data.nodes} nodes · ${st.data.edge_versions} edge versions · ${st.data.batches} batches · belief `, timeEl(st.data.last_tt));
+  return true;
+}
 
 async function start() {
   const m = location.hash.match(/token=([^&]+)/);
@@ -342,10 +427,7 @@ async function start() {
   $("refresh-button").addEventListener("click", refreshTrace);
   $("op-select").addEventListener("change", showOperator);
   $("op-form").addEventListener("submit", runOperator);
-  const st = await api("/v1/stats");
-  if (!st.ok) { showError($("store-stats"), st.data); return; }
-  lastStats = st.data;
-  $("store-stats").textContent = `${st.data.nodes} nodes · ${st.data.edge_versions} edge versions · ${st.data.batches} batches · belief ${fmtTime(st.data.last_tt)}`;
+  if (!(await refreshStats())) return;
   const tl = await api("/v1/tools");
   operators = (tl.data.tools || []).filter((t) => t.operator);
   for (const t of operators) $("op-select").append(el("option", { value: t.name }, t.name));

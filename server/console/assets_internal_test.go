@@ -1,0 +1,27 @@
+package console
+
+import "testing"
+
+func TestAcceptsGzip(t *testing.T) {
+	for _, c := range []struct {
+		header string
+		want   bool
+	}{
+		{"", false},
+		{"gzip", true},
+		{"GZIP", true},
+		{"gzip, deflate, br, zstd", true},
+		{"br;q=1.0, gzip;q=0.8", true},
+		{"gzip;q=0", false},
+		{"gzip; q=0.000", false},
+		{"gzip;q=0.001", true},
+		{"identity", false},
+		{"*", true},
+		{"*;q=0", false},
+		{"deflate, x-gzip", false},
+	} {
+		if got := acceptsGzip(c.header); got != c.want {
+			t.Errorf("acceptsGzip(%q) = %v, want %v", c.header, got, c.want)
+		}
+	}
+}
