@@ -1,9 +1,7 @@
 package exec
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
 	"slices"
 	"strconv"
@@ -82,6 +80,9 @@ type RefCut struct {
 
 // Trace is the record of one plan run.
 type Trace struct {
+	// Version is the trace format (TraceVersion; 0 in a trace written
+	// before formats were numbered, read as 1).
+	Version     int            `json:"tgms_trace,omitempty"`
 	PlanID      string         `json:"plan_id"`
 	PlanDigest  string         `json:"plan_digest"`
 	Plan        map[string]any `json:"plan"`
@@ -90,8 +91,16 @@ type Trace struct {
 	Answer      any            `json:"answer"`
 	AnswerError *ops.Error     `json:"answer_error,omitempty"`
 	OK          bool           `json:"ok"`
-	TraceDigest string         `json:"trace_digest"`
-	Telemetry   Telemetry      `json:"telemetry"`
+	// Certified says whether the answer is certified by the evidence
+	// (AnswerStatus at run time); UncertifiedReason says why not. Both are
+	// absent from version 1 traces.
+	Certified         *bool  `json:"certified,omitempty"`
+	UncertifiedReason string `json:"uncertified_reason,omitempty"`
+	// Report is the reporter's answer and the evidence gate's verdicts on
+	// it, when one was attached (AttachReport).
+	Report      *Report   `json:"report,omitempty"`
+	TraceDigest string    `json:"trace_digest"`
+	Telemetry   Telemetry `json:"telemetry"`
 }
 
 // Telemetry holds timings; no digest covers them.
@@ -214,7 +223,10 @@ func Run(ctx context.Context, src Source, p *plan.Plan, opt Options) *Trace {
 			t.OK = false
 		}
 	}
-	t.TraceDigest = t.digest()
+	t.Version = TraceVersion
+	certified, why := t.AnswerStatus()
+	t.Certified, t.UncertifiedReason = &certified, why
+	t.TraceDigest, _ = t.ComputeDigest()
 	t.Telemetry.WallMs = float64(time.Since(start).Microseconds()) / 1000
 	return t
 }
@@ -490,27 +502,6 @@ func (t *Trace) answer(p *plan.Plan) {
 	t.Answer = v
 }
 
-// digest computes the trace digest over the deterministic parts.
-func (t *Trace) digest() string {
-	steps := make([]any, len(t.Steps))
-	for i, s := range t.Steps {
-		code := ""
-		if s.Error != nil {
-			code = s.Error.Code
-		}
-		var scope any
-		if s.Evidence != nil && s.Evidence.Scope != nil {
-			scope = s.Evidence.Scope.Value()
-		}
-		steps[i] = map[string]any{"step_id": s.StepID, "status": s.Status, "call_digest": s.CallDigest, "result_digest": s.ResultDigest, "error_code": code, "scope": scope}
-	}
-	d, err := canon.Digest(map[string]any{"plan_digest": t.PlanDigest, "as_of_tt": t.AsOfTT, "steps": steps, "answer": t.Answer})
-	if err != nil {
-		return ""
-	}
-	return d
-}
-
 // FullResult returns a step's whole payload from this run (nil if the step
 // did not succeed, or the trace was loaded from a file).
 func (t *Trace) FullResult(stepID string) map[string]any {
@@ -531,48 +522,4 @@ func (r *StepRecord) Violation(index int) plan.Violation {
 		v.Hint = h
 	}
 	return v
-}
-
-// ReadTrace decodes a trace written as JSON, keeping every number in the
-// canonical value model (integers as int64, exact beyond 2^53).
-func ReadTrace(data []byte) (*Trace, error) {
-	var t Trace
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.UseNumber()
-	if err := dec.Decode(&t); err != nil {
-		return nil, fmt.Errorf("not a trace: %w", err)
-	}
-	norm := func(m map[string]any) (map[string]any, error) {
-		if m == nil {
-			return nil, nil
-		}
-		b, err := json.Marshal(m)
-		if err != nil {
-			return nil, err
-		}
-		v, err := canon.Parse(b)
-		if err != nil {
-			return nil, err
-		}
-		return v.(map[string]any), nil
-	}
-	var err error
-	if t.Plan, err = norm(t.Plan); err != nil {
-		return nil, fmt.Errorf("trace plan: %w", err)
-	}
-	for i := range t.Steps {
-		s := &t.Steps[i]
-		for _, f := range []*map[string]any{&s.Args, &s.Result, &s.ResultExcerpt} {
-			if *f, err = norm(*f); err != nil {
-				return nil, fmt.Errorf("trace step %s: %w", s.StepID, err)
-			}
-		}
-	}
-	if t.Answer != nil {
-		b, _ := json.Marshal(t.Answer)
-		if t.Answer, err = canon.Parse(b); err != nil {
-			return nil, fmt.Errorf("trace answer: %w", err)
-		}
-	}
-	return &t, nil
 }
