@@ -17,7 +17,7 @@
 //	            "args" (references resolved, defaults filled, as_of_tt pinned),
 //	            "call_digest", "result_digest", "result" | "result_excerpt",
 //	            "rows_total", "rows_returned", "truncated", "upstream_truncated",
-//	            "ref_truncations", "error", "evidence"}],
+//	            "ref_truncations" (only in traces of earlier releases), "error", "evidence"}],
 //	 "answer", "answer_error", "ok",
 //	 "certified" (is the answer certified by the evidence), "uncertified_reason",
 //	 "report": {"answer" (the reporter's {text, claims}), "verdicts", "text"

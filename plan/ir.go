@@ -12,10 +12,6 @@ import (
 // MaxSteps is the most steps a plan may have.
 const MaxSteps = 12
 
-// MaxProjection is the longest list a [*] projection may produce; longer
-// ones are cut, and the cut taints the step.
-const MaxProjection = 10_000
-
 // AnswerKinds are the allowed answer_spec kinds.
 var AnswerKinds = []string{"count", "value", "entity_set", "interval", "series", "paths", "text"}
 
@@ -131,6 +127,16 @@ func ParseRef(s string, allowBare bool) (Ref, error) {
 		return Ref{}, fmt.Errorf("reference %q: only one [*] projection is allowed", s)
 	}
 	return r, nil
+}
+
+// Projects reports whether the reference has a [*] projection.
+func (r Ref) Projects() bool {
+	for _, s := range r.Path {
+		if s.Star {
+			return true
+		}
+	}
+	return false
 }
 
 // AsRef reports whether v is a reference object ({"$ref": "..."} and
