@@ -17,6 +17,10 @@ var AnswerKinds = []string{"count", "value", "entity_set", "interval", "series",
 
 // Plan is a parsed plan.
 type Plan struct {
+	// Version is the plan language version (Version; 1 when the plan names
+	// none). The canonical JSON names it only when it is not 1, so a plan's
+	// digest does not depend on whether it said "tgms_plan": 1.
+	Version  int        `json:"tgms_plan,omitempty"`
 	ID       string     `json:"plan_id"`
 	Question string     `json:"question,omitempty"`
 	Steps    []Step     `json:"steps"`
@@ -50,6 +54,9 @@ func (p *Plan) JSON() ([]byte, error) {
 	m := map[string]any{"plan_id": p.ID, "steps": steps, "answer_spec": map[string]any{"kind": p.Answer.Kind, "from": p.Answer.From}}
 	if p.Question != "" {
 		m["question"] = p.Question
+	}
+	if p.Version > 1 {
+		m["tgms_plan"] = int64(p.Version)
 	}
 	return canon.Marshal(m)
 }

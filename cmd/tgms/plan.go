@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"strings"
 
@@ -61,7 +62,12 @@ against each operator's result schema), identifier grounding (literal uids
 must be among --uids; references in uid positions must resolve to uid
 columns), temporal arguments and the cost estimate. Prints
 {"valid": bool, "violations": [{code, rule, step_id, path, message, hint,
-allowed, expected}]}.`,
+allowed, expected}], "notices": [...]}.
+
+A plan that uses a spelling an earlier release accepted (an argument or
+value since renamed) is admitted as if written in the current spelling;
+each such use is a notice {code, step_id, path, message, replacement}, and
+the plan in the current spelling is printed on stderr (the migration).`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			db, err := openReadOnly(store)
@@ -79,6 +85,7 @@ allowed, expected}]}.`,
 			if err := printJSON(cmd.OutOrStdout(), v); err != nil {
 				return err
 			}
+			printNotices(cmd.ErrOrStderr(), args[0], v)
 			if !v.Valid {
 				return rejectedError{fmt.Sprintf("%s: plan rejected with %d violation(s)", args[0], len(v.Violations))}
 			}
@@ -106,6 +113,7 @@ func newPlanRun() *cobra.Command {
 			if err != nil {
 				return err
 			}
+			printNotices(cmd.ErrOrStderr(), args[0], v)
 			if !v.Valid {
 				printJSON(cmd.OutOrStdout(), v)
 				return rejectedError{fmt.Sprintf("%s: plan rejected with %d violation(s); nothing ran", args[0], len(v.Violations))}
@@ -147,6 +155,20 @@ func newPlanRun() *cobra.Command {
 	cmd.Flags().StringVar(&uids, "uids", "", "comma-separated uids the task supplies (grounding)")
 	cmd.Flags().StringVar(&traceOut, "trace", "", "write the trace (JSON) here")
 	return cmd
+}
+
+// printNotices tells, for each spelling of an earlier release the plan
+// used, what to write now, and prints the plan in the current spelling.
+func printNotices(w io.Writer, name string, v plan.Verdict) {
+	if len(v.Notices) == 0 || v.Plan == nil {
+		return
+	}
+	for _, n := range v.Notices {
+		fmt.Fprintf(w, "notice: %s %s: %s\n", name, n.Path, n.Message)
+	}
+	if b, err := v.Plan.JSON(); err == nil {
+		fmt.Fprintf(w, "notice: the plan in the current spelling (plan language %d):\n%s\n", plan.Version, b)
+	}
 }
 
 func writeTrace(path string, tr *exec.Trace) error {
