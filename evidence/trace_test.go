@@ -329,3 +329,26 @@ func TestTraceVerifyThroughDoubles(t *testing.T) {
 		t.Fatalf("%v %v", err, chk.Err())
 	}
 }
+
+// BenchmarkVerifyTrace: re-execute and compare the six-step trace with its
+// report.
+func BenchmarkVerifyTrace(b *testing.B) {
+	db := payments(b)
+	v := plan.ValidateJSON([]byte(tracePlan), plan.Options{})
+	tr := exec.Run(context.Background(), db, v.Plan, exec.Options{})
+	if _, err := evidence.Attach(tr, evidence.Mechanical(tr, v.Plan)); err != nil {
+		b.Fatal(err)
+	}
+	data, _ := json.Marshal(tr)
+	b.ResetTimer()
+	for b.Loop() {
+		rec, err := exec.ReadTrace(data)
+		if err != nil {
+			b.Fatal(err)
+		}
+		chk, err := evidence.VerifyTrace(context.Background(), db, rec)
+		if err != nil || !chk.OK() {
+			b.Fatal(err, chk.Err())
+		}
+	}
+}
