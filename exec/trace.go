@@ -54,13 +54,7 @@ func (t *Trace) ComputeDigest() (string, error) {
 	case 1:
 		return t.digestV1()
 	case 2:
-		m, err := t.Canonical()
-		if err != nil {
-			return "", err
-		}
-		delete(m, "trace_digest")
-		delete(m, "telemetry")
-		return canon.Digest(m)
+		return t.digestV2()
 	}
 	return "", fmt.Errorf("trace format version %d is not one this release reads (1 to %d): upgrade tgms", t.Version, TraceVersion)
 }
@@ -98,6 +92,44 @@ func (t *Trace) Canonical() (map[string]any, error) {
 		return nil, err
 	}
 	return v.(map[string]any), nil
+}
+
+// digestV2 is the version 2 digest: of the canonical trace without
+// trace_digest and telemetry. The large values (plan, arguments, results,
+// answer, report) are canonical values already and go into the digested
+// object as they are; only the rest takes the JSON round trip, so the
+// object is the one Canonical gives.
+func (t *Trace) digestV2() (string, error) {
+	shallow := *t
+	shallow.Plan, shallow.Answer, shallow.Report = nil, nil, nil
+	shallow.Steps = make([]StepRecord, len(t.Steps))
+	for i, st := range t.Steps {
+		st.Args, st.Result, st.ResultExcerpt = nil, nil, nil
+		shallow.Steps[i] = st
+	}
+	m, err := shallow.Canonical()
+	if err != nil {
+		return "", err
+	}
+	delete(m, "trace_digest")
+	delete(m, "telemetry")
+	if t.Plan != nil {
+		m["plan"] = t.Plan
+	}
+	m["answer"] = t.Answer
+	if r := t.Report; r != nil {
+		m["report"] = map[string]any{"answer": r.Answer, "verdicts": r.Verdicts, "text": r.Text}
+	}
+	steps, _ := m["steps"].([]any)
+	for i, st := range t.Steps {
+		sm := steps[i].(map[string]any)
+		for k, v := range map[string]map[string]any{"args": st.Args, "result": st.Result, "result_excerpt": st.ResultExcerpt} {
+			if len(v) > 0 { // omitempty, as the JSON has it
+				sm[k] = v
+			}
+		}
+	}
+	return canon.Digest(m)
 }
 
 // digestV1 is the version 1 digest.

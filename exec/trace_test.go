@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"testing"
 
+	"github.com/tgms-go/tgms/canon"
 	"github.com/tgms-go/tgms/exec"
 )
 
@@ -54,4 +55,37 @@ func FuzzReadTrace(f *testing.F) {
 			t.Fatalf("digest %q", d)
 		}
 	})
+}
+
+// The trace digest is the digest of the canonical trace (Canonical) less
+// trace_digest and telemetry, for traces with whole results, excerpts and
+// a report, and for the same traces read back from JSON.
+func TestDigestIsOfTheCanonicalTrace(t *testing.T) {
+	small := exec.Run(context.Background(), store(t), mustPlan(t, reachPlan), exec.Options{})
+	big := exec.Run(context.Background(), pairStore(t), mustPlan(t, onePairPlan), exec.Options{})
+	if s1, _ := big.Step("s1"); s1.ResultExcerpt == nil {
+		t.Fatal("want a trace with an excerpt")
+	}
+	if err := big.AttachReport(&exec.Report{Answer: map[string]any{"text": "x", "claims": []any{}}, Verdicts: []any{}, Text: "y"}); err != nil {
+		t.Fatal(err)
+	}
+	for _, tr := range []*exec.Trace{small, big} {
+		b, _ := json.Marshal(tr)
+		back, err := exec.ReadTrace(b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, x := range []*exec.Trace{tr, back} {
+			m, err := x.Canonical()
+			if err != nil {
+				t.Fatal(err)
+			}
+			delete(m, "trace_digest")
+			delete(m, "telemetry")
+			want, _ := canon.Digest(m)
+			if got, _ := x.ComputeDigest(); got != want || got != tr.TraceDigest {
+				t.Fatalf("digest %s, of the canonical trace %s, recorded %s", got, want, tr.TraceDigest)
+			}
+		}
+	}
 }
