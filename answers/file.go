@@ -223,7 +223,9 @@ func (f *File) Latest(name string) (*Saved, bool) {
 }
 
 // Save appends generation 1 of a new name. A name already saved is refused:
-// refresh it instead.
+// refresh it instead. Save stores the trace as given: verify it against the
+// store first (evidence.VerifyTrace), as 'tgms answers save' and the
+// answers_save tool do, so an edited trace is never saved.
 func (f *File) Save(name string, tr *exec.Trace, now bt.Time) (*Saved, error) {
 	if err := checkName(name); err != nil {
 		return nil, err

@@ -12,9 +12,11 @@ import (
 )
 
 func testTrace(asOf int64, answer int64) *exec.Trace {
-	return &exec.Trace{PlanID: "p", PlanDigest: "d", AsOfTT: asOf, Answer: answer, OK: true, TraceDigest: "t" + string(rune('0'+answer%10)),
+	tr := &exec.Trace{Version: exec.TraceVersion, PlanID: "p", PlanDigest: "d", AsOfTT: asOf, Answer: answer, OK: true,
 		Plan:  map[string]any{"plan_id": "p", "steps": []any{}, "answer_spec": map[string]any{"kind": "count", "from": "s1"}},
 		Steps: []exec.StepRecord{{StepID: "s1", Op: "compute", Status: "ok", DependsOn: []string{}}}}
+	tr.TraceDigest, _ = tr.ComputeDigest()
+	return tr
 }
 
 func saved(t *testing.T) (string, *File) {

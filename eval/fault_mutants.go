@@ -323,7 +323,7 @@ func valueAt(tr *exec.Trace, step, path string) (any, bool) {
 	if err != nil {
 		return nil, false
 	}
-	v, _, err := exec.Eval(tr.FullResult(step), ref)
+	v, err := exec.Eval(tr.FullResult(step), ref)
 	return v, err == nil
 }
 

@@ -363,7 +363,7 @@ func pathUIDs(tr *exec.Trace, step, path string) ([]string, bool) {
 	if err != nil {
 		return nil, false
 	}
-	v, _, err := exec.Eval(tr.FullResult(step), ref)
+	v, err := exec.Eval(tr.FullResult(step), ref)
 	if err != nil {
 		return nil, false
 	}

@@ -34,4 +34,18 @@
 // unsupported (the evidence contradicts it), unverifiable (the evidence
 // cannot decide it: a missing step or path, a page too short to prove a
 // complete set). Each verdict carries the reason and what it compared.
+//
+// # Tamper-evident traces
+//
+// Attach gates an answer and records it in the trace's report (the answer
+// object, the verdicts, the certified text); the trace digest covers the
+// report (package exec, trace format 2). VerifyTrace re-executes a
+// recorded trace at its belief time, gates the recorded answer again on
+// the re-execution, and compares the recorded trace with the result field
+// by field: every difference is a Diff naming its JSON Pointer (/answer,
+// /report/verdicts/0/verdict, /steps/1/args/window/t_b, /trace_digest for
+// an edit of what nothing recomputes: the reporter's prose and claims are
+// copied into the re-execution, so they change its digest). Telemetry
+// (timings) is the one part not compared; integers beyond ±2^53 compare as
+// doubles, the precision a JSON client may have held them at.
 package evidence

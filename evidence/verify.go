@@ -124,7 +124,7 @@ func verifyClaim(tr *exec.Trace, c Claim, opt Options) Result {
 	if err != nil {
 		return Result{Verdict: Unverifiable, Reason: "bad path: " + err.Error()}
 	}
-	found, _, err := exec.Eval(v.payload, ref)
+	found, err := exec.Eval(v.payload, ref)
 	if err != nil {
 		if v.excerpt {
 			return Result{Verdict: Unverifiable, Reason: fmt.Sprintf("the trace holds only an excerpt of step %s (%v); re-execute it to verify", c.Step, err)}

@@ -1,9 +1,7 @@
 package exec
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
 	"slices"
 	"strconv"
@@ -43,7 +41,7 @@ type Options struct {
 	Deadline time.Duration
 	// Sequential runs one step at a time (for debugging and benchmarks).
 	Sequential bool
-	// MemBudget bounds the bytes of results the whole plan materializes
+	// MemBudget bounds the bytes of results (and [*] projections) the whole plan materializes
 	// (ops.PayloadBytes, summed over its steps); 0 means
 	// ops.DefaultMemBudget (256 MiB).
 	MemBudget int64
@@ -69,11 +67,15 @@ type StepRecord struct {
 	Evidence          *Evidence      `json:"evidence,omitempty"`
 	inputs            []Input
 
-	full  map[string]any // the whole payload, for later references
-	bytes int64          // its measured size
+	full      map[string]any // the whole payload, for later references
+	bytes     int64          // its measured size, with the projections its arguments hold
+	projBytes int64          // bytes of the [*] projections its arguments hold
 }
 
-// RefCut records a [*] projection cut to MaxProjection items.
+// RefCut records a [*] projection cut short. Earlier releases cut every
+// projection to 10,000 items; projections are now whole, charged to the
+// plan's memory budget, and no run records a RefCut (the field is kept so
+// that their traces still read).
 type RefCut struct {
 	Ref  string `json:"ref"`
 	From int    `json:"from"`
@@ -82,6 +84,9 @@ type RefCut struct {
 
 // Trace is the record of one plan run.
 type Trace struct {
+	// Version is the trace format (TraceVersion; 0 in a trace written
+	// before formats were numbered, read as 1).
+	Version     int            `json:"tgms_trace,omitempty"`
 	PlanID      string         `json:"plan_id"`
 	PlanDigest  string         `json:"plan_digest"`
 	Plan        map[string]any `json:"plan"`
@@ -90,8 +95,16 @@ type Trace struct {
 	Answer      any            `json:"answer"`
 	AnswerError *ops.Error     `json:"answer_error,omitempty"`
 	OK          bool           `json:"ok"`
-	TraceDigest string         `json:"trace_digest"`
-	Telemetry   Telemetry      `json:"telemetry"`
+	// Certified says whether the answer is certified by the evidence
+	// (AnswerStatus at run time); UncertifiedReason says why not. Both are
+	// absent from version 1 traces.
+	Certified         *bool  `json:"certified,omitempty"`
+	UncertifiedReason string `json:"uncertified_reason,omitempty"`
+	// Report is the reporter's answer and the evidence gate's verdicts on
+	// it, when one was attached (AttachReport).
+	Report      *Report   `json:"report,omitempty"`
+	TraceDigest string    `json:"trace_digest"`
+	Telemetry   Telemetry `json:"telemetry"`
 }
 
 // Telemetry holds timings; no digest covers them.
@@ -214,7 +227,10 @@ func Run(ctx context.Context, src Source, p *plan.Plan, opt Options) *Trace {
 			t.OK = false
 		}
 	}
-	t.TraceDigest = t.digest()
+	t.Version = TraceVersion
+	certified, why := t.AnswerStatus()
+	t.Certified, t.UncertifiedReason = &certified, why
+	t.TraceDigest, _ = t.ComputeDigest()
 	t.Telemetry.WallMs = float64(time.Since(start).Microseconds()) / 1000
 	return t
 }
@@ -240,6 +256,16 @@ func runStep(ctx context.Context, src Source, p *plan.Plan, t *Trace, index map[
 		r.Status, r.Error = "failed", err
 		return
 	}
+	// A [*] projection is a new list the step holds: it is charged to the
+	// plan's memory budget like any result.
+	if r.projBytes > mem {
+		r.Status = "failed"
+		r.Error = ops.Errorf(ops.ELimit, map[string]any{"bytes": r.projBytes, "mem_budget_left": mem,
+			"hint": "narrow the producing step (window, filters, having/top) so it yields fewer items, or give the plan a larger memory budget"},
+			"step %s's [*] projections hold %s, over the %s left of the plan's memory budget", r.StepID, ops.FormatBytes(r.projBytes), ops.FormatBytes(mem))
+		return
+	}
+	mem -= r.projBytes
 	spec, ok := ops.Lookup(s.Op)
 	if !ok {
 		r.Status, r.Error = "failed", ops.Errorf(ops.ENotFound, map[string]any{"allowed": ops.Names()}, "unknown operator %q", s.Op)
@@ -279,7 +305,7 @@ func runStep(ctx context.Context, src Source, p *plan.Plan, t *Trace, index map[
 	r.Args = env.Args
 	r.CallDigest, _ = canon.Digest(map[string]any{"op": s.Op, "args": env.Args, "as_of_tt": env.AsOfTT})
 	r.ResultDigest = env.ResultDigest
-	r.full, r.bytes = env.Result, env.Bytes
+	r.full, r.bytes = env.Result, env.Bytes+r.projBytes
 	r.Truncated, _ = env.Result["truncated"].(bool)
 	r.RowsTotal, _ = env.Result["rows_total"].(int64)
 	if rows, ok := env.Result["rows"].([]any); ok {
@@ -364,17 +390,16 @@ func resolveValue(v any, path string, t *Trace, index map[string]int, r *StepRec
 		if !ok || t.Steps[i].full == nil {
 			return nil, ops.Errorf(ops.EInvalidArg, map[string]any{"path": path}, "$ref %q: step %s has no result", raw, ref.Step)
 		}
-		val, cut, err := Eval(t.Steps[i].full, ref)
+		val, err := Eval(t.Steps[i].full, ref)
 		if err != nil {
 			return nil, ops.Errorf(ops.EInvalidArg, map[string]any{"path": path, "hint": "re-plan the producing step (widen its window, change the name) or use a task-supplied uid"}, "%v", err)
+		}
+		if ref.Projects() {
+			r.projBytes += ops.PayloadBytes(val)
 		}
 		in := Input{StepID: ref.Step, Ref: raw, Arg: path, ResultDigest: t.Steps[i].ResultDigest}
 		if reason := incompleteRead(&t.Steps[i], ref); reason != "" {
 			in.Incomplete, in.Reason = true, reason
-		}
-		if cut > 0 {
-			r.RefTruncations = append(r.RefTruncations, RefCut{Ref: raw, From: cut, To: plan.MaxProjection})
-			in.Incomplete, in.Reason = true, fmt.Sprintf("the projection was cut from %d to %d items", cut, plan.MaxProjection)
 		}
 		if in.Incomplete {
 			r.UpstreamTruncated = true
@@ -408,62 +433,57 @@ func resolveValue(v any, path string, t *Trace, index map[string]int, r *StepRec
 }
 
 // Eval evaluates a reference's path against a step result. A [*]
-// projection longer than plan.MaxProjection is cut; cut reports the
-// original length (0 when nothing was cut).
-func Eval(result map[string]any, ref plan.Ref) (val any, cut int, err error) {
+// projection yields the whole list (the executor charges it to the plan's
+// memory budget).
+func Eval(result map[string]any, ref plan.Ref) (any, error) {
 	var cur any = result
 	for n, seg := range ref.Path {
 		m, ok := cur.(map[string]any)
 		if !ok {
-			return nil, 0, fmt.Errorf("$ref %q: %s is not an object", ref.Raw, seg.Name)
+			return nil, fmt.Errorf("$ref %q: %s is not an object", ref.Raw, seg.Name)
 		}
 		cur, ok = m[seg.Name]
 		if !ok {
-			return nil, 0, fmt.Errorf("$ref %q: the result has no field %q", ref.Raw, seg.Name)
+			return nil, fmt.Errorf("$ref %q: the result has no field %q", ref.Raw, seg.Name)
 		}
 		switch {
 		case seg.Star:
 			list, ok := cur.([]any)
 			if !ok {
-				return nil, 0, fmt.Errorf("$ref %q: %s is not a list", ref.Raw, seg.Name)
-			}
-			if len(list) > plan.MaxProjection {
-				cut = len(list)
-				list = list[:plan.MaxProjection]
+				return nil, fmt.Errorf("$ref %q: %s is not a list", ref.Raw, seg.Name)
 			}
 			rest := plan.Ref{Raw: ref.Raw, Path: ref.Path[n+1:]}
+			if len(rest.Path) == 0 {
+				return list, nil
+			}
 			out := make([]any, len(list))
 			for j, e := range list {
-				if len(rest.Path) == 0 {
-					out[j] = e
-					continue
-				}
 				em, ok := e.(map[string]any)
 				if !ok {
-					return nil, 0, fmt.Errorf("$ref %q: item %d is not an object", ref.Raw, j)
+					return nil, fmt.Errorf("$ref %q: item %d is not an object", ref.Raw, j)
 				}
-				v, _, err := Eval(em, rest)
+				v, err := Eval(em, rest)
 				if err != nil {
-					return nil, 0, err
+					return nil, err
 				}
 				out[j] = v
 			}
-			return out, cut, nil
+			return out, nil
 		case seg.Index >= 0:
 			list, ok := cur.([]any)
 			if !ok {
-				return nil, 0, fmt.Errorf("$ref %q: %s is not a list", ref.Raw, seg.Name)
+				return nil, fmt.Errorf("$ref %q: %s is not a list", ref.Raw, seg.Name)
 			}
 			if seg.Index >= len(list) {
 				if len(list) == 0 {
-					return nil, 0, fmt.Errorf("$ref %q: %s is empty: the producing step found nothing", ref.Raw, seg.Name)
+					return nil, fmt.Errorf("$ref %q: %s is empty: the producing step found nothing", ref.Raw, seg.Name)
 				}
-				return nil, 0, fmt.Errorf("$ref %q: index %d out of range (%d items)", ref.Raw, seg.Index, len(list))
+				return nil, fmt.Errorf("$ref %q: index %d out of range (%d items)", ref.Raw, seg.Index, len(list))
 			}
 			cur = list[seg.Index]
 		}
 	}
-	return cur, 0, nil
+	return cur, nil
 }
 
 // answer evaluates answer_spec.from.
@@ -482,33 +502,12 @@ func (t *Trace) answer(p *plan.Plan) {
 		t.Answer = r.full
 		return
 	}
-	v, _, err := Eval(r.full, ref)
+	v, err := Eval(r.full, ref)
 	if err != nil {
 		t.AnswerError = ops.Errorf(ops.EInvalidArg, map[string]any{"path": "/answer_spec/from"}, "%v", err)
 		return
 	}
 	t.Answer = v
-}
-
-// digest computes the trace digest over the deterministic parts.
-func (t *Trace) digest() string {
-	steps := make([]any, len(t.Steps))
-	for i, s := range t.Steps {
-		code := ""
-		if s.Error != nil {
-			code = s.Error.Code
-		}
-		var scope any
-		if s.Evidence != nil && s.Evidence.Scope != nil {
-			scope = s.Evidence.Scope.Value()
-		}
-		steps[i] = map[string]any{"step_id": s.StepID, "status": s.Status, "call_digest": s.CallDigest, "result_digest": s.ResultDigest, "error_code": code, "scope": scope}
-	}
-	d, err := canon.Digest(map[string]any{"plan_digest": t.PlanDigest, "as_of_tt": t.AsOfTT, "steps": steps, "answer": t.Answer})
-	if err != nil {
-		return ""
-	}
-	return d
 }
 
 // FullResult returns a step's whole payload from this run (nil if the step
@@ -531,48 +530,4 @@ func (r *StepRecord) Violation(index int) plan.Violation {
 		v.Hint = h
 	}
 	return v
-}
-
-// ReadTrace decodes a trace written as JSON, keeping every number in the
-// canonical value model (integers as int64, exact beyond 2^53).
-func ReadTrace(data []byte) (*Trace, error) {
-	var t Trace
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.UseNumber()
-	if err := dec.Decode(&t); err != nil {
-		return nil, fmt.Errorf("not a trace: %w", err)
-	}
-	norm := func(m map[string]any) (map[string]any, error) {
-		if m == nil {
-			return nil, nil
-		}
-		b, err := json.Marshal(m)
-		if err != nil {
-			return nil, err
-		}
-		v, err := canon.Parse(b)
-		if err != nil {
-			return nil, err
-		}
-		return v.(map[string]any), nil
-	}
-	var err error
-	if t.Plan, err = norm(t.Plan); err != nil {
-		return nil, fmt.Errorf("trace plan: %w", err)
-	}
-	for i := range t.Steps {
-		s := &t.Steps[i]
-		for _, f := range []*map[string]any{&s.Args, &s.Result, &s.ResultExcerpt} {
-			if *f, err = norm(*f); err != nil {
-				return nil, fmt.Errorf("trace step %s: %w", s.StepID, err)
-			}
-		}
-	}
-	if t.Answer != nil {
-		b, _ := json.Marshal(t.Answer)
-		if t.Answer, err = canon.Parse(b); err != nil {
-			return nil, fmt.Errorf("trace answer: %w", err)
-		}
-	}
-	return &t, nil
 }

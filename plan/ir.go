@@ -12,15 +12,15 @@ import (
 // MaxSteps is the most steps a plan may have.
 const MaxSteps = 12
 
-// MaxProjection is the longest list a [*] projection may produce; longer
-// ones are cut, and the cut taints the step.
-const MaxProjection = 10_000
-
 // AnswerKinds are the allowed answer_spec kinds.
 var AnswerKinds = []string{"count", "value", "entity_set", "interval", "series", "paths", "text"}
 
 // Plan is a parsed plan.
 type Plan struct {
+	// Version is the plan language version (Version; 1 when the plan names
+	// none). The canonical JSON names it only when it is not 1, so a plan's
+	// digest does not depend on whether it said "tgms_plan": 1.
+	Version  int        `json:"tgms_plan,omitempty"`
 	ID       string     `json:"plan_id"`
 	Question string     `json:"question,omitempty"`
 	Steps    []Step     `json:"steps"`
@@ -54,6 +54,9 @@ func (p *Plan) JSON() ([]byte, error) {
 	m := map[string]any{"plan_id": p.ID, "steps": steps, "answer_spec": map[string]any{"kind": p.Answer.Kind, "from": p.Answer.From}}
 	if p.Question != "" {
 		m["question"] = p.Question
+	}
+	if p.Version > 1 {
+		m["tgms_plan"] = int64(p.Version)
 	}
 	return canon.Marshal(m)
 }
@@ -131,6 +134,16 @@ func ParseRef(s string, allowBare bool) (Ref, error) {
 		return Ref{}, fmt.Errorf("reference %q: only one [*] projection is allowed", s)
 	}
 	return r, nil
+}
+
+// Projects reports whether the reference has a [*] projection.
+func (r Ref) Projects() bool {
+	for _, s := range r.Path {
+		if s.Star {
+			return true
+		}
+	}
+	return false
 }
 
 // AsRef reports whether v is a reference object ({"$ref": "..."} and

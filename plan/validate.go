@@ -70,7 +70,11 @@ type Violation struct {
 type Verdict struct {
 	Valid      bool        `json:"valid"`
 	Violations []Violation `json:"violations"`
-	Plan       *Plan       `json:"-"`
+	// Notices are spellings of earlier releases the plan used, read as the
+	// current ones (see Notice): the plan is admitted, and should be
+	// rewritten before a later language version drops them.
+	Notices []Notice `json:"notices,omitempty"`
+	Plan    *Plan    `json:"-"`
 }
 
 // Options configure the contract.
@@ -118,8 +122,9 @@ func Validate(raw any, opt Options) (v Verdict) {
 		return Verdict{Violations: c.out}
 	}
 	c.plan = p
+	notices := migrate(p)
 	c.rules()
-	return Verdict{Valid: len(c.out) == 0, Violations: c.out, Plan: p}
+	return Verdict{Valid: len(c.out) == 0, Violations: c.out, Notices: notices, Plan: p}
 }
 
 type checker struct {
@@ -148,11 +153,20 @@ func (c *checker) structure(raw any) (*Plan, bool) {
 		return fail("", "a plan must be a JSON object, got %s", canon.Kind(raw))
 	}
 	for _, k := range sortedKeys(m) {
-		if !slices.Contains([]string{"plan_id", "question", "steps", "answer_spec"}, k) {
-			return fail("/"+k, "unknown field %q; a plan has plan_id, question, steps, answer_spec", k)
+		if !slices.Contains([]string{"tgms_plan", "plan_id", "question", "steps", "answer_spec"}, k) {
+			return fail("/"+k, "unknown field %q; a plan has tgms_plan, plan_id, question, steps, answer_spec", k)
 		}
 	}
-	p := &Plan{}
+	p := &Plan{Version: Version}
+	if v, has := m["tgms_plan"]; has {
+		n, isInt := v.(int64)
+		if !isInt || n != Version {
+			c.add(Violation{Code: ops.ESchema, Rule: RulePlanSchema, Path: "/tgms_plan", Allowed: []string{strconv.Itoa(Version)},
+				Message: fmt.Sprintf("tgms_plan %v is not a plan language version this release reads (it reads %d)", v, Version),
+				Hint:    "omit tgms_plan or set it to 1; a plan written for a later release needs that release"})
+			return nil, false
+		}
+	}
 	if p.ID, ok = m["plan_id"].(string); !ok || p.ID == "" {
 		return fail("/plan_id", "plan_id must be a non-empty string")
 	}

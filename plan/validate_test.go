@@ -283,6 +283,8 @@ func TestParseRef(t *testing.T) {
 func FuzzValidate(f *testing.F) {
 	f.Add([]byte(basePlan))
 	f.Add([]byte(versionHistoryPlan))
+	f.Add([]byte(`{"tgms_plan":1,"plan_id":"vh","steps":[{"id":"s1","op":"version_history","args":{"kind":"edge","window":{"t_a":0,"t_b":9},"closed_by":"any"}},` +
+		`{"id":"s2","op":"compute","args":{"fn":"filter","input":{"$ref":"s1.rows"},"field":"change","cmp":"eq","value":"corrected"},"depends_on":["s1"]}],"answer_spec":{"kind":"count","from":"s2.rows_total"}}`))
 	for _, c := range ruleCases {
 		v, _ := canon.Parse([]byte(basePlan))
 		c.plan(v.(map[string]any))

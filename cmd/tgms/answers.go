@@ -9,7 +9,7 @@ import (
 	"github.com/tgms-go/tgms"
 	"github.com/tgms-go/tgms/answers"
 	bt "github.com/tgms-go/tgms/bitemporal"
-	"github.com/tgms-go/tgms/exec"
+	"github.com/tgms-go/tgms/evidence"
 	"github.com/tgms-go/tgms/fresh"
 )
 
@@ -65,8 +65,9 @@ func newAnswersSave() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "save --store DIR --name NAME TRACE.json",
 		Short: "Save a trace's answer under a name (the trace must reproduce on this store)",
-		Long: `Re-executes the trace at its recorded belief time first: a trace that does
-not reproduce on this store is refused (exit 3). A name already saved is
+		Long: `Verifies the trace first as 'tgms trace verify' does (re-execution at its
+recorded belief time, every field compared): a trace that was edited or does
+not reproduce on this store is refused (exit 3), naming the fields. A name already saved is
 refused too: refresh it instead.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -85,16 +86,17 @@ refused too: refresh it instead.`,
 			if tr.AsOfTT > db.LastTT() {
 				return rejectedError{fmt.Sprintf("%s: its belief time %s is after this store's last batch: it is not a trace of this store", args[0], bt.FormatBoth(tr.AsOfTT))}
 			}
-			p, err := fresh.PlanOf(tr)
+			chk, err := evidence.VerifyTrace(cmd.Context(), db, tr)
 			if err != nil {
 				return badInput("%s: %v", args[0], err)
 			}
-			again := exec.Run(cmd.Context(), db, p, exec.Options{AsOf: tr.AsOfTT})
-			if !sameRun(tr, again) {
-				return rejectedError{fmt.Sprintf("%s does not reproduce on this store at tt %d (trace digest %s, re-run %s): save only traces of this store ('tgms trace verify' shows which step differs)",
-					args[0], tr.AsOfTT, shortDigest(tr.TraceDigest), shortDigest(again.TraceDigest))}
+			if !chk.OK() {
+				return rejectedError{fmt.Sprintf("%s does not reproduce on this store at tt %d: %v; save only unedited traces of this store ('tgms trace verify' lists every field that differs)",
+					args[0], tr.AsOfTT, chk.Err())}
 			}
-			s, err := f.Save(name, tr, time.Now().UnixMicro())
+			// The re-execution is the trace, field for field; it holds every
+			// integer exactly even when the file held them as doubles.
+			s, err := f.Save(name, chk.Again, time.Now().UnixMicro())
 			if err != nil {
 				return badInput("%v", err)
 			}
@@ -199,20 +201,6 @@ func newAnswersCheck() *cobra.Command {
 	cmd.Flags().StringArrayVar(&names, "name", nil, "check only this answer (repeatable)")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON")
 	return cmd
-}
-
-// sameRun reports whether a re-run reproduces every digest of a trace.
-func sameRun(tr, again *exec.Trace) bool {
-	if again.TraceDigest != tr.TraceDigest || len(again.Steps) != len(tr.Steps) {
-		return false
-	}
-	for i := range tr.Steps {
-		a, b := &tr.Steps[i], &again.Steps[i]
-		if a.StepID != b.StepID || a.Status != b.Status || a.CallDigest != b.CallDigest || a.ResultDigest != b.ResultDigest {
-			return false
-		}
-	}
-	return true
 }
 
 // firstReason describes why a report is stale, in one line.

@@ -1,15 +1,16 @@
 package main
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"strings"
 
 	"github.com/spf13/cobra"
 	"github.com/tgms-go/tgms"
 	"github.com/tgms-go/tgms/canon"
+	"github.com/tgms-go/tgms/evidence"
 	"github.com/tgms-go/tgms/exec"
 	"github.com/tgms-go/tgms/ops"
 	"github.com/tgms-go/tgms/plan"
@@ -61,7 +62,12 @@ against each operator's result schema), identifier grounding (literal uids
 must be among --uids; references in uid positions must resolve to uid
 columns), temporal arguments and the cost estimate. Prints
 {"valid": bool, "violations": [{code, rule, step_id, path, message, hint,
-allowed, expected}]}.`,
+allowed, expected}], "notices": [...]}.
+
+A plan that uses a spelling an earlier release accepted (an argument or
+value since renamed) is admitted as if written in the current spelling;
+each such use is a notice {code, step_id, path, message, replacement}, and
+the plan in the current spelling is printed on stderr (the migration).`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			db, err := openReadOnly(store)
@@ -79,6 +85,7 @@ allowed, expected}]}.`,
 			if err := printJSON(cmd.OutOrStdout(), v); err != nil {
 				return err
 			}
+			printNotices(cmd.ErrOrStderr(), args[0], v)
 			if !v.Valid {
 				return rejectedError{fmt.Sprintf("%s: plan rejected with %d violation(s)", args[0], len(v.Violations))}
 			}
@@ -106,11 +113,17 @@ func newPlanRun() *cobra.Command {
 			if err != nil {
 				return err
 			}
+			printNotices(cmd.ErrOrStderr(), args[0], v)
 			if !v.Valid {
 				printJSON(cmd.OutOrStdout(), v)
 				return rejectedError{fmt.Sprintf("%s: plan rejected with %d violation(s); nothing ran", args[0], len(v.Violations))}
 			}
 			tr := exec.Run(cmd.Context(), db, v.Plan, exec.Options{})
+			// The deterministic reporter's claim, gated, goes into the trace:
+			// its digest covers it, and 'trace verify' re-checks it.
+			if _, err := evidence.Attach(tr, evidence.Mechanical(tr, v.Plan)); err != nil {
+				return err
+			}
 			if traceOut != "" {
 				if err := writeTrace(traceOut, tr); err != nil {
 					return err
@@ -128,8 +141,8 @@ func newPlanRun() *cobra.Command {
 			}
 			ans, _ := canon.Marshal(tr.Answer)
 			status := "certified"
-			if ok, why := tr.AnswerStatus(); !ok {
-				status = "not certified: " + why
+			if !*tr.Certified {
+				status = "not certified: " + tr.UncertifiedReason
 			}
 			fmt.Fprintf(w, "answer (%s, as of tt %d): %s — %s\ntrace digest %s\n", v.Plan.Answer.Kind, tr.AsOfTT, ans, status, tr.TraceDigest)
 			if tr.AnswerError != nil {
@@ -142,6 +155,20 @@ func newPlanRun() *cobra.Command {
 	cmd.Flags().StringVar(&uids, "uids", "", "comma-separated uids the task supplies (grounding)")
 	cmd.Flags().StringVar(&traceOut, "trace", "", "write the trace (JSON) here")
 	return cmd
+}
+
+// printNotices tells, for each spelling of an earlier release the plan
+// used, what to write now, and prints the plan in the current spelling.
+func printNotices(w io.Writer, name string, v plan.Verdict) {
+	if len(v.Notices) == 0 || v.Plan == nil {
+		return
+	}
+	for _, n := range v.Notices {
+		fmt.Fprintf(w, "notice: %s %s: %s\n", name, n.Path, n.Message)
+	}
+	if b, err := v.Plan.JSON(); err == nil {
+		fmt.Fprintf(w, "notice: the plan in the current spelling (plan language %d):\n%s\n", plan.Version, b)
+	}
 }
 
 func writeTrace(path string, tr *exec.Trace) error {
@@ -157,48 +184,52 @@ func newTraceCmd() *cobra.Command {
 	var store string
 	verify := &cobra.Command{
 		Use:   "verify --store DIR TRACE.json",
-		Short: "Re-execute a trace at its recorded belief time and compare every digest (exit 0 only if all reproduce)",
-		Args:  cobra.ExactArgs(1),
+		Short: "Re-execute a trace at its recorded belief time and compare every field (exit 0 only if all reproduce, 3 naming each field that differs)",
+		Long: `Re-executes the trace's plan at its recorded belief time, recomputes the
+answer, the certification flag and (when the trace carries a report) every
+claim's verdict and the certified text, and compares the whole recorded
+trace with the result field by field: the plan, each step's arguments,
+results, evidence records and digests, the answer, the claims and the trace
+digest. Only telemetry (timings) is not compared. A trace written before
+trace formats were numbered (version 1) is verified the same way.
+
+Exit codes: 0 the trace reproduces exactly, 3 it differs (each differing
+field is printed as a JSON Pointer with the recorded and recomputed
+values), 2 bad input.`,
+		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			data, err := os.ReadFile(args[0])
+			tr, err := readTraceFile(args[0])
 			if err != nil {
-				return asInput(err)
-			}
-			var tr exec.Trace
-			dec := json.NewDecoder(bytes.NewReader(data))
-			dec.UseNumber() // keep integers beyond 2^53 exact
-			if err := dec.Decode(&tr); err != nil {
-				return badInput("%s: not a trace: %v", args[0], err)
-			}
-			planJSON, _ := json.Marshal(tr.Plan)
-			v := plan.ValidateJSON(planJSON, plan.Options{UIDs: nil})
-			if v.Plan == nil {
-				return badInput("%s: the recorded plan does not parse", args[0])
+				return err
 			}
 			db, err := openReadOnly(store)
 			if err != nil {
 				return err
 			}
 			defer closeDB(db, cmd.ErrOrStderr())
-			again := exec.Run(cmd.Context(), db, v.Plan, exec.Options{AsOf: tr.AsOfTT})
+			chk, err := evidence.VerifyTrace(cmd.Context(), db, tr)
+			if err != nil {
+				return badInput("%s: %v", args[0], err)
+			}
 			w := cmd.OutOrStdout()
-			ok := again.TraceDigest == tr.TraceDigest
+			again := chk.Again
 			for i, s := range tr.Steps {
-				if i >= len(again.Steps) {
-					break
-				}
-				a := again.Steps[i]
-				same := s.CallDigest == a.CallDigest && s.ResultDigest == a.ResultDigest && s.Status == a.Status
-				ok = ok && same
 				mark := "reproduced"
-				if !same {
+				if i >= len(again.Steps) || !sameStep(&s, &again.Steps[i]) {
 					mark = "DIFFERS"
 				}
-				fmt.Fprintf(w, "%-4s %-26s %s (result %s)\n", s.StepID, s.Op, mark, shortDigest(a.ResultDigest))
+				digest := ""
+				if i < len(again.Steps) {
+					digest = again.Steps[i].ResultDigest
+				}
+				fmt.Fprintf(w, "%-4s %-26s %s (result %s)\n", s.StepID, s.Op, mark, shortDigest(digest))
 			}
-			fmt.Fprintf(w, "trace digest %s: %v\n", shortDigest(tr.TraceDigest), ok)
-			if !ok {
-				return rejectedError{fmt.Sprintf("%s does not reproduce at tt %d", args[0], tr.AsOfTT)}
+			for _, d := range chk.Diffs {
+				fmt.Fprintf(w, "DIFFERS %s: recorded %s, recomputed %s\n", d.Path, shortJSON(d.Recorded), shortJSON(d.Again))
+			}
+			fmt.Fprintf(w, "trace digest %s (format %d): %v\n", shortDigest(tr.TraceDigest), tr.FormatVersion(), chk.OK())
+			if !chk.OK() {
+				return rejectedError{fmt.Sprintf("%s does not reproduce at tt %d: %v", args[0], tr.AsOfTT, chk.Err())}
 			}
 			return nil
 		},
@@ -206,6 +237,12 @@ func newTraceCmd() *cobra.Command {
 	verify.Flags().StringVar(&store, "store", "", "store directory")
 	cmd.AddCommand(verify, newTraceCheck())
 	return cmd
+}
+
+// sameStep reports whether a re-executed step is the recorded one: same
+// status, call and result digests.
+func sameStep(a, b *exec.StepRecord) bool {
+	return a.StepID == b.StepID && a.Status == b.Status && a.CallDigest == b.CallDigest && a.ResultDigest == b.ResultDigest
 }
 
 func shortDigest(d string) string {

@@ -5,10 +5,8 @@ import (
 	"os"
 
 	"github.com/spf13/cobra"
-	"github.com/tgms-go/tgms/canon"
 	"github.com/tgms-go/tgms/evidence"
 	"github.com/tgms-go/tgms/exec"
-	"github.com/tgms-go/tgms/plan"
 )
 
 func newVerify() *cobra.Command {
@@ -23,7 +21,9 @@ in a trace, print a verdict per claim (supported, weakly_supported,
 unsupported, unverifiable) with its reason, and the certified answer:
 sentences rendered from the supported claims only, the rest withheld with
 their reasons. When the trace holds only excerpts of large results, --store
-re-executes it at its recorded belief time to read them whole.`,
+re-executes it at its recorded belief time to read them whole, and refuses
+(exit 3) a trace that differs from its re-execution in any field; without
+--store a trace whose content does not match its trace_digest is refused.`,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if tracePath == "" || answerPath == "" {
 				return usageError{fmt.Errorf("--trace and --answer are required")}
@@ -50,16 +50,16 @@ re-executes it at its recorded belief time to read them whole.`,
 					return err
 				}
 				defer closeDB(db, cmd.ErrOrStderr())
-				pj, _ := planJSON(tr)
-				v := plan.ValidateJSON(pj, plan.Options{})
-				if v.Plan == nil {
-					return badInput("%s: the recorded plan does not parse", tracePath)
+				chk, err := evidence.VerifyTrace(cmd.Context(), db, tr)
+				if err != nil {
+					return badInput("%s: %v", tracePath, err)
 				}
-				again := exec.Run(cmd.Context(), db, v.Plan, exec.Options{AsOf: tr.AsOfTT})
-				if again.TraceDigest != tr.TraceDigest {
-					return rejectedError{fmt.Sprintf("%s does not reproduce on %s at tt %d: its evidence cannot be trusted", tracePath, store, tr.AsOfTT)}
+				if !chk.OK() {
+					return rejectedError{fmt.Sprintf("%s does not reproduce on %s at tt %d, so its evidence cannot be trusted: %v", tracePath, store, tr.AsOfTT, chk.Err())}
 				}
-				tr = again
+				tr = chk.Again
+			} else if err := tr.CheckDigest(); err != nil {
+				return rejectedError{fmt.Sprintf("%s: %v; its evidence cannot be trusted ('tgms trace verify --store DIR' names the fields)", tracePath, err)}
 			}
 			out := evidence.Gate(tr, ans, evidence.Options{})
 			if asJSON {
@@ -83,9 +83,3 @@ re-executes it at its recorded belief time to read them whole.`,
 	f.BoolVar(&asJSON, "json", false, "print JSON")
 	return cmd
 }
-
-func planJSON(tr *exec.Trace) ([]byte, error) {
-	return canonMarshal(tr.Plan)
-}
-
-func canonMarshal(v any) ([]byte, error) { return canon.Marshal(v) }

@@ -253,13 +253,18 @@ func (s *Service) trace(ctx context.Context, args map[string]any) (recorded, ful
 	return nil, nil, badArg("/trace_digest", "", "trace_digest or trace is required")
 }
 
-// rerun re-executes a trace's plan at its recorded belief time.
+// rerun re-executes a trace's plan at its recorded belief time and refuses
+// a trace that differs from the re-execution in any field
+// (evidence.VerifyTrace).
 func (s *Service) rerun(ctx context.Context, tr *exec.Trace) (*exec.Trace, *Failure) {
-	v := plan.Validate(tr.Plan, plan.Options{})
-	if v.Plan == nil {
-		return nil, badArg("/trace/plan", "", "the trace's recorded plan does not parse")
+	chk, err := evidence.VerifyTrace(ctx, s.store, tr)
+	if err != nil {
+		return nil, badArg("/trace/plan", "", "%v", err)
 	}
-	return exec.Run(ctx, s.store, v.Plan, exec.Options{AsOf: tr.AsOfTT}), nil
+	if !chk.OK() {
+		return nil, fail(statusConflict, ETrace, "trace.verify", "/trace"+chk.Diffs[0].Path, "send the trace as it was written, or run the plan again", nil, "%v", chk.Err())
+	}
+	return chk.Again, nil
 }
 
 func verifyAnswer(ctx context.Context, s *Service, args map[string]any) (any, *Failure) {
