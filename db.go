@@ -263,7 +263,7 @@ func (db *DB) ingest(ctx context.Context, events []bt.Event, nodeLabel string, s
 		if sources != nil {
 			gsrc, sources = sources[:len(group)], sources[len(group):]
 		}
-		first, last, err := db.commitSourced(&planner, group, gsrc)
+		first, last, err := db.commitSourced(&planner, group, gsrc, nil)
 		if err != nil {
 			return res, fmt.Errorf("ingest stopped after %d durable events: %w", done, err)
 		}
@@ -340,12 +340,13 @@ func (e *groupError) Unwrap() error { return e.err }
 // publishes them. A refused batch stops the group: the batches before it
 // are committed, and a *groupError names it.
 func (db *DB) commitGroup(batches [][]bt.Op) (first, last bt.Time, err error) {
-	return db.commitSourced(new(bt.Planner), batches, nil)
+	return db.commitSourced(new(bt.Planner), batches, nil, nil)
 }
 
 // commitSourced is commitGroup with a source text per batch (nil: none),
-// planned with pl.
-func (db *DB) commitSourced(pl *bt.Planner, batches [][]bt.Op, sources []string) (first, last bt.Time, err error) {
+// planned with pl, and caller-chosen transaction times (nil: the clock's;
+// the caller checks they increase and follow the store's last).
+func (db *DB) commitSourced(pl *bt.Planner, batches [][]bt.Op, sources []string, tts []bt.Time) (first, last bt.Time, err error) {
 	if db.opt.ReadOnly {
 		return 0, 0, ErrReadOnly
 	}
@@ -355,7 +356,12 @@ func (db *DB) commitSourced(pl *bt.Planner, batches [][]bt.Op, sources []string)
 	recs := make([]*eventlog.Record, 0, len(batches))
 	var refused error
 	for i, ops := range batches {
-		tt := db.tick()
+		var tt bt.Time
+		if tts != nil {
+			tt, db.clockLast = tts[i], tts[i]
+		} else {
+			tt = db.tick()
+		}
 		seq := db.store.Batches() + 1
 		eff, err := pl.Plan(db.store, tt, seq, ops)
 		if err != nil {
