@@ -521,3 +521,11 @@ func (db *DB) closeFiles() error {
 func (db *DB) Call(ctx context.Context, op string, args map[string]any) (*ops.Envelope, error) {
 	return ops.Execute(ctx, db, op, args)
 }
+
+// Card describes the dataset (see engine.Card): its currently believed
+// versions.
+func (db *DB) Card() *engine.Card {
+	db.mu.RLock()
+	defer db.mu.RUnlock()
+	return db.store.Card()
+}

@@ -39,17 +39,17 @@ type propCol struct {
 // binder resolves mapping names against a table's header and reads
 // cells of a row.
 type binder struct {
-	rd     Reader
-	file   string
-	header map[string]int
-	used   map[string]bool
-	intern map[string]string
+	rd      Reader
+	file    string
+	header  map[string]int
+	used    map[string]bool
+	intern  map[string]string
 	pintern map[string]string // props texts, a smaller cache
-	prefix string
-	props  []propCol
-	all    bool // props '*' on JSONL: every unused field
-	types  map[string]Type
-	buf    []byte
+	prefix  string
+	props   []propCol
+	all     bool // props '*' on JSONL: every unused field
+	types   map[string]Type
+	buf     []byte
 }
 
 func newBinder(rd Reader, file string, m *Mapping) (*binder, error) {
