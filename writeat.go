@@ -8,14 +8,14 @@ import (
 
 // WriteBatchesAt writes batches with caller-chosen transaction times (a
 // change log's recorded-at times), strictly increasing and after the
-// store's last, with group commit. source, when not empty, is recorded
+// store's last, with group commit; nil tts means the store's clock. source, when not empty, is recorded
 // on every batch like a bulk ingest's (see IngestFrom); unless
 // allowRepeat, content the store already holds is refused. Each batch is
 // atomic; when one is refused, the batches before it stay committed and
 // the error names the refused one (callers that need all or nothing check
 // the batches first, e.g. against a bitemporal.MemStore).
 func (db *DB) WriteBatchesAt(src *Source, allowRepeat bool, tts []bt.Time, batches [][]bt.Op) (int, error) {
-	if len(tts) != len(batches) {
+	if tts != nil && len(tts) != len(batches) {
 		return 0, fmt.Errorf("%d transaction times for %d batches", len(tts), len(batches))
 	}
 	if db.opt.ReadOnly {
@@ -59,7 +59,11 @@ func (db *DB) WriteBatchesAt(src *Source, allowRepeat bool, tts []bt.Time, batch
 		if sources != nil {
 			gs = sources[done:end]
 		}
-		_, _, err := db.commitSourced(&pl, batches[done:end], gs, tts[done:end])
+		var gt []bt.Time
+		if tts != nil {
+			gt = tts[done:end]
+		}
+		_, _, err := db.commitSourced(&pl, batches[done:end], gs, gt)
 		if ge := (*groupError)(nil); err != nil {
 			if asGroup(err, &ge) {
 				return done + ge.index, &groupError{done + ge.index, ge.err}

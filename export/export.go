@@ -6,7 +6,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"time"
 
 	"github.com/parquet-go/parquet-go"
 	bt "github.com/tgms-go/tgms/bitemporal"
@@ -351,5 +350,3 @@ func (p *parquetWriter) close() error {
 	}
 	return p.w.Close()
 }
-
-var _ = time.UTC

@@ -7,8 +7,8 @@ import (
 
 	"github.com/tgms-go/tgms/agent"
 	bt "github.com/tgms-go/tgms/bitemporal"
-	"github.com/tgms-go/tgms/engine"
 	"github.com/tgms-go/tgms/canon"
+	"github.com/tgms-go/tgms/engine"
 	"github.com/tgms-go/tgms/evidence"
 	"github.com/tgms-go/tgms/exec"
 	"github.com/tgms-go/tgms/ops"
