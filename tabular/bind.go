@@ -308,13 +308,16 @@ func (b *binder) propsOf(r *Row) (bt.Props, *CellError) {
 	}
 	buf = append(buf, '}')
 	b.buf = buf
+	// Repeated bags share one string until the cache fills; a table whose
+	// bags rarely repeat fills it and stops paying for lookups.
+	if len(b.pintern) >= 1<<16 {
+		return bt.Props(string(buf)), nil
+	}
 	if t, ok := b.pintern[string(buf)]; ok {
 		return bt.Props(t), nil
 	}
 	t := string(buf)
-	if len(b.pintern) < 1<<16 {
-		b.pintern[t] = t
-	}
+	b.pintern[t] = t
 	return bt.Props(t), nil
 }
 
