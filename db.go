@@ -250,7 +250,9 @@ func (db *DB) ingest(ctx context.Context, events []bt.Event, nodeLabel string, s
 	db.wmu.Lock()
 	defer db.wmu.Unlock()
 	res.FirstSeq = db.store.Batches() + 1
-	var planner bt.Planner // one for every batch: each is applied before the next is planned
+	// One planner for every batch (each is applied before the next is
+	// planned); the chunks were validated above.
+	planner := bt.Planner{Validated: true}
 	done := 0
 	for len(chunks) > 0 {
 		if err := ctx.Err(); err != nil {
