@@ -104,7 +104,7 @@ func (c *checker) array(depth int) bool {
 		return true
 	}
 	for {
-		if !c.value(depth + 1) || c.i >= len(c.s) {
+		if !c.value(depth+1) || c.i >= len(c.s) {
 			return false
 		}
 		switch c.s[c.i] {

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/parquet-go/parquet-go"
 	"github.com/tgms-go/tgms"
 	"github.com/tgms-go/tgms/tabular"
 )
@@ -45,9 +46,11 @@ func BenchmarkIngestCSV10Durable(b *testing.B) {
 	if testing.Short() {
 		n = 50_000
 	}
-	p := tenColumns(b, n)
-	m := tabular.Mapping{Src: "src", Dst: "dst", Time: "ts", TimeFormat: tabular.UnixS, RelTypeCol: "kind", Props: []string{"*"},
-		Types: map[string]string{"amount": "float", "count": "int", "ok": "bool"}}
+	benchDurable(b, tenColumns(b, n), n, tabular.Mapping{Src: "src", Dst: "dst", Time: "ts", TimeFormat: tabular.UnixS, RelTypeCol: "kind", Props: []string{"*"},
+		Types: map[string]string{"amount": "float", "count": "int", "ok": "bool"}})
+}
+
+func benchDurable(b *testing.B, p string, n int, m tabular.Mapping) {
 	b.ResetTimer()
 	cpu0 := cpuTime()
 	for i := range b.N {
@@ -73,4 +76,53 @@ func BenchmarkIngestCSV10Durable(b *testing.B) {
 	}
 	b.ReportMetric(float64(n)*float64(b.N)/b.Elapsed().Seconds(), "events/s")
 	b.ReportMetric(float64(n)*float64(b.N)/(cpuTime()-cpu0).Seconds(), "events/cpu-s")
+}
+
+type tenCols struct {
+	Src     string  `parquet:"src"`
+	Dst     string  `parquet:"dst"`
+	TS      int64   `parquet:"ts,timestamp(microsecond)"`
+	Kind    string  `parquet:"kind"`
+	Amount  float64 `parquet:"amount"`
+	Count   int64   `parquet:"count"`
+	OK      bool    `parquet:"ok"`
+	Channel string  `parquet:"channel"`
+	Note    string  `parquet:"note"`
+	Region  string  `parquet:"region"`
+}
+
+// tenColumnsParquet writes the rows of tenColumns as Parquet (times as
+// TIMESTAMP(MICROS), props with their own types).
+func tenColumnsParquet(tb testing.TB, n int) string {
+	base := time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC).Unix()
+	kinds := []string{"PAID", "SENT", "CALLED"}
+	rows := make([]tenCols, n)
+	for i := range rows {
+		rows[i] = tenCols{fmt.Sprintf("u%d", i%50000), fmt.Sprintf("u%d", (i*7+1)%50000), (base + int64(i)) * 1e6, kinds[i%3],
+			float64(i%1000) + float64(i%100)/100, int64(i % 17), i%2 == 0, fmt.Sprintf("ch%d", i%5), fmt.Sprintf("n%d", i%97), fmt.Sprintf("r%d", i%11)}
+	}
+	p := filepath.Join(tb.TempDir(), "events.parquet")
+	f, err := os.Create(p)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	w := parquet.NewGenericWriter[tenCols](f)
+	if _, err := w.Write(rows); err != nil {
+		tb.Fatal(err)
+	}
+	if err := w.Close(); err != nil {
+		tb.Fatal(err)
+	}
+	f.Close()
+	return p
+}
+
+// BenchmarkIngestParquet10Durable is BenchmarkIngestCSV10Durable from
+// Parquet.
+func BenchmarkIngestParquet10Durable(b *testing.B) {
+	n := 500_000
+	if testing.Short() {
+		n = 50_000
+	}
+	benchDurable(b, tenColumnsParquet(b, n), n, tabular.Mapping{Src: "src", Dst: "dst", Time: "ts", RelTypeCol: "kind", Props: []string{"*"}})
 }
