@@ -79,11 +79,11 @@ type changeCols struct {
 func ReadChanges(rd Reader, m *Mapping, opt Options) (*ChangeLog, error) {
 	b, err := newBinder(rd, rowFile(rd), m)
 	if err != nil {
-		return nil, err
+		return nil, mappingErr(err)
 	}
 	tf, err := ParseTimeFormat(m.TimeFormat, m.TZ)
 	if err != nil {
-		return nil, err
+		return nil, mappingErr(err)
 	}
 	var c changeCols
 	bindings := []struct {
@@ -107,20 +107,20 @@ func ReadChanges(rd Reader, m *Mapping, opt Options) (*ChangeLog, error) {
 	}
 	for _, bd := range bindings {
 		if *bd.dst, err = b.optional(bd.name, bd.def, bd.what); err != nil {
-			return nil, err
+			return nil, mappingErr(err)
 		}
 	}
 	if !c.rec.ok() {
-		return nil, fmt.Errorf("no recorded-at column: use --recorded-at COLUMN (the time each change was recorded; it becomes the transaction time)")
+		return nil, mappingErr(fmt.Errorf("no recorded-at column: use --recorded-at COLUMN (the time each change was recorded; it becomes the transaction time)"))
 	}
 	if !c.op.ok() {
-		return nil, fmt.Errorf("no op column: use --op-col COLUMN (a column of assert, correct, retract or ingest)")
+		return nil, mappingErr(fmt.Errorf("no op column: use --op-col COLUMN (a column of assert, correct, retract or ingest)"))
 	}
 	if !c.uid.ok() && !(c.src.ok() && c.dst.ok()) {
-		return nil, fmt.Errorf("no uid column (node changes) and no src and dst columns (edge changes): use --uid or --src and --dst")
+		return nil, mappingErr(fmt.Errorf("no uid column (node changes) and no src and dst columns (edge changes): use --uid or --src and --dst"))
 	}
 	if err := b.bindProps(m.Props); err != nil {
-		return nil, err
+		return nil, mappingErr(err)
 	}
 	label := cmp.Or(m.Label, DefaultNodeLabel)
 	type change struct {

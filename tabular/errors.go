@@ -109,3 +109,19 @@ func (p *Problems) Unwrap() []error {
 	}
 	return out
 }
+
+// MappingError is a mapping that does not fit the table (a column it
+// names is missing, a setting is incomplete or contradictory): nothing
+// was read.
+type MappingError struct{ Err error }
+
+func (e *MappingError) Error() string { return e.Err.Error() }
+func (e *MappingError) Unwrap() error { return e.Err }
+
+// mappingErr wraps err as a *MappingError unless it already names a cell.
+func mappingErr(err error) error {
+	if _, ok := err.(*CellError); ok {
+		return err
+	}
+	return &MappingError{Err: err}
+}

@@ -28,45 +28,45 @@ func ReadEvents(rd Reader, m *Mapping, opt Options) (*EventTable, error) {
 	file := rowFile(rd)
 	b, err := newBinder(rd, file, m)
 	if err != nil {
-		return nil, err
+		return nil, mappingErr(err)
 	}
 	tf, err := ParseTimeFormat(m.TimeFormat, m.TZ)
 	if err != nil {
-		return nil, err
+		return nil, mappingErr(err)
 	}
 	src, err := b.need(m.Src, "--src", "the source node")
 	if err != nil {
-		return nil, err
+		return nil, mappingErr(err)
 	}
 	dst, err := b.need(m.Dst, "--dst", "the destination node")
 	if err != nil {
-		return nil, err
+		return nil, mappingErr(err)
 	}
 	tcol, err := b.need(m.Time, "--time", "the event time")
 	if err != nil {
-		return nil, err
+		return nil, mappingErr(err)
 	}
 	var end, relCol col
 	if m.End != "" {
 		if end, err = b.bind(m.End, "the end time"); err != nil {
-			return nil, err
+			return nil, mappingErr(err)
 		}
 	}
 	switch {
 	case m.RelTypeCol != "" && m.RelType != "":
-		return nil, fmt.Errorf("give one of --rel-type NAME and --rel-type-col COLUMN, not both")
+		return nil, mappingErr(fmt.Errorf("give one of --rel-type NAME and --rel-type-col COLUMN, not both"))
 	case m.RelTypeCol != "":
 		if relCol, err = b.bind(m.RelTypeCol, "the rel type"); err != nil {
-			return nil, err
+			return nil, mappingErr(err)
 		}
 	case m.RelType == "":
-		return nil, fmt.Errorf("no rel type: give --rel-type NAME (one type for every event) or --rel-type-col COLUMN")
+		return nil, mappingErr(fmt.Errorf("no rel type: give --rel-type NAME (one type for every event) or --rel-type-col COLUMN"))
 	}
 	if m.LabelCol != "" {
-		return nil, fmt.Errorf("--label-col applies to node tables; for events --label names the label of the nodes they create")
+		return nil, mappingErr(fmt.Errorf("--label-col applies to node tables; for events --label names the label of the nodes they create"))
 	}
 	if err := b.bindProps(m.Props); err != nil {
-		return nil, err
+		return nil, mappingErr(err)
 	}
 	label := m.Label
 	if label == "" {

@@ -25,37 +25,37 @@ type NodeTable struct {
 func ReadNodes(rd Reader, m *Mapping, opt Options) (*NodeTable, error) {
 	b, err := newBinder(rd, rowFile(rd), m)
 	if err != nil {
-		return nil, err
+		return nil, mappingErr(err)
 	}
 	tf, err := ParseTimeFormat(m.TimeFormat, m.TZ)
 	if err != nil {
-		return nil, err
+		return nil, mappingErr(err)
 	}
 	uid, err := b.need(m.UID, "--uid", "the node uid")
 	if err != nil {
-		return nil, err
+		return nil, mappingErr(err)
 	}
 	var from, to, labelCol col
 	if m.ValidFrom != "" {
 		if from, err = b.bind(m.ValidFrom, "valid-from"); err != nil {
-			return nil, err
+			return nil, mappingErr(err)
 		}
 	}
 	if m.ValidTo != "" {
 		if to, err = b.bind(m.ValidTo, "valid-to"); err != nil {
-			return nil, err
+			return nil, mappingErr(err)
 		}
 	}
 	if m.LabelCol != "" && m.Label != "" {
-		return nil, fmt.Errorf("give one of --label NAME and --label-col COLUMN, not both")
+		return nil, mappingErr(fmt.Errorf("give one of --label NAME and --label-col COLUMN, not both"))
 	}
 	if m.LabelCol != "" {
 		if labelCol, err = b.bind(m.LabelCol, "the node label"); err != nil {
-			return nil, err
+			return nil, mappingErr(err)
 		}
 	}
 	if err := b.bindProps(m.Props); err != nil {
-		return nil, err
+		return nil, mappingErr(err)
 	}
 	label := m.Label
 	if label == "" {

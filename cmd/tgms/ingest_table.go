@@ -256,14 +256,16 @@ func checkChanges(dir string, cl *tabular.ChangeLog) error {
 	return nil
 }
 
-// asTable classifies reader errors: problems in the input are exit 2.
+// asTable classifies reader errors: problems in the input or a mapping
+// that does not fit it are exit 2.
 func asTable(err error) error {
 	var pr *tabular.Problems
 	var ce *tabular.CellError
-	if errors.As(err, &pr) || errors.As(err, &ce) || errors.Is(err, os.ErrNotExist) {
+	var me *tabular.MappingError
+	if errors.As(err, &pr) || errors.As(err, &ce) || errors.As(err, &me) || errors.Is(err, os.ErrNotExist) {
 		return inputError{err}
 	}
-	if strings.Contains(err.Error(), "--") || strings.HasPrefix(err.Error(), "types:") || strings.HasPrefix(err.Error(), "time ") {
+	if strings.Contains(err.Error(), "--format") || strings.Contains(err.Error(), "Parquet file") {
 		return inputError{err}
 	}
 	return err

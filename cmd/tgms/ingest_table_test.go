@@ -107,4 +107,9 @@ func TestTableIngestBadCellWritesNothing(t *testing.T) {
 		t.Fatalf("repeat: exit %d: %s", code, errs)
 	}
 	mustRun(t, "ingest", "--store", st, "--file", good, "--src", "a", "--dst", "b", "--time", "t", "--rel-type", "R", "--again")
+	// A mapping that names a missing column is an input error.
+	_, errs, code = runCLI(t, "ingest", "--store", st, "--file", good, "--src", "a", "--dst", "nope", "--time", "t", "--rel-type", "R")
+	if code != exitInput || !strings.Contains(errs, `column "nope"`) {
+		t.Fatalf("missing column: exit %d: %s", code, errs)
+	}
 }
