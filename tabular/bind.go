@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	bt "github.com/tgms-go/tgms/bitemporal"
 	"github.com/tgms-go/tgms/canon"
@@ -155,6 +156,9 @@ func (b *binder) cell(r *Row, c col) (text string, val any, isText, null bool) {
 		return s, nil, true, s == ""
 	case r.Vals != nil:
 		v := r.Vals[c.idx]
+		if v == nil && r.Bytes != nil && r.Bytes[c.idx] != nil {
+			return "", string(r.Bytes[c.idx]), false, false
+		}
 		return "", v, false, v == nil
 	default:
 		v := r.Obj[c.name]
@@ -197,6 +201,13 @@ func (b *binder) internStr(s string) string {
 // str reads a required identifier cell (uid, rel type, label): non-empty
 // text, or a string or integer field. uid adds the uid prefix.
 func (b *binder) str(r *Row, c col, uid bool, what string) (string, *CellError) {
+	if r.Bytes != nil && c.idx >= 0 {
+		if bs := r.Bytes[c.idx]; len(bs) > 0 && (!uid || b.prefix == "") {
+			if t, ok := b.intern[string(bs)]; ok { // no copy to look up
+				return t, nil
+			}
+		}
+	}
 	text, val, isText, null := b.cell(r, c)
 	if null {
 		return "", b.bad(r, c, text, val, isText, "empty", what)
@@ -272,6 +283,15 @@ func (b *binder) propsOf(r *Row) (bt.Props, *CellError) {
 	n := 0
 	for i := range b.props {
 		p := &b.props[i]
+		if r.Bytes != nil && p.idx >= 0 && r.Bytes[p.idx] != nil && (p.typ == TypeAuto || p.typ == TypeString) && utf8.Valid(r.Bytes[p.idx]) {
+			if n > 0 {
+				buf = append(buf, ',')
+			}
+			n++
+			buf = append(buf, p.key...)
+			buf = canon.AppendString(buf, string(r.Bytes[p.idx]))
+			continue
+		}
 		text, val, isText, null := b.cell(r, p.col)
 		if null {
 			continue

@@ -126,3 +126,26 @@ func BenchmarkIngestParquet10Durable(b *testing.B) {
 	}
 	benchDurable(b, tenColumnsParquet(b, n), n, tabular.Mapping{Src: "src", Dst: "dst", Time: "ts", RelTypeCol: "kind", Props: []string{"*"}})
 }
+
+// BenchmarkReadEventsParquet is the read half of
+// BenchmarkIngestParquet10Durable.
+func BenchmarkReadEventsParquet(b *testing.B) {
+	const n = 200_000
+	p := tenColumnsParquet(b, n)
+	m := tabular.Mapping{Src: "src", Dst: "dst", Time: "ts", RelTypeCol: "kind", Props: []string{"*"}}
+	b.ResetTimer()
+	cpu0 := cpuTime()
+	for range b.N {
+		rd, err := tabular.Open(p, "")
+		if err != nil {
+			b.Fatal(err)
+		}
+		et, err := tabular.ReadEvents(rd, &m, tabular.Options{})
+		rd.Close()
+		if err != nil || len(et.Events) != n {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(n)*float64(b.N)/b.Elapsed().Seconds(), "events/s")
+	b.ReportMetric(float64(n)*float64(b.N)/(cpuTime()-cpu0).Seconds(), "events/cpu-s")
+}

@@ -59,6 +59,7 @@ type parquetReader struct {
 	total  int64
 	size   int64
 	vals   []any
+	bytes  [][]byte
 }
 
 func newParquet(f *os.File, size int64, name string) (*parquetReader, error) {
@@ -75,6 +76,7 @@ func newParquet(f *os.File, size int64, name string) (*parquetReader, error) {
 		p.stamps = append(p.stamps, stampUnit(fld.Type()))
 	}
 	p.vals = make([]any, len(p.cols))
+	p.bytes = make([][]byte, len(p.cols))
 	return p, nil
 }
 
@@ -119,6 +121,7 @@ func (p *parquetReader) Next(r *Row) error {
 	row := p.buf[p.i]
 	p.i++
 	clear(p.vals)
+	clear(p.bytes)
 	pos := Pos{File: p.name, RowGroup: p.g, Row: p.row}
 	p.row++
 	p.read++
@@ -147,12 +150,12 @@ func (p *parquetReader) Next(r *Row) error {
 		case parquet.Double:
 			p.vals[c] = v.Double()
 		case parquet.ByteArray, parquet.FixedLenByteArray:
-			p.vals[c] = string(v.ByteArray())
+			p.bytes[c] = v.ByteArray()
 		default:
 			return &CellError{Pos: pos, Column: p.cols[c], Value: v.String(), Msg: fmt.Sprintf("unsupported Parquet type %s", v.Kind()), Expected: "boolean, int32, int64, float, double, byte array (string), timestamp or date"}
 		}
 	}
-	r.Pos, r.Text, r.Vals, r.Obj = pos, nil, p.vals, nil
+	r.Pos, r.Text, r.Vals, r.Obj, r.Bytes = pos, nil, p.vals, nil, p.bytes
 	return nil
 }
 

@@ -21,6 +21,9 @@ type Row struct {
 	Text []string
 	Vals []any
 	Obj  map[string]any
+	// Bytes, with Vals, holds Parquet byte-array (string) cells, not
+	// copied: valid until the next call. Vals is nil at those columns.
+	Bytes [][]byte
 }
 
 // Reader yields the rows of one table.
