@@ -159,6 +159,9 @@ func (t *tableFlags) run(cmd *cobra.Command, store, file, nodeLabel string, noSy
 		return asTable(err)
 	}
 	readTime := time.Since(start)
+	if changes != nil && len(changes.Batches) == 0 {
+		return badInput("%s has no changes (only a header): nothing to write", path)
+	}
 	src := tgms.Source{Name: "file " + filepath.Base(path), SHA256: rd.SHA256()}
 	if t.dryRun {
 		var db *tgms.DB
@@ -273,6 +276,15 @@ func asTable(err error) error {
 
 // dryRun prints what a load would write.
 func dryRun(w io.Writer, db *tgms.DB, path string, ev *tabular.EventTable, nodes *tabular.NodeTable, ch *tabular.ChangeLog) error {
+	if ch != nil {
+		dir := ""
+		if db != nil {
+			dir = db.Dir()
+		}
+		if err := checkChanges(dir, ch); err != nil {
+			return err
+		}
+	}
 	fmt.Fprintf(w, "dry run: %s is valid; nothing was written\n", path)
 	switch {
 	case ev != nil:
@@ -320,14 +332,7 @@ func dryRun(w io.Writer, db *tgms.DB, path string, ev *tabular.EventTable, nodes
 			fmt.Fprintf(w, "  e.g. %s :%s %s props %s\n", op.UID, op.Label, op.Valid, op.Props.JSON())
 		}
 	default:
-		dir := ""
-		if db != nil {
-			dir = db.Dir()
-		}
 		fmt.Fprintf(w, "  %d changes in %d batches recorded %s .. %s\n", ch.Rows, len(ch.Batches), bt.FormatRFC3339(ch.Batches[0].TT), bt.FormatRFC3339(ch.Batches[len(ch.Batches)-1].TT))
-		if err := checkChanges(dir, ch); err != nil {
-			return err
-		}
 		fmt.Fprintf(w, "  every batch plans cleanly against the store's history\n")
 	}
 	return nil
