@@ -2,6 +2,7 @@ package export
 
 import (
 	"encoding/csv"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -125,9 +126,9 @@ func Write(store *engine.Store, logPath, dir, format string, asOf bt.Time) (*Sum
 		return nil, err
 	}
 	err = open(ChangesTable, changeCols, func(emit func([]cell)) error {
-		return eventlog.ReadFile(logPath, func(r *eventlog.Record, _ int64) error {
+		err := eventlog.ReadFile(logPath, func(r *eventlog.Record, _ int64) error {
 			if r.Seq > lastSeq {
-				return io.EOF
+				return errStop
 			}
 			sum.Batches++
 			for i := range r.Ops {
@@ -135,29 +136,19 @@ func Write(store *engine.Store, logPath, dir, format string, asOf bt.Time) (*Sum
 			}
 			return nil
 		})
+		if errors.Is(err, errStop) {
+			return nil
+		}
+		return err
 	})
-	if err == io.EOF || (err != nil && errorsIsEOF(err)) {
-		err = nil
-	}
 	if err != nil {
 		return nil, err
 	}
 	return sum, nil
 }
 
-func errorsIsEOF(err error) bool {
-	for err != nil {
-		if err == io.EOF {
-			return true
-		}
-		u, ok := err.(interface{ Unwrap() error })
-		if !ok {
-			return false
-		}
-		err = u.Unwrap()
-	}
-	return false
-}
+// errStop ends the log read at the exported batch.
+var errStop = errors.New("stop")
 
 var (
 	nodeCols   = []string{"uid", "label", "valid_from", "valid_to", "recorded_from", "recorded_to", "created_by", "closed_by", "props"}
