@@ -68,8 +68,22 @@ func TestChangeLogAsOfRecordedTime(t *testing.T) {
 			t.Errorf("as of %s: %s, want %s", c.asOf, out, c.want)
 		}
 	}
+	// A change the store's history cannot take (a correction of a node it
+	// never held) names its row, and nothing of the log is written.
+	before := digestOf(t, st)
+	bad := filepath.Join(dir, "bad.csv")
+	os.WriteFile(bad, []byte("recorded_at,op,uid,valid_from,props\n"+
+		"2024-04-01T00:00:00Z,assert,acct-new,2024-01-01T00:00:00Z,\n"+
+		"2024-04-02T00:00:00Z,correct,acct-ghost,2024-01-01T00:00:00Z,\"{\"\"x\"\":1}\"\n"), 0o644)
+	_, errs, code := runCLI(t, "ingest", "--store", st, "--changes", bad)
+	if code != exitInput || !strings.Contains(errs, "bad.csv:3") || !strings.Contains(errs, "acct-ghost") || !strings.Contains(errs, "nothing was written") {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	if digestOf(t, st) != before {
+		t.Fatal("a refused change log changed the store")
+	}
 	// A change log recorded before the store's last transaction time is refused.
-	_, errs, code := runCLI(t, "ingest", "--store", st, "--changes", "../../examples/own/ledger.csv", "--again")
+	_, errs, code = runCLI(t, "ingest", "--store", st, "--changes", "../../examples/own/ledger.csv", "--again")
 	if code != exitInput || !strings.Contains(errs, "not after the store's last transaction time") {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
