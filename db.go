@@ -268,7 +268,9 @@ func (db *DB) ingest(ctx context.Context, events []bt.Event, nodeLabel string, s
 	db.wmu.Lock()
 	defer db.wmu.Unlock()
 	res.FirstSeq = db.store.Batches() + 1
-	var planner bt.Planner // one for every batch: each is applied before the next is planned
+	// One planner for every batch (each is applied before the next is
+	// planned); the chunks were validated above.
+	planner := bt.Planner{Validated: true}
 	done := 0
 	for len(chunks) > 0 {
 		if err := ctx.Err(); err != nil {
@@ -281,7 +283,7 @@ func (db *DB) ingest(ctx context.Context, events []bt.Event, nodeLabel string, s
 		if sources != nil {
 			gsrc, sources = sources[:len(group)], sources[len(group):]
 		}
-		first, last, err := db.commitSourced(&planner, group, gsrc)
+		first, last, err := db.commitSourced(&planner, group, gsrc, nil)
 		if err != nil {
 			return res, fmt.Errorf("ingest stopped after %d durable events: %w", done, err)
 		}
@@ -379,12 +381,13 @@ func (e *groupError) Unwrap() error { return e.err }
 // publishes them. A refused batch stops the group: the batches before it
 // are committed, and a *groupError names it.
 func (db *DB) commitGroup(batches [][]bt.Op) (first, last bt.Time, err error) {
-	return db.commitSourced(new(bt.Planner), batches, nil)
+	return db.commitSourced(new(bt.Planner), batches, nil, nil)
 }
 
 // commitSourced is commitGroup with a source text per batch (nil: none),
-// planned with pl.
-func (db *DB) commitSourced(pl *bt.Planner, batches [][]bt.Op, sources []string) (first, last bt.Time, err error) {
+// planned with pl, and caller-chosen transaction times (nil: the clock's;
+// the caller checks they increase and follow the store's last).
+func (db *DB) commitSourced(pl *bt.Planner, batches [][]bt.Op, sources []string, tts []bt.Time) (first, last bt.Time, err error) {
 	if db.opt.ReadOnly {
 		return 0, 0, ErrReadOnly
 	}
@@ -394,7 +397,12 @@ func (db *DB) commitSourced(pl *bt.Planner, batches [][]bt.Op, sources []string)
 	recs := make([]*eventlog.Record, 0, len(batches))
 	var refused error
 	for i, ops := range batches {
-		tt := db.tick()
+		var tt bt.Time
+		if tts != nil {
+			tt, db.clockLast = tts[i], tts[i]
+		} else {
+			tt = db.tick()
+		}
 		seq := db.store.Batches() + 1
 		eff, ops, err := db.plan(pl, tt, seq, ops, true)
 		if err != nil {
@@ -573,4 +581,12 @@ func (db *DB) closeFiles() error {
 // payload's digest.
 func (db *DB) Call(ctx context.Context, op string, args map[string]any) (*ops.Envelope, error) {
 	return ops.Execute(ctx, db, op, args)
+}
+
+// Card describes the dataset (see engine.Card): its currently believed
+// versions.
+func (db *DB) Card() *engine.Card {
+	db.mu.RLock()
+	defer db.mu.RUnlock()
+	return db.store.Card()
 }

@@ -141,3 +141,7 @@ type IngestRecord struct {
 	FirstTT  bt.Time
 	Batches  int
 }
+
+// IngestCheck returns the *RepeatIngestError an ingest of src would get,
+// or nil.
+func (db *DB) IngestCheck(src Source) error { return db.repeated(src) }

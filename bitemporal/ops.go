@@ -339,6 +339,9 @@ func checkProps(i int, k OpKind, p Props) error {
 	if p == "" {
 		return nil
 	}
+	if p[0] == '{' && p != "{}" && canon.IsCanonical(string(p)) {
+		return nil // the common case, decided without building the value
+	}
 	c, err := canon.Canonicalize([]byte(p))
 	if err != nil {
 		return opErr(CodeInvalidArg, i, k, "props", "%v", err)

@@ -125,15 +125,23 @@ func Plan(v View, tt Time, seq uint64, ops []Op) (*Effect, error) {
 // Planning a stream of large batches this way, each applied before the
 // next is planned, allocates little. The zero value is ready to use; Plan
 // is the one-off form.
-type Planner struct{ p planner }
+type Planner struct {
+	p planner
+	// Validated says the ops given to Plan have already passed
+	// Op.Validate (bulk ingest validates every chunk before it writes
+	// any), so Plan does not check them again.
+	Validated bool
+}
 
 // Plan is Plan, reusing the memory of the planner's previous batch.
 func (pl *Planner) Plan(v View, tt Time, seq uint64, ops []Op) (*Effect, error) {
 	p := &pl.p
 	p.reset(v, tt, seq)
 	for i := range ops {
-		if err := ops[i].Validate(i); err != nil {
-			return nil, err
+		if !pl.Validated {
+			if err := ops[i].Validate(i); err != nil {
+				return nil, err
+			}
 		}
 		if err := p.apply(i, &ops[i]); err != nil {
 			return nil, err

@@ -107,6 +107,7 @@ type Stats struct {
 	VtMin        bt.Time  `json:"vt_min"`
 	VtMax        bt.Time  `json:"vt_max"`
 	RelTypes     []string `json:"rel_types"`
+	Card         *Card    `json:"card,omitempty"` // filled by callers that describe the dataset (Store.Card)
 }
 
 // Counts are the sizes and valid-time extent of Stats, without the rel-type

@@ -190,7 +190,7 @@ Times are accepted as microseconds since the epoch or RFC 3339.`,
 	})
 	root.AddCommand(
 		newDemo(), newIngest(), newWrite(), newSynth(), newReplay(), newImport(),
-		newStats(), newDigest(), newCheckpoint(), newCall(), newOps(), newBench(), newPlanCmd(), newTraceCmd(), newAnswersCmd(), newVerify(), newTasks(), newScore(), newEvalCmd(), newAsk(), newServe(),
+		newStats(), newExport(), newDigest(), newCheckpoint(), newCall(), newOps(), newBench(), newPlanCmd(), newTraceCmd(), newAnswersCmd(), newVerify(), newTasks(), newScore(), newEvalCmd(), newAsk(), newServe(),
 	)
 	root.AddCommand(newCheck(), newCampaign())
 	addStoreFlags(root)

@@ -9,25 +9,27 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/tgms-go/tgms"
 	bt "github.com/tgms-go/tgms/bitemporal"
+	"github.com/tgms-go/tgms/engine"
 )
 
 // storeStats is what `tgms stats` reports.
 type storeStats struct {
-	Store         string   `json:"store"`
-	Nodes         int      `json:"nodes"`
-	NodeVersions  int      `json:"node_versions"`
-	EdgeVersions  int      `json:"edge_versions"`
-	Batches       uint64   `json:"batches"`
-	LastTT        bt.Time  `json:"last_tt"`
-	LastTTRFC3339 string   `json:"last_tt_rfc3339"`
-	VtMin         bt.Time  `json:"vt_min"`
-	VtMax         bt.Time  `json:"vt_max"`
-	VtMinRFC3339  string   `json:"vt_min_rfc3339"`
-	VtMaxRFC3339  string   `json:"vt_max_rfc3339"`
-	RelTypes      []string `json:"rel_types"`
-	LogBytes      int64    `json:"log_bytes"`
-	CkptBytes     int64    `json:"checkpoint_bytes"`
-	Digest        string   `json:"digest"`
+	Store         string       `json:"store"`
+	Nodes         int          `json:"nodes"`
+	NodeVersions  int          `json:"node_versions"`
+	EdgeVersions  int          `json:"edge_versions"`
+	Batches       uint64       `json:"batches"`
+	LastTT        bt.Time      `json:"last_tt"`
+	LastTTRFC3339 string       `json:"last_tt_rfc3339"`
+	VtMin         bt.Time      `json:"vt_min"`
+	VtMax         bt.Time      `json:"vt_max"`
+	VtMinRFC3339  string       `json:"vt_min_rfc3339"`
+	VtMaxRFC3339  string       `json:"vt_max_rfc3339"`
+	RelTypes      []string     `json:"rel_types"`
+	LogBytes      int64        `json:"log_bytes"`
+	CkptBytes     int64        `json:"checkpoint_bytes"`
+	Digest        string       `json:"digest"`
+	Card          *engine.Card `json:"card"`
 }
 
 func collectStats(db *tgms.DB) storeStats {
@@ -36,7 +38,7 @@ func collectStats(db *tgms.DB) storeStats {
 		Store: db.Dir(), Nodes: st.Nodes, NodeVersions: st.NodeVersions, EdgeVersions: st.EdgeVersions,
 		Batches: st.Batches, LastTT: st.LastTT, LastTTRFC3339: bt.FormatRFC3339(st.LastTT),
 		VtMin: st.VtMin, VtMax: st.VtMax, VtMinRFC3339: bt.FormatRFC3339(st.VtMin), VtMaxRFC3339: bt.FormatRFC3339(st.VtMax),
-		RelTypes: st.RelTypes, Digest: db.Digest(),
+		RelTypes: st.RelTypes, Digest: db.Digest(), Card: db.Card(),
 	}
 	if fi, err := os.Stat(filepath.Join(db.Dir(), tgms.LogFile)); err == nil {
 		out.LogBytes = fi.Size()
@@ -74,6 +76,7 @@ func newStats() *cobra.Command {
 			fmt.Fprintf(w, "rel types      %v\n", s.RelTypes)
 			fmt.Fprintf(w, "on disk        log %d B, checkpoint %d B\n", s.LogBytes, s.CkptBytes)
 			fmt.Fprintf(w, "digest         %s\n", s.Digest)
+			printCard(w, s.Card)
 			return nil
 		},
 	}

@@ -24,8 +24,9 @@ func newIngest() *cobra.Command {
 	var store, dataset, file, eventsFile, label string
 	var download, noSync, acks, again bool
 	var groupEvents int
+	var table tableFlags
 	cmd := &cobra.Command{
-		Use:   "ingest --store DIR (--dataset NAME [--file PATH] | --events FILE.jsonl)",
+		Use:   "ingest --store DIR (--dataset NAME [--file PATH] | --events FILE.jsonl | --file TABLE ... | --nodes TABLE ... | --changes TABLE ...)",
 		Short: "Bulk-load a SNAP dataset or a JSONL file of edge events",
 		Long: `Bulk-load events. Every line is parsed and checked (and a dataset's SHA-256
 pin verified) before anything is written, so bad input leaves the store
@@ -39,8 +40,11 @@ Datasets: ` + fmt.Sprint(datasets.Names()) + `. Without --file the dataset is lo
 in ../shared/data and ./data, and downloaded from SNAP with --download.
 
 --events reads one JSON object per line:
-  {"src":"a","dst":"b","rel_type":"MSG","vt_s":T,["vt_e":T],["disc":"..."],["props":{...}]}`,
+  {"src":"a","dst":"b","rel_type":"MSG","vt_s":T,["vt_e":T],["disc":"..."],["props":{...}]}` + tableHelp,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			if table.wanted(dataset, file) && eventsFile == "" {
+				return table.run(cmd, store, file, label, noSync, again)
+			}
 			if (dataset == "") == (eventsFile == "") {
 				return usageError{fmt.Errorf("give exactly one of --dataset or --events")}
 			}
@@ -106,6 +110,7 @@ in ../shared/data and ./data, and downloaded from SNAP with --download.
 	f.MarkHidden("acks")
 	f.IntVar(&groupEvents, "group-events", 0, "events per group commit (default 200,000)")
 	f.MarkHidden("group-events")
+	table.register(f)
 	return cmd
 }
 

@@ -10,6 +10,7 @@ import (
 	"github.com/tgms-go/tgms/agent"
 	bt "github.com/tgms-go/tgms/bitemporal"
 	"github.com/tgms-go/tgms/canon"
+	"github.com/tgms-go/tgms/engine"
 	"github.com/tgms-go/tgms/evidence"
 	"github.com/tgms-go/tgms/exec"
 	"github.com/tgms-go/tgms/ops"
@@ -363,6 +364,9 @@ func stats(_ context.Context, s *Service, args map[string]any) (any, *Failure) {
 	st := s.store.Stats()
 	if st.RelTypes == nil {
 		st.RelTypes = []string{}
+	}
+	if c, ok := s.store.(interface{ Card() *engine.Card }); ok {
+		st.Card = c.Card() // the dataset card, as tgms stats prints it
 	}
 	return st, nil
 }

@@ -1,0 +1,129 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func mustRun(t *testing.T, args ...string) string {
+	t.Helper()
+	out, errs, code := runCLI(t, args...)
+	if code != 0 {
+		t.Fatalf("tgms %s: exit %d\nstdout: %s\nstderr: %s", strings.Join(args, " "), code, out, errs)
+	}
+	return out
+}
+
+func digestOf(t *testing.T, store string) string {
+	return strings.TrimSpace(mustRun(t, "digest", "--store", store))
+}
+
+// Export then a change-log ingest of the export rebuilds the store with
+// the same digest, for a store with corrections and retractions: the
+// example ledger and a synthetic store with corrected and retracted
+// events; CSV and Parquet.
+func TestExportRoundTrip(t *testing.T) {
+	dir := t.TempDir()
+	ledger := filepath.Join(dir, "ledger")
+	mustRun(t, "ingest", "--store", ledger, "--changes", "../../examples/own/ledger.csv", "--no-sync")
+	synth := filepath.Join(dir, "synth")
+	mustRun(t, "synth", "--store", synth, "--events", "3000", "--seed", "7", "--corrections", "0.05", "--no-sync")
+	// Node tables and events on top, with store-assigned discriminators.
+	mustRun(t, "ingest", "--store", synth, "--nodes", "../../examples/own/people.csv", "--uid", "account", "--label-col", "kind", "--valid-from", "since", "--valid-to", "until", "--props", "name,risk")
+	for _, store := range []string{ledger, synth} {
+		for _, format := range []string{"csv", "parquet"} {
+			out := filepath.Join(dir, "out-"+filepath.Base(store)+"-"+format)
+			mustRun(t, "export", "--store", store, "--out", out, "--format", format)
+			back := out + "-store"
+			mustRun(t, "ingest", "--store", back, "--changes", filepath.Join(out, "changes."+format), "--no-sync")
+			if a, b := digestOf(t, store), digestOf(t, back); a != b {
+				t.Fatalf("%s %s: digest after the round trip %s, want %s", filepath.Base(store), format, b, a)
+			}
+		}
+	}
+	// The synthetic store really has corrections and retractions.
+	edges, err := os.ReadFile(filepath.Join(dir, "out-synth-csv", "edges.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(edges), ",correct,") || !strings.Contains(string(edges), ",retract,") {
+		t.Fatal("the synthetic store has no corrected or retracted versions")
+	}
+}
+
+// "As of" one of the change log's recorded times answers from the user's
+// history: Dia was recorded low-risk until the correction of March 10.
+func TestChangeLogAsOfRecordedTime(t *testing.T) {
+	dir := t.TempDir()
+	st := filepath.Join(dir, "st")
+	mustRun(t, "ingest", "--store", st, "--changes", "../../examples/own/ledger.csv", "--no-sync")
+	for _, c := range []struct{ asOf, want string }{
+		{"1709596800000000", `"risk":"low"`},  // 2024-03-05
+		{"1710201600000000", `"risk":"high"`}, // 2024-03-12
+	} {
+		out := mustRun(t, "call", "--store", st, "entity_history", `{"uid":"acct-dia","as_of_tt":`+c.asOf+`}`)
+		if !strings.Contains(out, c.want) {
+			t.Errorf("as of %s: %s, want %s", c.asOf, out, c.want)
+		}
+	}
+	// A change the store's history cannot take (a correction of a node it
+	// never held) names its row, and nothing of the log is written.
+	before := digestOf(t, st)
+	bad := filepath.Join(dir, "bad.csv")
+	os.WriteFile(bad, []byte("recorded_at,op,uid,valid_from,props\n"+
+		"2024-04-01T00:00:00Z,assert,acct-new,2024-01-01T00:00:00Z,\n"+
+		"2024-04-02T00:00:00Z,correct,acct-ghost,2024-01-01T00:00:00Z,\"{\"\"x\"\":1}\"\n"), 0o644)
+	_, errs, code := runCLI(t, "ingest", "--store", st, "--changes", bad)
+	if code != exitInput || !strings.Contains(errs, "bad.csv:3") || !strings.Contains(errs, "acct-ghost") || !strings.Contains(errs, "nothing was written") {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	if digestOf(t, st) != before {
+		t.Fatal("a refused change log changed the store")
+	}
+	// A change log recorded before the store's last transaction time is refused.
+	_, errs, code = runCLI(t, "ingest", "--store", st, "--changes", "../../examples/own/ledger.csv", "--again")
+	if code != exitInput || !strings.Contains(errs, "not after the store's last transaction time") {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+}
+
+// A bad cell is named (file, line, column, value, expected) and nothing
+// is written; a repeated load is refused unless --again.
+func TestTableIngestBadCellWritesNothing(t *testing.T) {
+	dir := t.TempDir()
+	st := filepath.Join(dir, "st")
+	good := filepath.Join(dir, "good.csv")
+	os.WriteFile(good, []byte("a,b,t\nx,y,2024-01-01T00:00:00Z\n"), 0o644)
+	mustRun(t, "ingest", "--store", st, "--file", good, "--src", "a", "--dst", "b", "--time", "t", "--rel-type", "R")
+	before := digestOf(t, st)
+	bad := filepath.Join(dir, "bad.csv")
+	os.WriteFile(bad, []byte("a,b,t\nx,y,2024-01-01T00:00:00Z\nx,y,2024-02-30T00:00:00Z\nx,,2024-01-01T00:00:00Z\n"), 0o644)
+	_, errs, code := runCLI(t, "ingest", "--store", st, "--file", bad, "--src", "a", "--dst", "b", "--time", "t", "--rel-type", "R")
+	if code != exitInput || !strings.Contains(errs, `bad.csv:3: column "t": value "2024-02-30T00:00:00Z"`) || !strings.Contains(errs, "nothing was written") {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	out, _, code := runCLI(t, "ingest", "--store", st, "--file", bad, "--src", "a", "--dst", "b", "--time", "t", "--rel-type", "R", "--dry-run")
+	_ = out
+	if code != exitInput {
+		t.Fatalf("dry run of a bad file: exit %d", code)
+	}
+	_, errs, _ = runCLI(t, "ingest", "--store", st, "--file", bad, "--src", "a", "--dst", "b", "--time", "t", "--rel-type", "R", "--dry-run")
+	if !strings.Contains(errs, "2 problems") || !strings.Contains(errs, "bad.csv:4") {
+		t.Fatalf("dry run lists: %s", errs)
+	}
+	if after := digestOf(t, st); after != before {
+		t.Fatal("a refused load changed the store")
+	}
+	_, errs, code = runCLI(t, "ingest", "--store", st, "--file", good, "--src", "a", "--dst", "b", "--time", "t", "--rel-type", "R")
+	if code != exitInput || !strings.Contains(errs, "--again") {
+		t.Fatalf("repeat: exit %d: %s", code, errs)
+	}
+	mustRun(t, "ingest", "--store", st, "--file", good, "--src", "a", "--dst", "b", "--time", "t", "--rel-type", "R", "--again")
+	// A mapping that names a missing column is an input error.
+	_, errs, code = runCLI(t, "ingest", "--store", st, "--file", good, "--src", "a", "--dst", "nope", "--time", "t", "--rel-type", "R")
+	if code != exitInput || !strings.Contains(errs, `column "nope"`) {
+		t.Fatalf("missing column: exit %d: %s", code, errs)
+	}
+}

@@ -1,0 +1,147 @@
+package tabular
+
+import (
+	"fmt"
+
+	bt "github.com/tgms-go/tgms/bitemporal"
+)
+
+// DefaultNodeLabel is the label of nodes that events create when the
+// mapping gives none.
+const DefaultNodeLabel = "Node"
+
+// EventTable is an event table read through a mapping.
+type EventTable struct {
+	Events    []bt.Event
+	Rows      int64
+	NodeLabel string // label of the nodes the events create
+	SHA256    string // of the file's bytes
+}
+
+// ReadEvents reads every row of rd as one edge event: src and dst are
+// node uids, time is the event's valid-time start; with an end column the
+// event holds over [time, end) (an empty end cell: still holding),
+// without one it is an instant (valid for one microsecond). Nothing is
+// returned when any row is bad: the error is a *Problems naming each bad
+// cell (up to opt.MaxProblems).
+func ReadEvents(rd Reader, m *Mapping, opt Options) (*EventTable, error) {
+	file := rowFile(rd)
+	b, err := newBinder(rd, file, m)
+	if err != nil {
+		return nil, mappingErr(err)
+	}
+	tf, err := ParseTimeFormat(m.TimeFormat, m.TZ)
+	if err != nil {
+		return nil, mappingErr(err)
+	}
+	src, err := b.need(m.Src, "--src", "the source node")
+	if err != nil {
+		return nil, mappingErr(err)
+	}
+	dst, err := b.need(m.Dst, "--dst", "the destination node")
+	if err != nil {
+		return nil, mappingErr(err)
+	}
+	tcol, err := b.need(m.Time, "--time", "the event time")
+	if err != nil {
+		return nil, mappingErr(err)
+	}
+	var end, relCol col
+	if m.End != "" {
+		if end, err = b.bind(m.End, "the end time"); err != nil {
+			return nil, mappingErr(err)
+		}
+	}
+	switch {
+	case m.RelTypeCol != "" && m.RelType != "":
+		return nil, mappingErr(fmt.Errorf("give one of --rel-type NAME and --rel-type-col COLUMN, not both"))
+	case m.RelTypeCol != "":
+		if relCol, err = b.bind(m.RelTypeCol, "the rel type"); err != nil {
+			return nil, mappingErr(err)
+		}
+	case m.RelType == "":
+		return nil, mappingErr(fmt.Errorf("no rel type: give --rel-type NAME (one type for every event) or --rel-type-col COLUMN"))
+	}
+	if m.LabelCol != "" {
+		return nil, mappingErr(fmt.Errorf("--label-col applies to node tables; for events --label names the label of the nodes they create"))
+	}
+	if err := b.bindProps(m.Props); err != nil {
+		return nil, mappingErr(err)
+	}
+	label := m.Label
+	if label == "" {
+		label = DefaultNodeLabel
+	}
+	out := &EventTable{NodeLabel: label}
+	rel := m.RelType
+	probs, n, err := b.each(opt, func(r *Row) *CellError {
+		var ev bt.Event
+		var e *CellError
+		if ev.Src, e = b.str(r, src, true, "a node uid"); e != nil {
+			return e
+		}
+		if ev.Dst, e = b.str(r, dst, true, "a node uid"); e != nil {
+			return e
+		}
+		ev.RelType = rel
+		if relCol.ok() {
+			if ev.RelType, e = b.str(r, relCol, false, "a rel type name"); e != nil {
+				return e
+			}
+		}
+		t, null, e := b.time(r, tcol, tf)
+		if e != nil {
+			return e
+		}
+		if null {
+			text, val, isText, _ := b.cell(r, tcol)
+			return b.bad(r, tcol, text, val, isText, "empty", tf.Expected())
+		}
+		if t >= bt.OpenEnd-1 {
+			text, val, isText, _ := b.cell(r, tcol)
+			return b.bad(r, tcol, text, val, isText, "too far in the future", tf.Expected())
+		}
+		ev.VtS = t
+		if end.ok() {
+			te, null, e := b.time(r, end, tf)
+			if e != nil {
+				return e
+			}
+			if null {
+				te = bt.OpenEnd
+			}
+			if te <= t {
+				text, val, isText, _ := b.cell(r, end)
+				return b.bad(r, end, text, val, isText, fmt.Sprintf("not after the start %s", bt.FormatRFC3339(t)), "an end after the start (the fact holds over [start, end)), or an empty cell for a fact still holding")
+			}
+			ev.VtE = te
+		}
+		if ev.Props, e = b.propsOf(r); e != nil {
+			return e
+		}
+		out.Events = append(out.Events, ev)
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	if probs != nil {
+		return nil, probs
+	}
+	out.Rows = n
+	out.SHA256 = rd.SHA256()
+	return out, nil
+}
+
+// rowFile is the file name a reader reports positions in.
+func rowFile(rd Reader) string {
+	switch r := rd.(type) {
+	case *delimited:
+		return r.name
+	case *jsonlReader:
+		return r.name
+	case *parquetReader:
+		return r.name
+	}
+	return ""
+}

@@ -1,0 +1,151 @@
+package tabular_test
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/parquet-go/parquet-go"
+	"github.com/tgms-go/tgms"
+	"github.com/tgms-go/tgms/tabular"
+)
+
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// tenColumns writes n rows of a 10-column event table: src, dst, a unix
+// time, a rel type and six property columns (three typed).
+func tenColumns(tb testing.TB, n int) string {
+	var sb strings.Builder
+	sb.WriteString("src,dst,ts,kind,amount,count,ok,channel,note,region\n")
+	base := time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC).Unix()
+	kinds := []string{"PAID", "SENT", "CALLED"}
+	for i := range n {
+		fmt.Fprintf(&sb, "u%d,u%d,%d,%s,%d.%02d,%d,%t,ch%d,n%d,r%d\n", i%50000, (i*7+1)%50000, base+int64(i), kinds[i%3], i%1000, i%100, i%17, i%2 == 0, i%5, i%97, i%11)
+	}
+	p := filepath.Join(tb.TempDir(), "events.csv")
+	if err := os.WriteFile(p, []byte(sb.String()), 0o644); err != nil {
+		tb.Fatal(err)
+	}
+	return p
+}
+
+// BenchmarkIngestCSV10Durable is the whole load of a 10-column CSV into a
+// new store with fsync: read, check, write. events/s is wall time;
+// events/cpu-s divides by the CPU the process used, the figure that a
+// machine busy with other work does not distort.
+func BenchmarkIngestCSV10Durable(b *testing.B) {
+	n := 500_000
+	if testing.Short() {
+		n = 50_000
+	}
+	benchDurable(b, tenColumns(b, n), n, tabular.Mapping{Src: "src", Dst: "dst", Time: "ts", TimeFormat: tabular.UnixS, RelTypeCol: "kind", Props: []string{"*"},
+		Types: map[string]string{"amount": "float", "count": "int", "ok": "bool"}})
+}
+
+func benchDurable(b *testing.B, p string, n int, m tabular.Mapping) {
+	b.ResetTimer()
+	cpu0 := cpuTime()
+	for i := range b.N {
+		rd, err := tabular.Open(p, "")
+		if err != nil {
+			b.Fatal(err)
+		}
+		et, err := tabular.ReadEvents(rd, &m, tabular.Options{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		db, err := tgms.Open(filepath.Join(b.TempDir(), fmt.Sprint(i)), nil)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if _, err := db.IngestFrom(tgms.Source{Name: "events.csv", SHA256: rd.SHA256()}, false, et.Events, et.NodeLabel, nil); err != nil {
+			b.Fatal(err)
+		}
+		rd.Close()
+		if err := db.Close(); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(n)*float64(b.N)/b.Elapsed().Seconds(), "events/s")
+	b.ReportMetric(float64(n)*float64(b.N)/(cpuTime()-cpu0).Seconds(), "events/cpu-s")
+}
+
+type tenCols struct {
+	Src     string  `parquet:"src"`
+	Dst     string  `parquet:"dst"`
+	TS      int64   `parquet:"ts,timestamp(microsecond)"`
+	Kind    string  `parquet:"kind"`
+	Amount  float64 `parquet:"amount"`
+	Count   int64   `parquet:"count"`
+	OK      bool    `parquet:"ok"`
+	Channel string  `parquet:"channel"`
+	Note    string  `parquet:"note"`
+	Region  string  `parquet:"region"`
+}
+
+// tenColumnsParquet writes the rows of tenColumns as Parquet (times as
+// TIMESTAMP(MICROS), props with their own types).
+func tenColumnsParquet(tb testing.TB, n int) string {
+	base := time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC).Unix()
+	kinds := []string{"PAID", "SENT", "CALLED"}
+	rows := make([]tenCols, n)
+	for i := range rows {
+		rows[i] = tenCols{fmt.Sprintf("u%d", i%50000), fmt.Sprintf("u%d", (i*7+1)%50000), (base + int64(i)) * 1e6, kinds[i%3],
+			float64(i%1000) + float64(i%100)/100, int64(i % 17), i%2 == 0, fmt.Sprintf("ch%d", i%5), fmt.Sprintf("n%d", i%97), fmt.Sprintf("r%d", i%11)}
+	}
+	p := filepath.Join(tb.TempDir(), "events.parquet")
+	f, err := os.Create(p)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	w := parquet.NewGenericWriter[tenCols](f)
+	if _, err := w.Write(rows); err != nil {
+		tb.Fatal(err)
+	}
+	if err := w.Close(); err != nil {
+		tb.Fatal(err)
+	}
+	f.Close()
+	return p
+}
+
+// BenchmarkIngestParquet10Durable is BenchmarkIngestCSV10Durable from
+// Parquet.
+func BenchmarkIngestParquet10Durable(b *testing.B) {
+	n := 500_000
+	if testing.Short() {
+		n = 50_000
+	}
+	benchDurable(b, tenColumnsParquet(b, n), n, tabular.Mapping{Src: "src", Dst: "dst", Time: "ts", RelTypeCol: "kind", Props: []string{"*"}})
+}
+
+// BenchmarkReadEventsParquet is the read half of
+// BenchmarkIngestParquet10Durable.
+func BenchmarkReadEventsParquet(b *testing.B) {
+	const n = 200_000
+	p := tenColumnsParquet(b, n)
+	m := tabular.Mapping{Src: "src", Dst: "dst", Time: "ts", RelTypeCol: "kind", Props: []string{"*"}}
+	b.ResetTimer()
+	cpu0 := cpuTime()
+	for range b.N {
+		rd, err := tabular.Open(p, "")
+		if err != nil {
+			b.Fatal(err)
+		}
+		et, err := tabular.ReadEvents(rd, &m, tabular.Options{})
+		rd.Close()
+		if err != nil || len(et.Events) != n {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(n)*float64(b.N)/b.Elapsed().Seconds(), "events/s")
+	b.ReportMetric(float64(n)*float64(b.N)/(cpuTime()-cpu0).Seconds(), "events/cpu-s")
+}
