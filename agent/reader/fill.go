@@ -72,7 +72,12 @@ func (x *extractor) times() (*timeRead, error) {
 		case startPreps[prep]:
 			// "10 days starting May 3": a window of that length.
 			if d := x.lengthBefore(t); d != nil {
-				if err := mkWin(t.w.start, t.w.start+d.us, d.written+" "+x.span(t.w.i-1, t.w.j), false); err != nil {
+				// "the two weeks after D" starts when D ends.
+				s := t.w.start
+				if prep == "after" {
+					s = t.w.end
+				}
+				if err := mkWin(s, s+d.us, d.written+" "+x.span(t.w.i-1, t.w.j), false); err != nil {
 					return nil, err
 				}
 				continue
@@ -150,7 +155,7 @@ func (x *extractor) has(c string) bool { _, ok := x.s.concepts[c]; return ok }
 // missing or does not fit.
 func (x *extractor) fill(in *intent, text string) (*Reading, string) {
 	s := x.s
-	r := &Reading{Intent: in.name, Options: map[string]string{}, Notes: append([]string(nil), s.notes...)}
+	r := &Reading{Intent: in.name, Options: map[string]string{}, Notes: append([]string(nil), s.notes...), Ignored: s.ignored}
 	// Nodes.
 	switch {
 	case len(s.nodes) < in.nodes:
@@ -467,7 +472,7 @@ func (x *extractor) objectOfVerb(i int) bool {
 	for k := 0; k < i; k++ {
 		if sendVerbs[x.toks[k].low] {
 			for j := k + 1; j < i; j++ {
-				if w := words[x.toks[j].low]; w == cNodeNoun || w == cEvent {
+				if w := concept(x.toks[j].low); w == cNodeNoun || w == cEvent {
 					return false
 				}
 			}
@@ -480,7 +485,7 @@ func (x *extractor) objectOfVerb(i int) bool {
 // negated reports whether a time is written after a negation ("not at T").
 func (x *extractor) negated(t timeSlot) bool {
 	for k := t.w.i - 1; k >= 0 && k >= t.w.i-4; k-- {
-		if words[x.toks[k].low] == cNot {
+		if concept(x.toks[k].low) == cNot {
 			return true
 		}
 	}

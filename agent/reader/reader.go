@@ -97,7 +97,7 @@ func (x *extractor) concepts() error {
 			}
 			ok := true
 			for k, w := range ws {
-				if toks[idx[p+k]].low != w || (k > 0 && !adjacent(toks, idx[p+k-1], idx[p+k])) {
+				if !sameWord(toks[idx[p+k]].low, w) || (k > 0 && !adjacent(toks, idx[p+k-1], idx[p+k])) {
 					ok = false
 					break
 				}
@@ -107,9 +107,12 @@ func (x *extractor) concepts() error {
 					toks[idx[p+k]].used = true
 				}
 				for _, c := range strings.Split(ph.cpt, "+") {
-					if c != "" {
+					if c != "" && c != cIgnored {
 						x.mark(c, idx[p])
 					}
+				}
+				if ph.cpt == cIgnored {
+					x.s.ignored = append(x.s.ignored, x.span(idx[p], idx[p+len(ws)-1]+1))
 				}
 				p += len(ws) - 1
 				matched = true
@@ -127,7 +130,15 @@ func (x *extractor) concepts() error {
 		}
 		switch t.kind {
 		case tWord:
-			c, ok := words[t.low]
+			c, ok := lookup(t.low)
+			if cls := changers[t.low]; cls != "" && (c == "" || c == cUnsupported) {
+				x.mark(cUnsupported, i)
+				continue
+			}
+			if !ok && discourse[t.low] {
+				x.s.ignored = append(x.s.ignored, t.text)
+				continue
+			}
 			if !ok {
 				if m := nearMonth(t.low); m != "" && (x.tok(i+1).kind == tNum || x.tok(i-1).kind == tNum) {
 					a, b := i, i+2
@@ -183,12 +194,12 @@ func (x *extractor) mark(c string, i int) {
 // counted records what "how many" counts: the first noun after it.
 func (x *extractor) counted(i int) {
 	for k := i + 1; k < len(x.toks) && k <= i+4; k++ {
-		switch words[x.toks[k].low] {
+		switch concept(x.toks[k].low) {
 		case cNodeNoun, cNeighbour, cPartner:
 			x.mark("counts-nodes", k)
 			return
 		case cEvent:
-			if x.toks[k].low == "edge" && words[x.tok(k+1).low] == cEvent {
+			if x.toks[k].low == "edge" && concept(x.tok(k+1).low) == cEvent {
 				continue
 			}
 			x.mark("counts-events", k)

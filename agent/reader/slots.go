@@ -23,6 +23,7 @@ type slots struct {
 	maxHops  int64
 	concepts map[string]int // concept → first token index
 	notes    []string
+	ignored  []string // words read as carrying no intent
 }
 
 type nodeSlot struct {
@@ -366,7 +367,7 @@ func (x *extractor) rawRange(i int) (int, bool) {
 	return i + 3, true
 }
 
-func isNodeNoun(w string) bool { return words[w] == cNodeNoun }
+func isNodeNoun(w string) bool { return concept(w) == cNodeNoun }
 
 // count reads a small count at i: "5" or "five".
 func (x *extractor) count(i int) (int64, bool) {
