@@ -55,6 +55,11 @@ func (x *extractor) times() (*timeRead, error) {
 						x.toks[n.w.j].used = true
 					}
 				}
+				// A compact day range ("5 to 11 May", "June 1-7") and a dash
+				// between two days name whole days: the last one is included.
+				if n.w.prec == PrecDay && (t.w.compact || n.w.compact || (conn == "-" || conn == "–") && t.w.prec == PrecDay) {
+					end, incl = n.w.end, true
+				}
 				start := t.w.start
 				if prep == "after" {
 					start = t.w.end

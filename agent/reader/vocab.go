@@ -116,6 +116,7 @@ func init() {
 		"condition": "if only unless whenever provided assuming suppose supposing",
 		"ordinal":   "second third fourth fifth runner runners-up penultimate",
 		"future":    "will predict prediction forecast expect expected tomorrow next",
+		"calendar":  "monday tuesday wednesday thursday friday saturday sunday mondays tuesdays wednesdays thursdays fridays saturdays sundays weekday weekdays weekend weekends",
 	} {
 		for _, w := range strings.Fields(ws) {
 			changers[w] = cls

@@ -25,7 +25,7 @@
 //	            or belief time), or an answer where a refusal was expected
 //
 // Answers compare by kind: counts exactly, numbers within 1e-9 relative,
-// uids exactly, entity sets as sets, intervals at IoU ≥ 0.5. The reading
+// uids exactly, entity sets as sets (a bare uid as a set of one), intervals at IoU ≥ 0.5. The reading
 // agrees with the interpretation when its belief time equals the gold's
 // and the first valid-time window of its plan, clipped to the store's
 // extent, equals the expected plan's, clipped the same way.

@@ -261,6 +261,9 @@ func Matches(kind string, gold, got any) bool {
 	}
 	switch kind {
 	case "entity_set":
+		if s, ok := got.(string); ok {
+			got = []any{s} // a bare uid is a one-element set
+		}
 		gs, ok1 := got.([]any)
 		ws, ok2 := gold.([]any)
 		if !ok1 || !ok2 {
