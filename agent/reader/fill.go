@@ -344,6 +344,23 @@ func (x *extractor) fill(in *intent, text string) (*Reading, string) {
 // options reads an intent's discrete choices from the concepts.
 func (x *extractor) options(in *intent, r *Reading) string {
 	send, recv := x.has(cSend), x.has(cReceive)
+	// "rated by" with no node after "by": the node received.
+	if send {
+		active, passive := false, false
+		for k, t := range x.toks {
+			if concept(t.low) != cSend {
+				continue
+			}
+			if n := x.tok(k + 1); n.low == "by" && !x.isNodeAt(k+2) {
+				passive = true
+			} else {
+				active = true
+			}
+		}
+		if passive {
+			send, recv = active, true
+		}
+	}
 	if !send && !recv && len(x.s.nodes) > 0 {
 		// "did n33 message …": an event noun used as the verb after the node.
 		switch x.tok(x.s.nodes[0].i + 1).low {
@@ -482,6 +499,19 @@ func (x *extractor) objectOfVerb(i int) bool {
 				}
 			}
 			return true
+		}
+	}
+	return false
+}
+
+// isNodeAt reports whether a node of the question is written at token i
+// (after an article or a node noun).
+func (x *extractor) isNodeAt(i int) bool {
+	for k := i; k < i+3 && k < len(x.toks); k++ {
+		for _, n := range x.s.nodes {
+			if n.i == k {
+				return true
+			}
 		}
 	}
 	return false

@@ -16,6 +16,10 @@ type Env struct {
 	UIDs         []string
 	IsNode       func(uid string) bool
 	VtMin, VtMax int64
+	// RelTypes are the store's relation types: each names its events
+	// ("TRUST", "MSG"), and a store with more than one makes a generic
+	// word such as "messages" ambiguous.
+	RelTypes []string
 }
 
 // Read reads a question. It returns a Reading with its plan, or a
@@ -37,7 +41,7 @@ func Read(text string, env Env) (*Reading, error) {
 
 // prepare extracts the slots and reads the remaining words.
 func prepare(text string, env Env) (*extractor, error) {
-	toks := tokenize(text)
+	toks := joinHyphenated(tokenize(text))
 	x := &extractor{timeParser: timeParser{toks: toks, lo: env.VtMin, hi: env.VtMax}, env: env, s: &slots{concepts: map[string]int{}}}
 	if err := x.extract(); err != nil {
 		if rf, ok := err.(*Refusal); ok {
@@ -131,6 +135,10 @@ func (x *extractor) concepts() error {
 		switch t.kind {
 		case tWord:
 			c, ok := lookup(t.low)
+			if x.isRelType(t.low) {
+				c, ok = cEvent, true
+				x.mark("rel-named", i)
+			}
 			if cls := changers[t.low]; cls != "" && (c == "" || c == cUnsupported) {
 				x.mark(cUnsupported, i)
 				continue
@@ -165,7 +173,45 @@ func (x *extractor) concepts() error {
 	if len(unknown) > 0 {
 		return &Refusal{Problem: fmt.Sprintf("I do not know the word%s %s", plural(len(unknown)), strings.Join(quoteAll(unknown), ", "))}
 	}
+	if _, ev := x.s.concepts[cEvent]; ev && len(x.env.RelTypes) > 1 {
+		return &Refusal{Problem: fmt.Sprintf("which relation? the store has %d relation types (%s) and these question shapes count all of them; ask about nodes and paths, or load one relation per store",
+			len(x.env.RelTypes), strings.Join(x.env.RelTypes, ", "))}
+	}
+	delete(x.s.concepts, "rel-named")
 	return nil
+}
+
+// isRelType reports whether a word names one of the store's relation
+// types ("trust" for TRUST, "msgs" for MSG).
+func (x *extractor) isRelType(w string) bool {
+	for _, r := range x.env.RelTypes {
+		l := strings.ToLower(r)
+		if w == l || (len(w) > 3 && stem(w) == stem(l)) || abbreviations[w] == l || strings.TrimSuffix(w, "s") == l {
+			return true
+		}
+	}
+	return false
+}
+
+// joinHyphenated writes a hyphenated word as one where only the joined
+// spelling is a word of the lexicon ("e-mail", "co-workers").
+func joinHyphenated(toks []*token) []*token {
+	var out []*token
+	for i := 0; i < len(toks); i++ {
+		t := toks[i]
+		if i+2 < len(toks) && t.kind == tWord && toks[i+1].text == "-" && toks[i+2].kind == tWord {
+			joined := t.low + toks[i+2].low
+			_, whole := lookup(joined)
+			_, left := lookup(t.low)
+			if whole && !left {
+				out = append(out, &token{kind: tWord, text: t.text + "-" + toks[i+2].text, low: joined})
+				i += 2
+				continue
+			}
+		}
+		out = append(out, t)
+	}
+	return out
 }
 
 func plural(n int) string {

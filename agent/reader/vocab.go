@@ -52,8 +52,10 @@ func lookup(w string) (string, bool) {
 		w = a
 	}
 	stemOnce.Do(buildStems)
-	c, ok := stems[stem(w)]
-	return c, ok
+	if c, ok := stems[stem(w)]; ok {
+		return c, true
+	}
+	return roleNoun(w)
 }
 
 // concept is lookup without the presence flag.
