@@ -106,7 +106,7 @@ func (x *extractor) times() (*timeRead, error) {
 			if err := mkWin(x.lo, t.w.end, "(from the start of the store) "+x.span(t.w.i-1, t.w.j), true); err != nil {
 				return nil, err
 			}
-		case t.w.prec != PrecInstant && prep != "at" && prep != "of":
+		case t.w.prec != PrecInstant && prep != "at" && (prep != "of" || x.wholeOf(t)):
 			if err := mkWin(t.w.start, t.w.end, x.span(t.w.i, t.w.j), false); err != nil {
 				return nil, err
 			}
@@ -424,6 +424,20 @@ func (x *extractor) options(in *intent, r *Reading) string {
 			return "triangles or ping-pong exchanges? the question names both"
 		}
 		r.Options["motif"] = map[bool]string{true: "triangle", false: "ping-pong"}[tri]
+		if in.name == "motif-count-around" && tri {
+			return "cyclic triangles that include a node: no question shape I know counts them; ask for ping-pong exchanges involving the node, or triangles among the nodes it can reach"
+		}
+	case "busiest-cycle":
+		r.Options["cycle"] = x.cycle()
+		n := 0
+		for _, c := range []string{cCycleHour, cCycleWeekday, cCycleMonth} {
+			if x.has(c) {
+				n++
+			}
+		}
+		if n != 1 {
+			return "which cycle? the question names more than one (hour of the day, day of the week, month of the year)"
+		}
 	case "correction-count":
 		c, e := x.has(cCorrect), x.has(cEvolve)
 		if c && e {
@@ -502,6 +516,14 @@ func (x *extractor) objectOfVerb(i int) bool {
 		}
 	}
 	return false
+}
+
+// wholeOf reports whether a period is written "all of P", "the whole of
+// P": the period itself.
+func (x *extractor) wholeOf(t timeSlot) bool {
+	_, k := x.prevWord(t.w.i)
+	w, _ := x.prevWord(k)
+	return w == "all" || w == "whole" || w == "entire" || w == "rest"
 }
 
 // isNodeAt reports whether a node of the question is written at token i

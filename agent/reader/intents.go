@@ -364,14 +364,22 @@ var intents = []*intent{
 			b.answer("count", s+".count")
 		}},
 	{name: "motif-count-around", example: "How many ping-pong exchanges within {D} involved {x} {W}?",
-		need: []string{cTriangle + "|" + cPingPong, cHowMany}, allow: []string{cMotif, cEvent, cTimeOrder, cTriangle, cPingPong, cAround, cPartner, cPair}, nodes: 1, window: true, delta: true, belief: true,
+		need: []string{cTriangle + "|" + cPingPong, cHowMany}, allow: []string{cMotif, cEvent, cTimeOrder, cTriangle, cPingPong, cPair, cAround}, nodes: 1, window: true, delta: true, belief: true,
 		summary: func(r *Reading) string {
-			return "the number of δ-temporal " + motifText(r) + " whose nodes are all " + nodeText(r, "node") + " or nodes it exchanged events with in the window"
+			return "the number of δ-temporal " + motifText(r) + " that include " + nodeText(r, "node") + " (as either of the two nodes)"
 		},
 		build: func(r *Reading, b *builder) {
-			s1 := aggregate(b, "node", "either", endpoint("either"), countAgg())
-			s2 := b.add("count_temporal_motifs", b.asOf(map[string]any{"motif": motifName(r), "delta": r.Delta.Micros, "window": b.window(), "node_filter": ref(s1 + ".rows[*].node")}))
-			b.answer("count", s2+".count")
+			// An instance includes x as u or as v, never both (no self-loops
+			// in a ping-pong): the two bound counts add up.
+			var refs []any
+			for _, role := range []string{"u", "v"} {
+				s := b.add("temporal_pattern", b.asOf(map[string]any{"window": b.window(), "span": r.Delta.Micros, "output": "count",
+					"hops": []any{map[string]any{"src": "u", "dst": "v"}, map[string]any{"src": "v", "dst": "u"}, map[string]any{"src": "u", "dst": "v"}},
+					"bind": map[string]any{role: b.nodeList("node")}}))
+				refs = append(refs, ref(s+".count"))
+			}
+			s3 := b.add("compute", map[string]any{"fn": "sum", "input": refs})
+			b.answer("count", s3+".value")
 		}},
 	{name: "motif-count-reach", example: "Among the nodes {x} can reach {W}, how many cyclic triangles complete within {D}?",
 		need: []string{cTriangle + "|" + cPingPong, cHowMany, cReach}, allow: []string{cMotif, cEvent, cTimeOrder, cTriangle, cPingPong, cPath}, nodes: 1, window: true, delta: true, belief: true,
@@ -384,7 +392,7 @@ var intents = []*intent{
 			b.answer("count", s2+".count")
 		}},
 	{name: "motif-members", example: "Which nodes form cyclic triangles within {D} {W}?",
-		need: []string{cTriangle + "|" + cPingPong, cWhich}, allow: []string{cMotif, cEvent, cTimeOrder, cTriangle, cPingPong, cPair}, window: true, delta: true, belief: true,
+		need: []string{cTriangle + "|" + cPingPong, cWhich}, allow: []string{cMotif, cEvent, cTimeOrder, cTriangle, cPingPong, cPair, cAround}, window: true, delta: true, belief: true,
 		summary: func(r *Reading) string { return "the nodes that take part in δ-temporal " + motifText(r) },
 		build: func(r *Reading, b *builder) {
 			s := b.add("find_temporal_motif_instances", b.asOf(map[string]any{"motif": motifName(r), "delta": r.Delta.Micros, "window": b.window(), "limit": rowLimit}))

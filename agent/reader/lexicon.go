@@ -82,7 +82,7 @@ var phrases = []struct {
 	{"in order of time", cTimeOrder}, {"no earlier than", cTimeOrder},
 	{"back and forth", cPingPong}, {"ping pong", cPingPong}, {"tit for tat", cPingPong},
 	{"most active", cPeak}, {"how many", cHowMany}, {"how much", cUnsupported}, {"number of", cHowMany},
-	{"on record", ""}, {"take part in", ""}, {"takes part in", ""}, {"took part in", ""}, {"part of", ""},
+	{"on record", ""}, {"take part in", cAround}, {"takes part in", cAround}, {"took part in", cAround}, {"taking part in", cAround}, {"part of", ""},
 	{"so far", ""}, {"at all", ""}, {"at any point", ""}, {"all time", ""}, {"of all", ""}, {"in total", cHowMany},
 	{"the whole store", ""}, {"the whole dataset", ""}, {"the whole graph", ""}, {"the entire store", ""},
 	{"ranked by", cRank}, {"in terms of", cRank},
@@ -192,7 +192,7 @@ func init() {
 		go goes eventually towards toward lead leads led passed pass right closed changes change changed second
 		played counts
 		counting consecutive successive show shows showed shown
-		take`) {
+		take utc gmt`) {
 		if _, ok := words[w]; !ok {
 			words[w] = ""
 		}

@@ -311,6 +311,13 @@ func (x *extractor) extract() error {
 		if t.kind == tWord && uidLikeRE.MatchString(t.low) {
 			return &Refusal{Problem: fmt.Sprintf("%s is not a node of this store", t.text), Missing: []string{"node"}}
 		}
+		// "the hour of the day", "the day of the week": a calendar cycle.
+		if c, j := x.cycleAt(i); c != "" {
+			x.s.concepts[c] = i
+			x.use(i, j)
+			i = j - 1
+			continue
+		}
 		// "which day", "the busiest week": a one-unit bucket.
 		if u, ok := unitUS[t.low]; ok && t.kind == tWord && u >= usHour {
 			if p, _ := x.prevWord(i); p == "which" || p == "what" || p == "busiest" || p == "peak" || p == "active" || p == "single" {
