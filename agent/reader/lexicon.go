@@ -87,7 +87,7 @@ var phrases = []struct {
 	{"the whole store", ""}, {"the whole dataset", ""}, {"the whole graph", ""}, {"the entire store", ""},
 	{"ranked by", cRank}, {"in terms of", cRank},
 	{"time respecting", cTimeOrder}, {"time ordered", cTimeOrder}, {"time-respecting", cTimeOrder},
-	{"moving forward in time", cTimeOrder}, {"forward in time", cTimeOrder},
+	{"forward in time", cTimeOrder},
 	{"what time", cWhen}, {"at what time", cWhen}, {"what moment", cWhen},
 	{"pass it on", cReach}, {"passed on", cReach}, {"get to", cReach}, {"got to", cReach}, {"hear from", cReach}, {"hears from", cReach},
 	{"in common", cUnsupported}, {"3 cycle", cTriangle}, {"3 cycles", cTriangle}, {"2 node", ""},
@@ -177,7 +177,7 @@ func init() {
 		made make makes making
 		hold holds held keep kept
 		form forms formed forming
-		having cutting cut split splitting divided dividing group grouped grouping
+		having cut split splitting divided dividing group grouped grouping
 		counted according
 		recorded logged registered
 		result results answer answers

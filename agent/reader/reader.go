@@ -137,7 +137,10 @@ func (x *extractor) concepts() error {
 			c, ok := lookup(t.low)
 			if x.isRelType(t.low) {
 				c, ok = cEvent, true
-				x.mark("rel-named", i)
+				x.mark(cEventKind, i)
+			}
+			if c == cEvent && !genericEvent[stem(t.low)] {
+				x.mark(cEventKind, i)
 			}
 			if cls := changers[t.low]; cls != "" && (c == "" || c == cUnsupported) {
 				x.mark(cUnsupported, i)
@@ -173,12 +176,26 @@ func (x *extractor) concepts() error {
 	if len(unknown) > 0 {
 		return &Refusal{Problem: fmt.Sprintf("I do not know the word%s %s", plural(len(unknown)), strings.Join(quoteAll(unknown), ", "))}
 	}
-	if _, ev := x.s.concepts[cEvent]; ev && len(x.env.RelTypes) > 1 {
-		return &Refusal{Problem: fmt.Sprintf("which relation? the store has %d relation types (%s) and these question shapes count all of them; ask about nodes and paths, or load one relation per store",
-			len(x.env.RelTypes), strings.Join(x.env.RelTypes, ", "))}
+	if i, ev := x.s.concepts[cEventKind]; ev && len(x.env.RelTypes) > 1 {
+		return &Refusal{Problem: fmt.Sprintf("which relation does %q mean? the store has %d relation types (%s) and these question shapes count edges of all of them; ask about \"edges\" or \"events\" to count them all",
+			x.toks[i].text, len(x.env.RelTypes), strings.Join(x.env.RelTypes, ", "))}
 	}
-	delete(x.s.concepts, "rel-named")
+	delete(x.s.concepts, cEventKind)
 	return nil
+}
+
+// cEventKind marks a word that names one kind of event ("messages",
+// "ratings", a relation type) rather than edges of any relation.
+const cEventKind = "event-kind"
+
+// genericEvent are the stems of event words that name edges of any
+// relation: "edges", "events", "interactions", "activity".
+var genericEvent = map[string]bool{}
+
+func init() {
+	for _, w := range strings.Fields("edge edges event events interaction interactions activity traffic link links contact contacts exchange exchanges") {
+		genericEvent[stem(w)] = true
+	}
 }
 
 // isRelType reports whether a word names one of the store's relation
