@@ -19,7 +19,9 @@ var generatorFiles = []string{"../../eval/templates.go", "../../eval/planted.go"
 
 var wordRE = regexp.MustCompile(`[\p{L}\p{N}_µμδ]+`)
 
-func wordsOf(s string) []string { return wordRE.FindAllString(strings.ToLower(strings.ReplaceAll(s, "-", " ")), -1) }
+func wordsOf(s string) []string {
+	return wordRE.FindAllString(strings.ToLower(strings.ReplaceAll(s, "-", " ")), -1)
+}
 
 // generatorTexts are the string literals of the generator's files, cut at
 // every format verb.
