@@ -41,7 +41,8 @@ func (x *extractor) times() (*timeRead, error) {
 			n := ts[k+1]
 			gap := x.span(t.w.j, n.w.i)
 			conn := strings.TrimSpace(strings.ToLower(gap))
-			if (startPreps[prep] || prep == "between" || conn == ".." || conn == "-" || conn == "–") &&
+			if (startPreps[prep] || prep == "between" || conn == ".." || conn == "-" || conn == "–" ||
+				(!endPreps[prep] && t.w.prec == n.w.prec && (conn == "through" || conn == "thru" || conn == "to" || conn == "until" || conn == "till"))) &&
 				(conn == "to" || conn == "until" || conn == "till" || conn == "through" || conn == "thru" || conn == "and" || conn == ".." ||
 					conn == "-" || conn == "–" || conn == "up to" || conn == "up to and including" || strings.HasSuffix(conn, " up to") ||
 					strings.HasSuffix(conn, ", up to") || (startPreps[prep] && endPreps[n.prep] && n.prep != "and")) {

@@ -192,7 +192,7 @@ func init() {
 		go goes eventually towards toward lead leads led passed pass right closed changes change changed second
 		played counts
 		counting consecutive successive show shows showed shown
-		take utc gmt`) {
+		take`) {
 		if _, ok := words[w]; !ok {
 			words[w] = ""
 		}

@@ -146,6 +146,11 @@ func (x *extractor) concepts() error {
 				x.mark(cUnsupported, i)
 				continue
 			}
+			// "UTC" restates the zone of a written time or cycle: with
+			// neither it refers to nothing.
+			if !ok && (t.low == "utc" || t.low == "gmt") && (len(x.s.times) > 0 || x.cycle() != "") {
+				continue
+			}
 			if !ok && discourse[t.low] {
 				x.s.ignored = append(x.s.ignored, t.text)
 				continue

@@ -27,6 +27,9 @@ func buildStems() {
 	stems = map[string]string{}
 	bad := map[string]bool{}
 	for w, c := range words {
+		if c == cPeriod {
+			continue // "hour", "day": only as written, never "hours" by stem
+		}
 		s := stem(w)
 		if old, ok := stems[s]; ok && old != c {
 			bad[s] = true
@@ -93,7 +96,7 @@ func init() {
 		precisely exactly really truly indeed certainly surely definitely likewise
 		whole entire entirety full thing things stuff lot lots bunch
 		pull pulled look looking check checking see seeing figure figured tell telling show showing
-		need needed want wanted like would could might may can possible possibly able
+		need needed want wanted like would could might can possible possibly able
 		archive log logs file files register registry corpus
 		okay ok so well now then anyway also too
 		speaking practically principle theory

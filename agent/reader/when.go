@@ -325,6 +325,11 @@ func (p *timeParser) core(i int) (when, bool, error) {
 				if !ok || err != nil || w.prec != PrecDay {
 					return when{}, false, err
 				}
+				if w.compact {
+					// "the week of 5 to 11 May": the range says which days.
+					w.i, w.text = i, p.span(i, w.j)
+					return w, true, nil
+				}
 				return mk(w.start, w.start+usWeek, PrecWeek, w.j)
 			}
 			if n, ok := dayNum(p.tok(i + 1)); ok || p.tok(i+1).kind == tNum {
