@@ -16,7 +16,6 @@ type timeRead struct {
 
 var startPreps = map[string]bool{"from": true, "since": true, "starting": true, "beginning": true, "after": true, "counted": true, "begins": true, "start": true}
 var endPreps = map[string]bool{"to": true, "until": true, "till": true, "through": true, "thru": true, "before": true, "and": true}
-var periodPreps = map[string]bool{"in": true, "during": true, "over": true, "throughout": true, "within": true, "for": true, "across": true, "on": true}
 
 // times assigns each written time a role.
 func (x *extractor) times() (*timeRead, error) {

@@ -30,7 +30,6 @@ type nodeSlot struct {
 	written string
 	uid     string // "" for a name to resolve
 	cue     string // "src", "dst" or "" from the words before it
-	base    bool
 	i       int
 }
 

@@ -27,7 +27,6 @@ type token struct {
 	text string // as written (a quote without its quotation marks)
 	low  string // lower case, possessive 's dropped
 	used bool   // consumed by a slot
-	cpt  string // the concept a word was read as ("" for filler)
 }
 
 var tokenRE = regexp.MustCompile(strings.Join([]string{
