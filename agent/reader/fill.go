@@ -223,6 +223,16 @@ func (x *extractor) fill(in *intent, text string) (*Reading, string) {
 		r.Instants = []Instant{tr.insts[0]}
 		r.Instants[0].Role = "at"
 	default:
+		// A question of no valid time ("how many versions …") "as of" a
+		// time after every event the store holds is asking what the store
+		// believed then.
+		if len(tr.insts) == 1 && !in.window && s.belief == nil && tr.insts[0].T >= x.hi && in.belief && x.writtenInstant(tr.insts[0].T) {
+			in0 := tr.insts[0]
+			x.s.belief = &Belief{AsOfTT: in0.T, Written: in0.Written}
+			defer func() { x.s.belief = nil }()
+			tr.insts = nil
+			r.Notes = append(r.Notes, fmt.Sprintf("%s is after every valid time of the store: read as the belief time", in0.Written))
+		}
 		if len(tr.insts) > 0 {
 			return nil, fmt.Sprintf("the time %q is an instant; this question needs a window (\"from A to B\", \"during May 2004\")", tr.insts[0].Written)
 		}
@@ -512,6 +522,17 @@ func (x *extractor) objectOfVerb(i int) bool {
 					return false
 				}
 			}
+			return true
+		}
+	}
+	return false
+}
+
+// writtenInstant reports whether a time written at instant precision
+// (a time of day, microseconds) starts at t.
+func (x *extractor) writtenInstant(t int64) bool {
+	for _, ts := range x.s.times {
+		if ts.w.start == t && ts.w.prec == PrecInstant {
 			return true
 		}
 	}

@@ -197,6 +197,8 @@ func init() {
 			words[w] = ""
 		}
 	}
+	// "following ratings forward in time": a participle, not "follow".
+	words["following"] = ""
 	// Variable names in motif notation (a→b→c→a) are filler too.
 	for _, w := range []string{"a", "b", "c", "x", "y", "z"} {
 		words[w] = ""

@@ -127,6 +127,7 @@ func (x *extractor) concepts() error {
 			continue
 		}
 	}
+	x.descriptions()
 	var unknown []string
 	for i, t := range toks {
 		if t.used {
@@ -187,6 +188,72 @@ func (x *extractor) concepts() error {
 	}
 	delete(x.s.concepts, cEventKind)
 	return nil
+}
+
+// descriptions ignores words that only describe a named node: unknown
+// nouns between an article and the node ("the auditor n1005"), or before
+// a node noun and the node ("the escrow desk account n2125"), and a
+// parenthesis right after the node that holds no slot and no word of
+// any concept ("n168 (the shared secretariat mailbox)").
+func (x *extractor) descriptions() {
+	isNode := func(k int) bool {
+		for _, n := range x.s.nodes {
+			if n.i == k {
+				return true
+			}
+		}
+		return false
+	}
+	plain := func(t *token) bool { // a word that could only describe
+		if t.used || t.kind != tWord || changers[t.low] != "" {
+			return false
+		}
+		c, ok := lookup(t.low)
+		return !ok || c == "" && !x.isRelType(t.low) || c == cNodeNoun
+	}
+	for k := range x.toks {
+		if !isNode(k) {
+			continue
+		}
+		// Before the node: [article] unknown… [node noun] [,] node.
+		j := k - 1
+		if x.tok(j).text == "," {
+			j--
+		}
+		end := j
+		for j >= 0 && plain(x.toks[j]) && x.toks[j].low != "the" && x.toks[j].low != "a" && x.toks[j].low != "an" {
+			j--
+		}
+		if j < end {
+			art := x.tok(j).low
+			nounBefore := concept(x.tok(end).low) == cNodeNoun
+			if art == "the" || art == "a" || art == "an" || art == "our" || art == "their" || nounBefore {
+				for m := j + 1; m <= end; m++ {
+					if _, known := lookup(x.toks[m].low); !known {
+						x.s.ignored = append(x.s.ignored, x.toks[m].text)
+					}
+					x.toks[m].used = true
+				}
+			}
+		}
+		// After the node: "(…)" of plain words.
+		if x.tok(k+1).text == "(" {
+			m := k + 2
+			for m < len(x.toks) && x.toks[m].text != ")" && (plain(x.toks[m]) || x.toks[m].kind == tPunct && x.toks[m].text != "(") {
+				m++
+			}
+			if m < len(x.toks) && x.toks[m].text == ")" && m > k+2 {
+				for q := k + 1; q <= m; q++ {
+					if x.toks[q].kind == tWord {
+						if _, known := lookup(x.toks[q].low); !known {
+							x.s.ignored = append(x.s.ignored, x.toks[q].text)
+						}
+					}
+					x.toks[q].used = true
+				}
+			}
+		}
+	}
 }
 
 // cEventKind marks a word that names one kind of event ("messages",

@@ -100,7 +100,9 @@ func init() {
 		archive log logs file files register registry corpus
 		okay ok so well now then anyway also too
 		speaking practically principle theory
-		which-is i.e e.g eg ie`) {
+		which-is i.e e.g eg ie
+		whoever whichever whatever he she him his her hers its
+		entry entries`) {
 		discourse[w] = true
 	}
 }
