@@ -237,6 +237,22 @@ func (x *extractor) fill(in *intent, text string) (*Reading, string) {
 			return nil, fmt.Sprintf("the time %q is an instant; this question needs a window (\"from A to B\", \"during May 2004\")", tr.insts[0].Written)
 		}
 	}
+	// A window restated ("Q3 2004 (July–September)") is one window when
+	// the statements agree; when they do not, both are named below.
+	if len(tr.wins) > 1 {
+		same := true
+		for _, w := range tr.wins[1:] {
+			same = same && w.Start == tr.wins[0].Start && w.End == tr.wins[0].End
+		}
+		if same {
+			var ws []string
+			for _, w := range tr.wins {
+				ws = append(ws, fmt.Sprintf("%q", w.Written))
+			}
+			r.Notes = append(r.Notes, "the window is written "+strconv.Itoa(len(ws))+" times and they agree: "+strings.Join(ws, ", "))
+			tr.wins = tr.wins[:1]
+		}
+	}
 	if in.window {
 		switch len(tr.wins) {
 		case 0:
@@ -250,7 +266,8 @@ func (x *extractor) fill(in *intent, text string) (*Reading, string) {
 			w := tr.wins[0]
 			r.Window = &w
 		default:
-			return nil, fmt.Sprintf("which window? the question writes %d (%q and %q)", len(tr.wins), tr.wins[0].Written, tr.wins[1].Written)
+			return nil, fmt.Sprintf("which window? the question writes %d that disagree (%q is [%s, %s), %q is [%s, %s))", len(tr.wins),
+				tr.wins[0].Written, tr.wins[0].StartText, tr.wins[0].EndText, tr.wins[1].Written, tr.wins[1].StartText, tr.wins[1].EndText)
 		}
 	} else if in.inst != 2 && len(tr.wins) > 0 {
 		return nil, fmt.Sprintf("this question takes no window, but it writes %q", tr.wins[0].Written)

@@ -57,6 +57,9 @@ func TestDocumentedWindowForms(t *testing.T) {
 		// A µs pin beside a written time is the exact instant.
 		{"How many messages were sent from 2004-05-03 12:00 UTC (1083585600000001) to 2004-05-04 12:00 UTC (1083672000000000)?", 1083585600000001, 1083672000000000},
 		{"How many messages were sent from 2004-05-03 12:00 (UTC) to 2004-05-04?", us("2004-05-03T12:00:00Z"), us("2004-05-04")},
+		// A window written twice, in agreement, is one window.
+		{"How many messages were sent in Q3 2004 (July 1 through September 30, 2004)?", us("2004-07-01"), us("2004-10-01")},
+		{"How many messages were sent in the first week of June 2004 (June 1-7)?", us("2004-06-01"), us("2004-06-08")},
 	}
 	for _, c := range cases {
 		r, err := reader.Read(c.q, collegeEnv)
@@ -79,6 +82,8 @@ func TestDocumentedFormRefusals(t *testing.T) {
 		{"How many messages were sent on Tuesday 05/07/2004?", "fall on a Tuesday"},
 		{"How many messages were sent on Mondays in 2004?", "mondays"},
 		{"How many messages were sent in July '19?", "which century"},
+		{"How many messages were sent in Q3 2004 (July 1 through August 31, 2004)?", "disagree"},
+		{"How many messages were sent in the first week of June 2004 (June 1-8)?", "disagree"},
 	}
 	for _, c := range cases {
 		_, err := reader.Read(c.q, collegeEnv)
