@@ -151,7 +151,7 @@ func init() {
 	addWords(cBucket, "bucket buckets bin bins slice slices chunk chunks")
 	addWords(cTimeNoun, "time µs μs microseconds timestamp")
 	addWords(cRank, "top rank ranking leading biggest largest")
-	addWords(cPeriod, "period interval stretch spell window day week hour")
+	addWords(cPeriod, "period interval stretch spell window day week hour month year quarter calendar")
 	addWords(cUnsupported, "average mean median longest shortest fastest slowest least fewest fewer less more than greater smaller "+
 		"percentile centrality central influential important pagerank betweenness cluster clustering community communities "+
 		"predict forecast will tomorrow yesterday today ago next delete insert update create "+

@@ -77,6 +77,11 @@ func tokenize(s string) []*token {
 		default:
 			t.kind = tPunct
 		}
+		// "2013's": a year's possessive reads as the year.
+		if t.kind == tWord && t.low == "s" && len(out) >= 2 && (out[len(out)-1].text == "'" || out[len(out)-1].text == "’") && out[len(out)-2].kind == tNum {
+			out = out[:len(out)-1]
+			continue
+		}
 		out = append(out, t)
 	}
 	return out

@@ -102,7 +102,8 @@ func init() {
 		speaking practically principle theory
 		which-is i.e e.g eg ie
 		whoever whichever whatever he she him his her hers its
-		entry entries`) {
+		entry entries
+		saw seen sees carried carries carry`) {
 		discourse[w] = true
 	}
 }
