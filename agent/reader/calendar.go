@@ -265,3 +265,66 @@ func (p *timeParser) half(i int) (when, bool, error) {
 	m := 1 + 6*(n-1)
 	return when{start: utc(y, m, 1), end: utc(y, m+6, 1), prec: PrecQuarter, i: i, j: j + 1, text: p.span(i, j+1)}, true, nil
 }
+
+var clockWords = map[string]int{"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
+	"nine": 9, "ten": 10, "eleven": 11, "twelve": 12}
+
+// wordClock reads a time of day in words: "eight o'clock", "ten past
+// eight", "a quarter past eight", "half past nine", "a quarter to
+// nine", each optionally "in the morning/afternoon/evening". It returns
+// the hour, the minute and the next token.
+func (p *timeParser) wordClock(i int) (int, int, int, bool) {
+	hourAt := func(k int) (int, bool) {
+		t := p.tok(k)
+		if h, ok := clockWords[t.low]; ok {
+			return h, true
+		}
+		if t.kind == tNum {
+			if h, err := strconv.Atoi(t.low); err == nil && h >= 1 && h <= 12 {
+				return h, true
+			}
+		}
+		return 0, false
+	}
+	var h, m, j int
+	k := i
+	if p.tok(k).low == "a" && p.tok(k+1).low == "quarter" {
+		k++
+	}
+	mins := map[string]int{"quarter": 15, "half": 30, "five": 5, "ten": 10, "twenty": 20, "twenty-five": 25}
+	if mm, ok := mins[p.tok(k).low]; ok && (p.tok(k+1).low == "past" || p.tok(k+1).low == "to") {
+		hh, ok := hourAt(k + 2)
+		if !ok {
+			return 0, 0, i, false
+		}
+		h, m, j = hh, mm, k+3
+		if p.tok(k+1).low == "to" {
+			h, m = hh-1, 60-mm
+			if h == 0 {
+				h = 12
+			}
+		}
+	} else if hh, ok := hourAt(i); ok && p.tok(i+1).low == "o'clock" {
+		h, j = hh, i+2
+	} else {
+		return 0, 0, i, false
+	}
+	// "in the morning" keeps the hour; afternoon and evening add twelve.
+	if p.tok(j).low == "in" && p.tok(j+1).low == "the" {
+		switch p.tok(j + 2).low {
+		case "morning":
+			j += 3
+		case "afternoon", "evening":
+			if h < 12 {
+				h += 12
+			}
+			j += 3
+		}
+	} else if p.tok(j).low == "at" && p.tok(j+1).low == "night" {
+		if h < 12 && h >= 6 {
+			h += 12
+		}
+		j += 2
+	}
+	return h % 24, m, j, true
+}

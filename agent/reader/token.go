@@ -68,7 +68,9 @@ func tokenize(s string) []*token {
 			t.low = strings.ReplaceAll(m, ",", "")
 		case unicode.IsLetter(r[0]) || r[0] == '_':
 			t.kind = tWord
-			if i := strings.IndexAny(t.low, "'’"); i > 0 {
+			if t.low == "o'clock" || t.low == "o’clock" {
+				t.low = "o'clock"
+			} else if i := strings.IndexAny(t.low, "'’"); i > 0 {
 				t.low = t.low[:i] // n42's, people’s
 			}
 			if len(t.low) == 2 && (t.low[0] == 'q') && t.low[1] >= '1' && t.low[1] <= '4' {

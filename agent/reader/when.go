@@ -279,7 +279,10 @@ func (p *timeParser) core(i int) (when, bool, error) {
 			}
 			return w, ok, err
 		}
-		if t.low == "noon" || t.low == "midnight" {
+		if t.low == "noon" || t.low == "midnight" || t.low == "midday" {
+			return p.clockFirst(i)
+		}
+		if _, _, _, ok := p.wordClock(i); ok {
 			return p.clockFirst(i)
 		}
 		if wd, ok := weekdays[t.low]; ok {
@@ -358,7 +361,10 @@ func dayMonthText(d, m, y int) string {
 
 func (p *timeParser) isClock(i int) bool {
 	t := p.tok(i)
-	if t.kind == tClock || t.low == "noon" || t.low == "midnight" {
+	if t.kind == tClock || t.low == "noon" || t.low == "midnight" || t.low == "midday" {
+		return true
+	}
+	if _, _, _, ok := p.wordClock(i); ok {
 		return true
 	}
 	if t.kind == tNum {
@@ -379,8 +385,11 @@ func (p *timeParser) clock(i int) (off, width int64, j int, err error) {
 	var h, m int
 	var sec float64
 	width = usMinute
+	wh, wm, wj, wok := p.wordClock(i)
 	switch {
-	case t.low == "noon":
+	case wok:
+		h, m, j = wh, wm, wj
+	case t.low == "noon" || t.low == "midday":
 		h = 12
 	case t.low == "midnight":
 		h = 0
@@ -518,6 +527,15 @@ func (p *timeParser) clockFirst(i int) (when, bool, error) {
 		return d, true, derr
 	}
 	if !ok || d.prec != PrecDay {
+		// "between eight o'clock and noon on 14 January": the date of the
+		// range's end.
+		if k2, isConn := p.rangeConn(j); isConn && p.isClock(k2) {
+			if w2, ok2, err2 := p.clockFirst(k2); ok2 && err2 == nil {
+				off2, _, _, _ := p.clock(k2)
+				day := w2.start - off2
+				return when{start: day + off, end: day + off + width, prec: PrecInstant, i: i, j: j, text: p.span(i, j), inferred: w2.inferred}, true, nil
+			}
+		}
 		return when{i: i, j: j}, true, &dateErr{p.span(i, j), "a time of day needs a date, e.g. 15:30 UTC on 2004-05-03"}
 	}
 	return when{start: d.start + off, end: d.start + off + width, prec: PrecInstant, i: i, j: d.j, text: p.span(i, d.j), inferred: d.inferred}, true, nil
