@@ -40,6 +40,11 @@ func TestEmptyResultIsAnAnswer(t *testing.T) {
 	if res.Reading == nil || res.Reading.Window == nil || res.Reading.Window.Start != 0 || res.Reading.Window.End != 100 {
 		t.Errorf("the empty answer does not carry its window: %+v", res.Reading)
 	}
+	// An empty set over complete evidence is certified as empty.
+	res = ask("Which nodes were neighbours of n3 at 15 µs?", "n3")
+	if v, ok := res.Value.([]any); res.Refusal != "" || !ok || len(v) != 0 {
+		t.Fatalf("no neighbours: refusal %q, value %#v", res.Refusal, res.Value)
+	}
 	res = ask("When can a message from n1 first reach n2 from 0 to 100?", "n1", "n2")
 	if res.Refusal != "" || res.Kind == agent.KindEmpty || res.Value == nil {
 		t.Fatalf("a path exists: refusal %q, kind %q, value %v", res.Refusal, res.Kind, res.Value)
