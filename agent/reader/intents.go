@@ -395,8 +395,20 @@ var intents = []*intent{
 		need: []string{cTriangle + "|" + cPingPong, cWhich}, allow: []string{cMotif, cEvent, cTimeOrder, cTriangle, cPingPong, cPair, cAround}, window: true, delta: true, belief: true,
 		summary: func(r *Reading) string { return "the nodes that take part in δ-temporal " + motifText(r) },
 		build: func(r *Reading, b *builder) {
-			s := b.add("find_temporal_motif_instances", b.asOf(map[string]any{"motif": motifName(r), "delta": r.Delta.Micros, "window": b.window(), "limit": rowLimit}))
-			b.answer("entity_set", s+".rows")
+			// The instances as a pattern of hops, then the union of the
+			// nodes in every position.
+			hops := []any{map[string]any{"src": "u", "dst": "v"}, map[string]any{"src": "v", "dst": "w"}, map[string]any{"src": "w", "dst": "u"}}
+			vars := []string{"u", "v", "w"}
+			if r.Options["motif"] == "ping-pong" {
+				hops = []any{map[string]any{"src": "u", "dst": "v"}, map[string]any{"src": "v", "dst": "u"}, map[string]any{"src": "u", "dst": "v"}}
+				vars = vars[:2]
+			}
+			s1 := b.add("temporal_pattern", b.asOf(map[string]any{"window": b.window(), "hops": hops, "span": r.Delta.Micros, "limit": rowLimit}))
+			acc := b.add("compute", map[string]any{"fn": "union", "input": ref(s1 + ".rows[*]." + vars[0]), "other": ref(s1 + ".rows[*]." + vars[1])})
+			for _, v := range vars[2:] {
+				acc = b.add("compute", map[string]any{"fn": "union", "input": ref(acc + ".rows"), "other": ref(s1 + ".rows[*]." + v)})
+			}
+			b.answer("entity_set", acc+".rows")
 		}},
 	{name: "motif-first-actor", example: "Among the nodes {x} can reach {W}, which node starts the earliest cyclic triangle within {D}?",
 		need: []string{cTriangle, cReach, cWhich, cFirst}, allow: []string{cMotif, cEvent, cTimeOrder, cTriangle, cPath, cSend}, nodes: 1, window: true, delta: true, belief: true,
