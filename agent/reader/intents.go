@@ -144,7 +144,7 @@ var intents = []*intent{
 			b.answer("count", s+".rows_total")
 		}},
 	{name: "neighbours-at", example: "Which nodes were neighbours of {x} at {t}?",
-		need: []string{cNeighbour, cWhich}, allow: []string{cEvent, cEither}, nodes: 1, inst: 1, belief: true,
+		need: []string{cNeighbour}, allow: []string{cEvent, cEither, cWhich}, nodes: 1, inst: 1, belief: true, // "neighbours of n5 at T" asks for the list
 		summary: func(r *Reading) string {
 			return "the direct neighbours of " + nodeText(r, "node") + " (an edge valid at that instant, either direction)"
 		},

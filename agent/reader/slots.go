@@ -310,6 +310,12 @@ func (x *extractor) extract() error {
 		if t.kind == tWord && uidLikeRE.MatchString(t.low) {
 			return &Refusal{Problem: fmt.Sprintf("%s is not a node of this store", t.text), Missing: []string{"node"}}
 		}
+		// "# of ratings", "# nbrs": the number sign counts.
+		if t.text == "#" && (x.tok(i+1).kind == tWord) {
+			x.s.concepts[cHowMany] = i
+			t.used = true
+			continue
+		}
 		// "the hour of the day", "the day of the week": a calendar cycle.
 		if c, j := x.cycleAt(i); c != "" {
 			x.s.concepts[c] = i

@@ -182,6 +182,22 @@ func (p *timeParser) core(i int) (when, bool, error) {
 			}
 			return mk(v, v+1, PrecInstant, i+2)
 		}
+		// "1375810590000000 (µs)": the unit in parentheses.
+		if u := p.tok(i + 2).low; p.tok(i+1).text == "(" && p.tok(i+3).text == ")" && (u == "µs" || u == "μs" || u == "us") && len(t.low) >= 10 && !strings.Contains(t.low, ".") {
+			v, err := strconv.ParseInt(t.low, 10, 64)
+			if err != nil {
+				return bad(i+4, "not an integer number of microseconds")
+			}
+			return mk(v, v+1, PrecInstant, i+4)
+		}
+		// "unix time 1386860976": seconds since the epoch, said so.
+		if (p.tok(i-1).low == "time" || p.tok(i-1).low == "timestamp" || p.tok(i-1).low == "seconds") && p.tok(i-2).low == "unix" && len(t.low) >= 9 && len(t.low) <= 11 && !strings.Contains(t.low, ".") {
+			v, err := strconv.ParseInt(t.low, 10, 64)
+			if err == nil {
+				w := when{start: v * usSecond, end: v*usSecond + usSecond, prec: PrecInstant, i: i - 2, j: i + 1, text: p.span(i-2, i+1)}
+				return w, true, nil
+			}
+		}
 		if len(t.low) >= 13 && !strings.Contains(t.low, ".") {
 			v, err := strconv.ParseInt(t.low, 10, 64)
 			if err != nil {
