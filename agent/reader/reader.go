@@ -66,7 +66,7 @@ func Claims(text string, env Env) []string {
 	if err != nil {
 		return nil
 	}
-	if _, bad := x.s.concepts[cUnsupported]; bad {
+	if _, bad := x.s.concepts[cUnsupported]; bad || x.s.eventKind != "" {
 		return nil
 	}
 	var out []string
@@ -183,8 +183,7 @@ func (x *extractor) concepts() error {
 		return &Refusal{Problem: fmt.Sprintf("I do not know the word%s %s", plural(len(unknown)), strings.Join(quoteAll(unknown), ", "))}
 	}
 	if i, ev := x.s.concepts[cEventKind]; ev && len(x.env.RelTypes) > 1 {
-		return &Refusal{Problem: fmt.Sprintf("which relation does %q mean? the store has %d relation types (%s) and these question shapes count edges of all of them; ask about \"edges\" or \"events\" to count them all",
-			x.toks[i].text, len(x.env.RelTypes), strings.Join(x.env.RelTypes, ", "))}
+		x.s.eventKind = x.toks[i].text
 	}
 	delete(x.s.concepts, cEventKind)
 	return nil
@@ -414,6 +413,10 @@ func (x *extractor) choose(text string) (*Reading, error) {
 		w := x.wordOf(cUnsupported)
 		return nil, &Refusal{Problem: fmt.Sprintf("I cannot answer questions that ask for %q: no question shape I know uses it", w),
 			Suggestions: suggestions(x, nil, x.env, 3)}
+	}
+	if x.s.eventKind != "" {
+		return nil, &Refusal{Problem: fmt.Sprintf("which relation does %q mean? the store has %d relation types (%s) and these question shapes count edges of all of them; ask about \"edges\" or \"events\" to count them all",
+			x.s.eventKind, len(x.env.RelTypes), strings.Join(x.env.RelTypes, ", ")), Suggestions: suggestions(x, nil, x.env, 3)}
 	}
 	var fit []*intent
 	for _, in := range intents {

@@ -24,6 +24,9 @@ type slots struct {
 	concepts map[string]int // concept → first token index
 	notes    []string
 	ignored  []string // words read as carrying no intent
+	// eventKind is a word naming one kind of event on a store with
+	// several relation types ("" when there is none).
+	eventKind string
 }
 
 type nodeSlot struct {

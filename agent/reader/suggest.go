@@ -114,6 +114,10 @@ func fillExample(ex string, x *extractor, env Env) string {
 	}
 	r := strings.NewReplacer("{x}", nodes[0], "{y}", nodes[1], "{W}", w, "{t}", insts[0], "{t1}", insts[0], "{t2}", insts[1], "{D}", d, "{k}", k)
 	out := r.Replace(ex)
+	if len(env.RelTypes) > 1 {
+		// "messages" would be ambiguous on this store.
+		out = strings.ReplaceAll(out, "messages", "events")
+	}
 	// The question's belief time goes with every form.
 	if x != nil && x.s.belief != nil && !x.s.belief.Now {
 		out = strings.TrimSuffix(strings.Replace(out, " now?", "?", 1), "?") + ", as of transaction time " + strconv.FormatInt(x.s.belief.AsOfTT, 10) + "?"
