@@ -143,6 +143,11 @@ func (x *extractor) concepts() error {
 			if c == cEvent && !genericEvent[stem(t.low)] {
 				x.mark(cEventKind, i)
 			}
+			// "did n3744 rate …", "n5 emails …": an event word right after
+			// a node is its verb.
+			if (c == cEvent && !genericEvent[stem(t.low)] || t.low == "rate" || t.low == "rates") && x.nodeAt(i-1) && !strings.ContainsAny(x.toks[i-1].text, "'’") {
+				x.mark(cSend, i)
+			}
 			if cls := changers[t.low]; cls != "" && (c == "" || c == cUnsupported) {
 				x.mark(cUnsupported, i)
 				continue
@@ -253,6 +258,16 @@ func (x *extractor) descriptions() {
 			}
 		}
 	}
+}
+
+// nodeAt reports whether a node of the question is written at token i.
+func (x *extractor) nodeAt(i int) bool {
+	for _, n := range x.s.nodes {
+		if n.i == i {
+			return true
+		}
+	}
+	return false
 }
 
 // cEventKind marks a word that names one kind of event ("messages",

@@ -223,8 +223,18 @@ func (x *extractor) extract() error {
 				i++
 				continue
 			}
+			// "3 hops or less", "two hops or fewer".
+			if n, ok := x.count(i - 1); (t.low == "hops" || t.low == "hop") && ok && x.tok(i+1).low == "or" && (x.tok(i+2).low == "less" || x.tok(i+2).low == "fewer") {
+				x.s.maxHops = n
+				x.use(i-1, i+3)
+				continue
+			}
 			if (t.low == "hops" || t.low == "hop") && i >= 2 {
-				if n, ok := x.count(i - 1); ok && (x.tok(i-2).low == "most" || x.tok(i-2).low == "max" || x.tok(i-2).low == "than") {
+				if n, ok := x.count(i - 1); ok && (x.tok(i-2).low == "most" || x.tok(i-2).low == "max" || x.tok(i-2).low == "than" ||
+					x.tok(i-2).low == "to" && x.tok(i-3).low == "up" || x.tok(i-2).text == "<=" || x.tok(i-2).text == "≤") {
+					if x.tok(i-2).low == "to" {
+						x.use(i-3, i-2)
+					}
 					x.s.maxHops = n
 					x.use(i-2, i+1)
 					if l := x.tok(i - 3).low; l == "at" || l == "more" || l == "no" {
@@ -292,6 +302,14 @@ func (x *extractor) extract() error {
 			x.addNode(t.text, x.uidOf(t), i)
 			t.used = true
 			continue
+		}
+		// "account 395", "from 3744": the digits of a uid the task supplied.
+		if t.kind == tNum && !strings.ContainsAny(t.low, ".") && slices.Contains(x.env.UIDs, "n"+t.low) {
+			if _, yr := isYear(t); !yr {
+				x.addNode("n"+t.low, "n"+t.low, i)
+				t.used = true
+				continue
+			}
 		}
 		if t.kind == tQuote && t.text != "" {
 			x.addNode(t.text, "", i)
