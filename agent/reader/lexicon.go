@@ -113,7 +113,7 @@ func init() {
 	addWords(cReach, "arrival reach reaches reached reachable reaching spread spreads propagate propagates propagated travel travels arrive arrives arrived arriving land lands gets hear hears heard")
 	addWords(cTimeOrder, "chain chains")
 	addWords(cFirst, "first earliest soonest")
-	addWords(cLatest, "latest")
+	addWords(cLatest, "latest last")
 	addWords(cDepart, "leave leaves leaving depart departs departure departing")
 	addWords(cPath, "path paths route routes journey journeys")
 	addWords(cNeighbour, "neighbour neighbours neighbor neighbors neighbourhood neighborhood adjacent")

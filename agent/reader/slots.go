@@ -223,6 +223,12 @@ func (x *extractor) extract() error {
 				i++
 				continue
 			}
+			// "three hops at most".
+			if n, ok := x.count(i - 1); (t.low == "hops" || t.low == "hop") && ok && x.tok(i+1).low == "at" && x.tok(i+2).low == "most" {
+				x.s.maxHops = n
+				x.use(i-1, i+3)
+				continue
+			}
 			// "3 hops or less", "two hops or fewer".
 			if n, ok := x.count(i - 1); (t.low == "hops" || t.low == "hop") && ok && x.tok(i+1).low == "or" && (x.tok(i+2).low == "less" || x.tok(i+2).low == "fewer") {
 				x.s.maxHops = n

@@ -17,7 +17,7 @@ var synonyms = map[string]string{
 	cRecipients: "addressee addressees recipient",
 	cPartner:    "counterpart counterparty counterparties", // counterparty: the review's addition (WordNet lacks it)
 	cEvent:      "mail mails email emails e-mail e-mails netmail interaction message",
-	cSend:       "mailed emailed netmailed",
+	cSend:       "mailed emailed netmailed gave given", // give (v. 1, "transfer possession"): the review's addition
 	cReceive:    "receive",
 	cReach:      "attain attained propagate hit",
 	cNew:        "appear join",

@@ -103,7 +103,7 @@ func init() {
 		which-is i.e e.g eg ie
 		whoever whichever whatever he she him his her hers its
 		entry entries
-		saw seen sees carried carries carry`) {
+		saw seen sees carried carries carry came come comes filed`) {
 		discourse[w] = true
 	}
 }
