@@ -350,7 +350,9 @@ var intents = []*intent{
 			b.answer("count", s+".rows_total")
 		}},
 	{name: "first-burst", example: "When was the first burst of activity in {D} buckets {W}?",
-		need: []string{cBurst}, allow: []string{cWhen, cWhich, cFirst, cEvent, cBucket, cTimeNoun}, window: true, bucket: true, belief: true,
+		// "first" is required: "when was there a burst" does not say which
+		// of several.
+		need: []string{cBurst, cFirst}, allow: []string{cWhen, cWhich, cFirst, cEvent, cBucket, cTimeNoun}, window: true, bucket: true, belief: true,
 		summary: func(r *Reading) string { return "the first bucket flagged as " + burstText(r) },
 		build: func(r *Reading, b *builder) {
 			s := b.add("burst_detection", burstArgs(r, b))
