@@ -110,7 +110,7 @@ func TestDemoAsks(t *testing.T) {
 		"== asking questions (built-in reader: no model, no network)",
 		"-- before the correction", "the certified answer changed from 1 to 3",
 		"refused at run time: E_LIMIT", "attempt 2: admitted and run",
-		`refused: I cannot answer questions that ask for "influential"`, "try: Which 3 nodes sent the most messages", "== HTML report of the repaired question: " + html,
+		`refused: I cannot answer questions that ask for "influential"`, "try: Which 3 nodes sent the most events", "== HTML report of the repaired question: " + html,
 	} {
 		if !strings.Contains(out, want) {
 			t.Fatalf("demo output lacks %q:\n%s", want, out)
