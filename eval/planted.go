@@ -97,9 +97,9 @@ func (g *gen) plantedTasks(m *datasets.Manifest) ([]Task, error) {
 			}
 			w := span(ta, tb)
 			q := para(pat.Index,
-				fmt.Sprintf("%s, during which one-day period did edge-event activity burst?", capital(w)),
-				fmt.Sprintf("When, %s, was there a one-day burst of events?", w),
-				fmt.Sprintf("Find the day-long burst of activity %s.", w))
+				fmt.Sprintf("%s, when was the first one-day burst of events?", capital(w)),
+				fmt.Sprintf("When, %s, was the first burst of events in one-day buckets?", w),
+				fmt.Sprintf("Find the first day-long burst of activity %s.", w))
 			steps := []step{mkStep("s1", "burst_detection", map[string]any{"target": map[string]any{"kind": "edge_event_rate"}, "window": win(ta, tb), "stride": int64(day), "limit": rowLimit})}
 			gold := map[string]any{"t_a": pat.Window.Start, "t_b": pat.Window.End}
 			obj := map[string]any{"text": fmt.Sprintf("The interval is [%d, %d).", pat.Window.Start, pat.Window.End),
