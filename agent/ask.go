@@ -161,6 +161,19 @@ func Ask(ctx context.Context, db Store, q Question, opt Options) (*Result, error
 		var feedback map[string]any
 		if verdict.Valid {
 			tr := exec.Run(ctx, db, verdict.Plan, exec.Options{AsOf: opt.AsOf})
+			if ans, ok := emptyAnswer(tr, verdict.Plan); ok {
+				// "When does n277 first become reachable" with no path: the
+				// empty result is the answer.
+				res.Attempts = append(res.Attempts, a)
+				res.Plan, res.Trace, res.TraceDigest = verdict.Plan, tr, tr.TraceDigest
+				res.Kind, res.Answer = KindEmpty, ans
+				res.Certified = evidence.Gate(tr, ans, evidence.Options{})
+				if len(res.Certified.Claims) == 0 || !res.Certified.Claims[0].Emitted {
+					res.Refusal = "the empty result could not be certified"
+					res.Err = errors.New(res.Refusal)
+				}
+				return res, nil
+			}
 			if rv, ok := repairableFailure(tr); ok {
 				// Kept so that a refusal still shows the failed run.
 				res.Plan, res.Trace, res.TraceDigest = verdict.Plan, tr, tr.TraceDigest

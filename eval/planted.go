@@ -68,14 +68,14 @@ func (g *gen) plantedTasks(m *datasets.Manifest) ([]Task, error) {
 			if pat.Kind == "triangle" {
 				q = para(i,
 					fmt.Sprintf("Which nodes take part in a time-ordered 3-cycle a→b→c→a that completes within %s, %s?", exact(delta), w),
-					fmt.Sprintf("%s, which nodes form temporal cyclic triangles (three messages around a cycle within %s)?", capital(w), exact(delta)),
-					fmt.Sprintf("List every node in a cyclic triangle of messages spanning at most %s %s.", exact(delta), w))
+					fmt.Sprintf("%s, which nodes form cyclic triangles of edges within %s?", capital(w), exact(delta)),
+					fmt.Sprintf("List every node in a cyclic triangle of edges spanning at most %s %s.", exact(delta), w))
 				nTri++
 			} else {
 				i = nPP
 				q = para(i,
 					fmt.Sprintf("Which nodes play ping-pong (a→b, b→a, a→b) within %s, %s?", exact(delta), w),
-					fmt.Sprintf("%s, which pairs of nodes exchange three alternating messages within %s? List the nodes.", capital(w), exact(delta)),
+					fmt.Sprintf("%s, which nodes take part in ping-pong exchanges within %s?", capital(w), exact(delta)),
 					fmt.Sprintf("List every node in a back-and-forth exchange a→b→a→b spanning at most %s %s.", exact(delta), w))
 				nPP++
 			}
@@ -97,9 +97,9 @@ func (g *gen) plantedTasks(m *datasets.Manifest) ([]Task, error) {
 			}
 			w := span(ta, tb)
 			q := para(pat.Index,
-				fmt.Sprintf("%s, during which one-day period did edge-event activity burst far above its usual rate?", capital(w)),
-				fmt.Sprintf("When, %s, was there a one-day burst of events? Give the interval.", w),
-				fmt.Sprintf("Find the day-long burst of activity %s (answer with its start and end).", w))
+				fmt.Sprintf("%s, when was the first one-day burst of events?", capital(w)),
+				fmt.Sprintf("When, %s, was the first burst of events in one-day buckets?", w),
+				fmt.Sprintf("Find the first day-long burst of activity %s.", w))
 			steps := []step{mkStep("s1", "burst_detection", map[string]any{"target": map[string]any{"kind": "edge_event_rate"}, "window": win(ta, tb), "stride": int64(day), "limit": rowLimit})}
 			gold := map[string]any{"t_a": pat.Window.Start, "t_b": pat.Window.End}
 			obj := map[string]any{"text": fmt.Sprintf("The interval is [%d, %d).", pat.Window.Start, pat.Window.End),

@@ -155,13 +155,13 @@ func (g *gen) probeTasks(probes []Probe) ([]Task, error) {
 				args["as_of_tt"] = pr.TTBefore
 				q = para(i,
 					fmt.Sprintf("As of transaction time %s, how many versions of node %s did the store believe?", ts(pr.TTBefore), x),
-					fmt.Sprintf("Before the records were revised — believing what we believed at %s — how many versions did node %s have?", ts(pr.TTBefore), x),
-					fmt.Sprintf("What number of node versions of %s were on record as of belief time %s?", x, ts(pr.TTBefore)))
+					fmt.Sprintf("Believing what we believed at %s, how many versions did node %s have?", ts(pr.TTBefore), x),
+					fmt.Sprintf("What was the number of node versions of %s as of belief time %s?", x, ts(pr.TTBefore)))
 			} else {
 				q = para(i,
 					fmt.Sprintf("Under current belief, how many versions of node %s does the store hold?", x),
-					fmt.Sprintf("After every correction so far, how many versions does node %s have now?", x),
-					fmt.Sprintf("What number of node versions of %s are on record now?", x))
+					fmt.Sprintf("How many versions does node %s have now?", x),
+					fmt.Sprintf("What is the number of node versions of %s now?", x))
 			}
 			name := "probe-" + mode
 			d := &draft{

@@ -34,9 +34,9 @@ var t1Templates = []template{
 		w := span(ta, tb)
 		return &draft{
 			question: para(p,
-				fmt.Sprintf("How many nodes can %s reach along time-respecting paths (each edge no earlier than the one before) with events %s?", x, w),
-				fmt.Sprintf("Counting only chains of contacts that move forward in time, how many distinct nodes are reachable from %s %s?", x, w),
-				fmt.Sprintf("Starting at %s, %s, how many other nodes could a message reach along time-ordered edges?", x, w)),
+				fmt.Sprintf("How many nodes can %s reach along time-respecting paths with events %s?", x, w),
+				fmt.Sprintf("Along chains of contacts forward in time, how many distinct nodes are reachable from %s %s?", x, w),
+				fmt.Sprintf("Starting at %s, %s, how many other nodes could be reached along time-ordered edges?", x, w)),
 			uids:  []string{x},
 			steps: []step{reach("s1", x, ta, tb)},
 			from:  "s1.rows_total", nonEmpty: true,
@@ -51,9 +51,9 @@ var t1Templates = []template{
 		w := span(ta, tb)
 		return &draft{
 			question: para(p,
-				fmt.Sprintf("Along time-respecting paths %s, which node does %s reach first (ties broken by uid)?", w, x),
-				fmt.Sprintf("Which node is the earliest to be reached from %s by time-ordered edges %s (ties by uid)?", x, w),
-				fmt.Sprintf("Information leaves %s; %s, which node gets it first (earliest arrival, ties by uid)?", x, w)),
+				fmt.Sprintf("Along time-respecting paths %s, which node does %s reach first?", w, x),
+				fmt.Sprintf("Which node is the earliest to be reached from %s by time-ordered edges %s?", x, w),
+				fmt.Sprintf("Information leaves %s; %s, which node gets it first?", x, w)),
 			uids:  []string{x},
 			steps: []step{reach("s1", x, ta, tb)},
 			from:  "s1.rows[0].uid",
@@ -67,9 +67,9 @@ var t1Templates = []template{
 		t := e.t
 		return &draft{
 			question: para(p,
-				fmt.Sprintf("Which nodes were direct neighbours of %s (an edge valid in either direction) at %s?", x, ts(t)),
-				fmt.Sprintf("At the instant %s, which nodes shared a valid edge with %s?", ts(t), x),
-				fmt.Sprintf("List the one-hop neighbourhood of %s in the graph as it stood at %s.", x, ts(t))),
+				fmt.Sprintf("Which nodes were direct neighbours of %s in either direction at %s?", x, ts(t)),
+				fmt.Sprintf("At the instant %s, which nodes shared an edge with %s?", ts(t), x),
+				fmt.Sprintf("List the neighbours of %s in the graph as it stood at %s.", x, ts(t))),
 			uids: []string{x},
 			steps: []step{
 				mkStep("s1", "snapshot_subgraph", map[string]any{"seeds": []string{x}, "hops": 1, "t_valid": t, "limit": rowLimit}),
@@ -86,7 +86,7 @@ var t1Templates = []template{
 		t := e.t
 		return &draft{
 			question: para(p,
-				fmt.Sprintf("What was the degree of %s (incident edges valid at that instant) at %s?", x, ts(t)),
+				fmt.Sprintf("What was the degree of %s at %s?", x, ts(t)),
 				fmt.Sprintf("How many edges touching %s were valid at %s?", x, ts(t)),
 				fmt.Sprintf("At %s, how many incident edge versions did %s have?", ts(t), x)),
 			uids:  []string{x},
@@ -100,7 +100,7 @@ var t1Templates = []template{
 		return &draft{
 			question: para(p,
 				fmt.Sprintf("How many edge events started %s?", w),
-				fmt.Sprintf("Count the events (edges by their start time) %s.", w),
+				fmt.Sprintf("Count the events that started %s.", w),
 				fmt.Sprintf("What was the total number of interactions recorded %s?", w)),
 			steps: []step{mkStep("s1", "graph_metric_timeseries", map[string]any{"metric": "edge_event_count", "window": win(ta, tb), "stride": tb - ta, "limit": rowLimit})},
 			from:  "s1.rows[0].value",
@@ -112,7 +112,7 @@ var t1Templates = []template{
 		w := span(ta, tb)
 		return &draft{
 			question: para(p,
-				fmt.Sprintf("Cutting the period %s into buckets of %s from its start, which bucket had the most edge events?", w, exact(s)),
+				fmt.Sprintf("%s, in buckets of %s, which bucket had the most edge events?", capital(w), exact(s)),
 				fmt.Sprintf("Which %s bucket (counted from %s) was the busiest in events, up to %s?", exact(s), ts(ta), ts(tb)),
 				fmt.Sprintf("%s, in consecutive buckets of %s, when was activity (edge events) highest?", capital(w), exact(s))),
 			steps: []step{
@@ -128,7 +128,7 @@ var t1Templates = []template{
 		return &draft{
 			question: para(p,
 				fmt.Sprintf("How many nodes appeared for the first time %s?", w),
-				fmt.Sprintf("Count the new nodes (first valid %s).", w),
+				fmt.Sprintf("Count the new nodes %s.", w),
 				fmt.Sprintf("How many accounts became active for the first time %s?", w)),
 			steps: []step{mkStep("s1", "graph_metric_timeseries", map[string]any{"metric": "new_node_rate", "window": win(ta, tb), "stride": tb - ta, "limit": rowLimit})},
 			from:  "s1.rows[0].value",
@@ -139,7 +139,7 @@ var t1Templates = []template{
 		w := span(ta, tb)
 		return &draft{
 			question: para(p,
-				fmt.Sprintf("What share of the directed pairs that interacted %s also interacted in the reverse direction in that period?", w),
+				fmt.Sprintf("What share of the directed pairs that interacted %s also interacted in the reverse direction?", w),
 				fmt.Sprintf("What was the reciprocity of the interactions %s?", w),
 				fmt.Sprintf("%s, what fraction of sender→receiver pairs were answered by receiver→sender?", capital(w))),
 			steps: []step{mkStep("s1", "graph_metric_timeseries", map[string]any{"metric": "reciprocity", "window": win(ta, tb), "stride": tb - ta, "limit": rowLimit})},
@@ -196,7 +196,7 @@ var t1Templates = []template{
 		return &draft{
 			question: para(p,
 				fmt.Sprintf("To which nodes did %s send edges starting %s?", x, w),
-				fmt.Sprintf("Which nodes received at least one edge from %s %s?", x, w),
+				fmt.Sprintf("Which nodes received edges from %s %s?", x, w),
 				fmt.Sprintf("%s, who were the recipients of %s's outgoing interactions?", capital(w), x)),
 			uids: []string{x},
 			steps: []step{
@@ -284,9 +284,9 @@ var t4Templates = []template{
 		w := span(ta, tb)
 		return &draft{
 			question: para(p,
-				fmt.Sprintf("Among the nodes %s can reach along time-respecting paths %s, how many cyclic triangles a→b→c→a completing within %s happen in that period?", x, w, exact(delta)),
-				fmt.Sprintf("Restricting to the nodes reachable from %s by time-ordered edges %s, count the temporal cyclic triangles (span at most %s) in that window.", x, w, exact(delta)),
-				fmt.Sprintf("%s, how many δ-temporal cyclic triangles (δ = %s) are formed only by nodes that %s can reach in time order?", capital(w), exact(delta), x)),
+				fmt.Sprintf("Among the nodes %s can reach along time-respecting paths %s, how many cyclic triangles a→b→c→a complete within %s?", x, w, exact(delta)),
+				fmt.Sprintf("Among the nodes reachable from %s by time-ordered edges %s, count the temporal cyclic triangles spanning at most %s.", x, w, exact(delta)),
+				fmt.Sprintf("%s, how many cyclic triangles within %s are there among the nodes %s can reach along time-respecting paths?", capital(w), exact(delta), x)),
 			uids: []string{x},
 			steps: []step{
 				mkStep("s1", "resolve_entities", map[string]any{"query": x, "limit": rowLimit}),
@@ -305,8 +305,8 @@ var t4Templates = []template{
 		w := span(ta, tb)
 		return &draft{
 			question: para(p,
-				fmt.Sprintf("Take the first node %s reaches along time-respecting paths %s (ties by uid): how many versions of it does the store currently believe?", x, w),
-				fmt.Sprintf("How many believed node versions does the earliest node reached from %s (time-ordered edges %s, ties by uid) have?", x, w),
+				fmt.Sprintf("Take the first node %s reaches along time-respecting paths %s: how many versions of it does the store currently believe?", x, w),
+				fmt.Sprintf("How many believed node versions does the earliest node reached from %s by time-ordered edges %s have?", x, w),
 				fmt.Sprintf("%s, the first node to hear from %s — how many versions of it are currently believed?", capital(w), x)),
 			uids: []string{x},
 			steps: []step{
@@ -328,8 +328,8 @@ var t4Templates = []template{
 		return &draft{
 			question: para(p,
 				fmt.Sprintf("Among the nodes %s can reach along time-respecting paths %s, which node starts the earliest cyclic triangle a→b→c→a completing within %s?", x, w, exact(delta)),
-				fmt.Sprintf("Considering only nodes reachable from %s by time-ordered edges %s, who sends the first edge of the earliest temporal cyclic triangle (span at most %s)?", x, w, exact(delta)),
-				fmt.Sprintf("%s, in the first δ-temporal cyclic triangle (δ = %s) among nodes %s reaches in time order, which node acts first?", capital(w), exact(delta), x)),
+				fmt.Sprintf("Among the nodes reachable from %s by time-ordered edges %s, who sends the first edge of the earliest temporal cyclic triangle (span at most %s)?", x, w, exact(delta)),
+				fmt.Sprintf("%s, among the nodes %s can reach along time-respecting paths, which node starts the first cyclic triangle within %s?", capital(w), x, exact(delta))),
 			uids: []string{x},
 			steps: []step{
 				reach("s1", x, ta, tb),
@@ -347,8 +347,8 @@ var t4Templates = []template{
 		who := map[string]any{"src": ref("s1.rows[0].uid")}
 		return &draft{
 			question: para(p,
-				fmt.Sprintf("How many ordered pairs of edges sent by %s have the second starting after the first ends, within %s?", x, exact(gap)),
-				fmt.Sprintf("Count the pairs (a, b) of %s's outgoing edges where b begins at most %s after a ends.", x, exact(gap)),
+				fmt.Sprintf("How many ordered pairs of edges sent by %s follow one another within %s?", x, exact(gap)),
+				fmt.Sprintf("Count the pairs of %s's outgoing edges that follow each other within %s.", x, exact(gap)),
 				fmt.Sprintf("For node %s, how many pairs of its outgoing interactions follow one another with a gap of at most %s?", x, exact(gap))),
 			uids: []string{x},
 			steps: []step{

@@ -147,8 +147,15 @@ func Mechanical(tr *exec.Trace, p *plan.Plan) *Answer {
 		c.Kind, c.Value = KindValue, tr.Answer
 	case "entity_set":
 		all, ok := strings_(tr.Answer)
-		if !ok || len(all) == 0 {
+		if !ok {
 			return a
+		}
+		if len(all) == 0 {
+			// The empty set is an answer when the evidence is complete.
+			s, ok := tr.Step(ref.Step)
+			if !ok || s.Evidence == nil || !s.Evidence.Completeness.Complete {
+				return a
+			}
 		}
 		var uids []string // a set: each uid once, in first-seen order
 		for _, u := range all {

@@ -10,10 +10,47 @@
 //     expressions, durations, a belief time, a count ("top 5") and burst
 //     parameters ("z ≥ 3", "10 buckets of history").
 //  2. Words. What is left is read as phrases, then single words, through
-//     a lexicon of concepts (reach, first, send, neighbour, burst, …) with
-//     their synonyms, and filler. An unknown word, a number no slot
-//     explains or a word no intent can honour ("average", "fastest") is a
-//     refusal: the reader never answers a question it did not fully read.
+//     a lexicon of concepts (reach, first, send, neighbour, burst, …).
+//     A word is looked up as written, then as the word an abbreviation
+//     stands for ("msgs", "nbrs"), then by its Snowball (Porter 2) stem
+//     ("correspondents", "emailing"); a stem two concepts share is read
+//     only as written. Agent and patient nouns of a sending verb ("rater",
+//     "ratee") name senders and recipients; the store's relation types
+//     ("TRUST", "MSG") are event words; a hyphenated word whose joined
+//     spelling is a word is one ("e-mail"). Synonyms come from a small
+//     reviewed table derived from WordNet (synonyms.go says how).
+//
+// Which words may be ignored is decided by one principle: a word may be
+// ignored only when no reading of it can change which intent, slot,
+// direction, window or belief time the question has. Words are in three
+// classes:
+//
+//   - Meaning-changing closed classes, refused wherever no intent honours
+//     them: negation and exclusion (not, except, excluding, without),
+//     comparison and thresholds (more, fewer, at least, greater),
+//     aggregates (average, median, sum), conditions (if, only, unless),
+//     ordinals (second, third), calendar cycles outside a cycle question
+//     (Mondays, weekends) and future time (will, forecast, next).
+//     Direction and role words (from, to, by, sent, received) are read by
+//     the intents, never ignored.
+//   - Words that cannot change intent, ignored and listed in the reading:
+//     greetings and thanks, politeness formulae ("could you", "if I may
+//     ask"), hedges and intensifiers (roughly, exactly, really), speech-act
+//     verbs (tell, show, pull up), nouns pointing at the data as a whole
+//     (whole, entire, things, archive), pronouns and free relatives
+//     (whoever), "UTC" beside a time (the default zone restated), and
+//     words that only describe a named node ("the escrow desk account
+//     n2125", "n168 (the shared mailbox)").
+//   - Everything else is a content word: read through the lexicon, or,
+//     when unknown, a refusal, since an unread content word may restrict
+//     what is counted ("opened", "replies"). A number no slot explains is
+//     a refusal too. The reader never answers a question it did not fully
+//     read.
+//
+// Event words that name one kind of event ("messages", "ratings", a
+// relation type) mean the store's only relation; on a store with several
+// they are refused as ambiguous, while "edges", "events" and
+// "interactions" count every relation.
 //  3. Intent. An intent fits when the question holds every concept it
 //     needs and none it cannot honour; of the fitting intents, those whose
 //     slots the question fills are kept. Exactly one must remain; none or
@@ -36,11 +73,31 @@
 // followed by "(microseconds)" is pinned to that exact instant, which must
 // lie inside the written date.
 //
+// Dates also read: a weekday before its date ("Monday 5 January 1970",
+// which must agree, and which settles a slashed date such as "Monday
+// 11/05/1970"), ordinal words ("the fifth of January", "twenty-sixth"),
+// half years ("H1 2012", "the first half of 1971"), "3/2013", "July
+// '12" (the century in the store's extent), "all of 2013", a year
+// standing alone ("2011: …"), and "(UTC)" after a time.
+//
 // Ranges: "from A to B", "between A and B", "A .. B" are [A, B); "A
-// through B" and "A to B inclusive" end at the end of B's period; "since
-// A" runs to the end of the store, "until B" from its start; "during P",
-// "in P", "on D" are P's period; "N days starting A" is [A, A+N). No
-// window means the whole store, and the reading says so.
+// through B" and "A to B inclusive" end at the end of B's period, and so
+// does a lone "through B" (from the start of the store); "after D"
+// starts where D ends ("the two weeks after D" too), "since A" where A
+// starts, both running to the end of the store; "until B" and "before B"
+// end where B starts; "during P", "in P", "on D" are P's period; "N days
+// starting A" is [A, A+N). Compact day ranges name whole days, the last
+// included: "5 to 11 January 1970", "the 5th to the 11th of January",
+// "Monday 2 and Friday 6 March", "June 1-7", "May 3–9, 2004", and a dash
+// between two dates ("2004-06-01 - 2004-06-07"). No window means the
+// whole store, and the reading says so.
+//
+// Calendar cycles: "the hour of the day", "the day of the week" (or
+// "weekday") and "the month of the year" with "most" or "busiest" ask for
+// the busiest position of that cycle across the window at UTC, not the
+// single busiest hour, day or month. A question whose answer is the first
+// row of an empty result ("when does n277 first become reachable", "the
+// first burst") is answered "none" over that window.
 //
 // Durations are taken exactly as written ("1.5 hours" is 5,400,000,000
 // µs; a value that is not a whole number of microseconds is refused):

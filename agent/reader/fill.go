@@ -16,7 +16,6 @@ type timeRead struct {
 
 var startPreps = map[string]bool{"from": true, "since": true, "starting": true, "beginning": true, "after": true, "counted": true, "begins": true, "start": true}
 var endPreps = map[string]bool{"to": true, "until": true, "till": true, "through": true, "thru": true, "before": true, "and": true}
-var periodPreps = map[string]bool{"in": true, "during": true, "over": true, "throughout": true, "within": true, "for": true, "across": true, "on": true}
 
 // times assigns each written time a role.
 func (x *extractor) times() (*timeRead, error) {
@@ -41,7 +40,8 @@ func (x *extractor) times() (*timeRead, error) {
 			n := ts[k+1]
 			gap := x.span(t.w.j, n.w.i)
 			conn := strings.TrimSpace(strings.ToLower(gap))
-			if (startPreps[prep] || prep == "between" || conn == ".." || conn == "-" || conn == "–") &&
+			if (startPreps[prep] || prep == "between" || conn == ".." || conn == "-" || conn == "–" ||
+				(!endPreps[prep] && t.w.prec == n.w.prec && (conn == "through" || conn == "thru" || conn == "to" || conn == "until" || conn == "till"))) &&
 				(conn == "to" || conn == "until" || conn == "till" || conn == "through" || conn == "thru" || conn == "and" || conn == ".." ||
 					conn == "-" || conn == "–" || conn == "up to" || conn == "up to and including" || strings.HasSuffix(conn, " up to") ||
 					strings.HasSuffix(conn, ", up to") || (startPreps[prep] && endPreps[n.prep] && n.prep != "and")) {
@@ -54,6 +54,11 @@ func (x *extractor) times() (*timeRead, error) {
 					if x.tok(n.w.j).low == "inclusive" || x.tok(n.w.j).low == "inclusively" {
 						x.toks[n.w.j].used = true
 					}
+				}
+				// A compact day range ("5 to 11 May", "June 1-7") and a dash
+				// between two days name whole days: the last one is included.
+				if n.w.prec == PrecDay && (t.w.compact || n.w.compact || (conn == "-" || conn == "–") && t.w.prec == PrecDay) {
+					end, incl = n.w.end, true
 				}
 				start := t.w.start
 				if prep == "after" {
@@ -72,7 +77,12 @@ func (x *extractor) times() (*timeRead, error) {
 		case startPreps[prep]:
 			// "10 days starting May 3": a window of that length.
 			if d := x.lengthBefore(t); d != nil {
-				if err := mkWin(t.w.start, t.w.start+d.us, d.written+" "+x.span(t.w.i-1, t.w.j), false); err != nil {
+				// "the two weeks after D" starts when D ends.
+				s := t.w.start
+				if prep == "after" {
+					s = t.w.end
+				}
+				if err := mkWin(s, s+d.us, d.written+" "+x.span(t.w.i-1, t.w.j), false); err != nil {
 					return nil, err
 				}
 				continue
@@ -96,7 +106,7 @@ func (x *extractor) times() (*timeRead, error) {
 			if err := mkWin(x.lo, t.w.end, "(from the start of the store) "+x.span(t.w.i-1, t.w.j), true); err != nil {
 				return nil, err
 			}
-		case t.w.prec != PrecInstant && prep != "at" && prep != "of":
+		case t.w.prec != PrecInstant && prep != "at" && (prep != "of" || x.wholeOf(t)):
 			if err := mkWin(t.w.start, t.w.end, x.span(t.w.i, t.w.j), false); err != nil {
 				return nil, err
 			}
@@ -150,7 +160,7 @@ func (x *extractor) has(c string) bool { _, ok := x.s.concepts[c]; return ok }
 // missing or does not fit.
 func (x *extractor) fill(in *intent, text string) (*Reading, string) {
 	s := x.s
-	r := &Reading{Intent: in.name, Options: map[string]string{}, Notes: append([]string(nil), s.notes...)}
+	r := &Reading{Intent: in.name, Options: map[string]string{}, Notes: append([]string(nil), s.notes...), Ignored: s.ignored}
 	// Nodes.
 	switch {
 	case len(s.nodes) < in.nodes:
@@ -213,8 +223,34 @@ func (x *extractor) fill(in *intent, text string) (*Reading, string) {
 		r.Instants = []Instant{tr.insts[0]}
 		r.Instants[0].Role = "at"
 	default:
+		// A question of no valid time ("how many versions …") "as of" a
+		// time after every event the store holds is asking what the store
+		// believed then.
+		if len(tr.insts) == 1 && !in.window && s.belief == nil && tr.insts[0].T >= x.hi && in.belief && x.writtenInstant(tr.insts[0].T) {
+			in0 := tr.insts[0]
+			x.s.belief = &Belief{AsOfTT: in0.T, Written: in0.Written}
+			defer func() { x.s.belief = nil }()
+			tr.insts = nil
+			r.Notes = append(r.Notes, fmt.Sprintf("%s is after every valid time of the store: read as the belief time", in0.Written))
+		}
 		if len(tr.insts) > 0 {
 			return nil, fmt.Sprintf("the time %q is an instant; this question needs a window (\"from A to B\", \"during May 2004\")", tr.insts[0].Written)
+		}
+	}
+	// A window restated ("Q3 2004 (July–September)") is one window when
+	// the statements agree; when they do not, both are named below.
+	if len(tr.wins) > 1 {
+		same := true
+		for _, w := range tr.wins[1:] {
+			same = same && w.Start == tr.wins[0].Start && w.End == tr.wins[0].End
+		}
+		if same {
+			var ws []string
+			for _, w := range tr.wins {
+				ws = append(ws, fmt.Sprintf("%q", w.Written))
+			}
+			r.Notes = append(r.Notes, "the window is written "+strconv.Itoa(len(ws))+" times and they agree: "+strings.Join(ws, ", "))
+			tr.wins = tr.wins[:1]
 		}
 	}
 	if in.window {
@@ -230,7 +266,8 @@ func (x *extractor) fill(in *intent, text string) (*Reading, string) {
 			w := tr.wins[0]
 			r.Window = &w
 		default:
-			return nil, fmt.Sprintf("which window? the question writes %d (%q and %q)", len(tr.wins), tr.wins[0].Written, tr.wins[1].Written)
+			return nil, fmt.Sprintf("which window? the question writes %d that disagree (%q is [%s, %s), %q is [%s, %s))", len(tr.wins),
+				tr.wins[0].Written, tr.wins[0].StartText, tr.wins[0].EndText, tr.wins[1].Written, tr.wins[1].StartText, tr.wins[1].EndText)
 		}
 	} else if in.inst != 2 && len(tr.wins) > 0 {
 		return nil, fmt.Sprintf("this question takes no window, but it writes %q", tr.wins[0].Written)
@@ -334,6 +371,23 @@ func (x *extractor) fill(in *intent, text string) (*Reading, string) {
 // options reads an intent's discrete choices from the concepts.
 func (x *extractor) options(in *intent, r *Reading) string {
 	send, recv := x.has(cSend), x.has(cReceive)
+	// "rated by" with no node after "by": the node received.
+	if send {
+		active, passive := false, false
+		for k, t := range x.toks {
+			if concept(t.low) != cSend {
+				continue
+			}
+			if n := x.tok(k + 1); n.low == "by" && !x.isNodeAt(k+2) {
+				passive = true
+			} else {
+				active = true
+			}
+		}
+		if passive {
+			send, recv = active, true
+		}
+	}
 	if !send && !recv && len(x.s.nodes) > 0 {
 		// "did n33 message …": an event noun used as the verb after the node.
 		switch x.tok(x.s.nodes[0].i + 1).low {
@@ -397,6 +451,20 @@ func (x *extractor) options(in *intent, r *Reading) string {
 			return "triangles or ping-pong exchanges? the question names both"
 		}
 		r.Options["motif"] = map[bool]string{true: "triangle", false: "ping-pong"}[tri]
+		if in.name == "motif-count-around" && tri {
+			return "cyclic triangles that include a node: no question shape I know counts them; ask for ping-pong exchanges involving the node, or triangles among the nodes it can reach"
+		}
+	case "busiest-cycle":
+		r.Options["cycle"] = x.cycle()
+		n := 0
+		for _, c := range []string{cCycleHour, cCycleWeekday, cCycleMonth} {
+			if x.has(c) {
+				n++
+			}
+		}
+		if n != 1 {
+			return "which cycle? the question names more than one (hour of the day, day of the week, month of the year)"
+		}
 	case "correction-count":
 		c, e := x.has(cCorrect), x.has(cEvolve)
 		if c && e {
@@ -467,7 +535,7 @@ func (x *extractor) objectOfVerb(i int) bool {
 	for k := 0; k < i; k++ {
 		if sendVerbs[x.toks[k].low] {
 			for j := k + 1; j < i; j++ {
-				if w := words[x.toks[j].low]; w == cNodeNoun || w == cEvent {
+				if w := concept(x.toks[j].low); w == cNodeNoun || w == cEvent {
 					return false
 				}
 			}
@@ -477,10 +545,42 @@ func (x *extractor) objectOfVerb(i int) bool {
 	return false
 }
 
+// writtenInstant reports whether a time written at instant precision
+// (a time of day, microseconds) starts at t.
+func (x *extractor) writtenInstant(t int64) bool {
+	for _, ts := range x.s.times {
+		if ts.w.start == t && ts.w.prec == PrecInstant {
+			return true
+		}
+	}
+	return false
+}
+
+// wholeOf reports whether a period is written "all of P", "the whole of
+// P": the period itself.
+func (x *extractor) wholeOf(t timeSlot) bool {
+	_, k := x.prevWord(t.w.i)
+	w, _ := x.prevWord(k)
+	return w == "all" || w == "whole" || w == "entire" || w == "rest"
+}
+
+// isNodeAt reports whether a node of the question is written at token i
+// (after an article or a node noun).
+func (x *extractor) isNodeAt(i int) bool {
+	for k := i; k < i+3 && k < len(x.toks); k++ {
+		for _, n := range x.s.nodes {
+			if n.i == k {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // negated reports whether a time is written after a negation ("not at T").
 func (x *extractor) negated(t timeSlot) bool {
 	for k := t.w.i - 1; k >= 0 && k >= t.w.i-4; k-- {
-		if words[x.toks[k].low] == cNot {
+		if concept(x.toks[k].low) == cNot {
 			return true
 		}
 	}

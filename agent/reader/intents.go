@@ -144,7 +144,7 @@ var intents = []*intent{
 			b.answer("count", s+".rows_total")
 		}},
 	{name: "neighbours-at", example: "Which nodes were neighbours of {x} at {t}?",
-		need: []string{cNeighbour, cWhich}, allow: []string{cEvent, cEither}, nodes: 1, inst: 1, belief: true,
+		need: []string{cNeighbour}, allow: []string{cEvent, cEither, cWhich}, nodes: 1, inst: 1, belief: true, // "neighbours of n5 at T" asks for the list
 		summary: func(r *Reading) string {
 			return "the direct neighbours of " + nodeText(r, "node") + " (an edge valid at that instant, either direction)"
 		},
@@ -350,7 +350,9 @@ var intents = []*intent{
 			b.answer("count", s+".rows_total")
 		}},
 	{name: "first-burst", example: "When was the first burst of activity in {D} buckets {W}?",
-		need: []string{cBurst}, allow: []string{cWhen, cWhich, cFirst, cEvent, cBucket, cTimeNoun}, window: true, bucket: true, belief: true,
+		// "first" is required: "when was there a burst" does not say which
+		// of several.
+		need: []string{cBurst, cFirst}, allow: []string{cWhen, cWhich, cFirst, cEvent, cBucket, cTimeNoun}, window: true, bucket: true, belief: true,
 		summary: func(r *Reading) string { return "the first bucket flagged as " + burstText(r) },
 		build: func(r *Reading, b *builder) {
 			s := b.add("burst_detection", burstArgs(r, b))
@@ -364,14 +366,22 @@ var intents = []*intent{
 			b.answer("count", s+".count")
 		}},
 	{name: "motif-count-around", example: "How many ping-pong exchanges within {D} involved {x} {W}?",
-		need: []string{cTriangle + "|" + cPingPong, cHowMany}, allow: []string{cMotif, cEvent, cTimeOrder, cTriangle, cPingPong, cAround, cPartner, cPair}, nodes: 1, window: true, delta: true, belief: true,
+		need: []string{cTriangle + "|" + cPingPong, cHowMany}, allow: []string{cMotif, cEvent, cTimeOrder, cTriangle, cPingPong, cPair, cAround}, nodes: 1, window: true, delta: true, belief: true,
 		summary: func(r *Reading) string {
-			return "the number of δ-temporal " + motifText(r) + " whose nodes are all " + nodeText(r, "node") + " or nodes it exchanged events with in the window"
+			return "the number of δ-temporal " + motifText(r) + " that include " + nodeText(r, "node") + " (as either of the two nodes)"
 		},
 		build: func(r *Reading, b *builder) {
-			s1 := aggregate(b, "node", "either", endpoint("either"), countAgg())
-			s2 := b.add("count_temporal_motifs", b.asOf(map[string]any{"motif": motifName(r), "delta": r.Delta.Micros, "window": b.window(), "node_filter": ref(s1 + ".rows[*].node")}))
-			b.answer("count", s2+".count")
+			// An instance includes x as u or as v, never both (no self-loops
+			// in a ping-pong): the two bound counts add up.
+			var refs []any
+			for _, role := range []string{"u", "v"} {
+				s := b.add("temporal_pattern", b.asOf(map[string]any{"window": b.window(), "span": r.Delta.Micros, "output": "count",
+					"hops": []any{map[string]any{"src": "u", "dst": "v"}, map[string]any{"src": "v", "dst": "u"}, map[string]any{"src": "u", "dst": "v"}},
+					"bind": map[string]any{role: b.nodeList("node")}}))
+				refs = append(refs, ref(s+".count"))
+			}
+			s3 := b.add("compute", map[string]any{"fn": "sum", "input": refs})
+			b.answer("count", s3+".value")
 		}},
 	{name: "motif-count-reach", example: "Among the nodes {x} can reach {W}, how many cyclic triangles complete within {D}?",
 		need: []string{cTriangle + "|" + cPingPong, cHowMany, cReach}, allow: []string{cMotif, cEvent, cTimeOrder, cTriangle, cPingPong, cPath}, nodes: 1, window: true, delta: true, belief: true,
@@ -384,11 +394,23 @@ var intents = []*intent{
 			b.answer("count", s2+".count")
 		}},
 	{name: "motif-members", example: "Which nodes form cyclic triangles within {D} {W}?",
-		need: []string{cTriangle + "|" + cPingPong, cWhich}, allow: []string{cMotif, cEvent, cTimeOrder, cTriangle, cPingPong, cPair}, window: true, delta: true, belief: true,
+		need: []string{cTriangle + "|" + cPingPong, cWhich}, allow: []string{cMotif, cEvent, cTimeOrder, cTriangle, cPingPong, cPair, cAround}, window: true, delta: true, belief: true,
 		summary: func(r *Reading) string { return "the nodes that take part in δ-temporal " + motifText(r) },
 		build: func(r *Reading, b *builder) {
-			s := b.add("find_temporal_motif_instances", b.asOf(map[string]any{"motif": motifName(r), "delta": r.Delta.Micros, "window": b.window(), "limit": rowLimit}))
-			b.answer("entity_set", s+".rows")
+			// The instances as a pattern of hops, then the union of the
+			// nodes in every position.
+			hops := []any{map[string]any{"src": "u", "dst": "v"}, map[string]any{"src": "v", "dst": "w"}, map[string]any{"src": "w", "dst": "u"}}
+			vars := []string{"u", "v", "w"}
+			if r.Options["motif"] == "ping-pong" {
+				hops = []any{map[string]any{"src": "u", "dst": "v"}, map[string]any{"src": "v", "dst": "u"}, map[string]any{"src": "u", "dst": "v"}}
+				vars = vars[:2]
+			}
+			s1 := b.add("temporal_pattern", b.asOf(map[string]any{"window": b.window(), "hops": hops, "span": r.Delta.Micros, "limit": rowLimit}))
+			acc := b.add("compute", map[string]any{"fn": "union", "input": ref(s1 + ".rows[*]." + vars[0]), "other": ref(s1 + ".rows[*]." + vars[1])})
+			for _, v := range vars[2:] {
+				acc = b.add("compute", map[string]any{"fn": "union", "input": ref(acc + ".rows"), "other": ref(s1 + ".rows[*]." + v)})
+			}
+			b.answer("entity_set", acc+".rows")
 		}},
 	{name: "motif-first-actor", example: "Among the nodes {x} can reach {W}, which node starts the earliest cyclic triangle within {D}?",
 		need: []string{cTriangle, cReach, cWhich, cFirst}, allow: []string{cMotif, cEvent, cTimeOrder, cTriangle, cPath, cSend}, nodes: 1, window: true, delta: true, belief: true,

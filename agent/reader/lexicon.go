@@ -54,6 +54,9 @@ const (
 	cUnsupported = "unsupported"
 	cSenders     = "senders"    // a noun naming who sent
 	cRecipients  = "recipients" // a noun naming who received
+	// cIgnored marks a phrase of politeness or hedging: no concept, and
+	// the reading lists it as ignored.
+	cIgnored = "-"
 )
 
 // phrases are read before single words, longest first; each becomes one
@@ -62,33 +65,29 @@ var phrases = []struct {
 	words string
 	cpt   string
 }{
-	{"each edge no earlier than the one before", cTimeOrder},
-	{"no earlier than the one before", cTimeOrder},
-	{"ties broken by uid", ""}, {"ties by uid", ""}, {"ties broken by node id", ""},
-	{"an edge valid in either direction", ""}, {"incident edges valid at that instant", cDegree},
-	{"edges by their start time", ""}, {"by their start time", ""},
-	{"answer with its start and end", ""}, {"give the interval", ""}, {"far above its usual rate", ""},
-	{"three messages around a cycle", cTriangle}, {"three alternating messages", cPingPong},
-	{"the second starting after the first ends", cFollow}, {"b begins at most", cFollow}, {"after a ends", cFollow},
 	{"follow one another", cFollow}, {"follow each other", cFollow}, {"followed each other", cFollow}, {"one after another", cFollow}, {"back to back", cFollow},
-	{"after every correction so far", ""}, {"before the records were revised", ""},
-	{"in that period", ""}, {"in that window", ""}, {"in that time", ""}, {"over that period", ""},
-	{"for the first time", cNew}, {"became active", cNew}, {"first valid", cNew}, {"show up", cNew}, {"showed up", cNew},
-	{"shared a valid edge with", cNeighbour}, {"shared an edge with", cNeighbour}, {"directly connected to", cNeighbour},
-	{"connected to", cNeighbour}, {"linked to", cNeighbour}, {"one hop", cNeighbour},
+	{"in that time", ""}, {"over that period", ""},
+	{"for the first time", cNew}, {"became active", cNew}, {"show up", cNew}, {"showed up", cNew},
+	{"shared an edge with", cNeighbour}, {"directly connected to", cNeighbour},
+	{"connected to", cNeighbour}, {"linked to", cNeighbour},
 	{"reverse direction", cRecip}, {"both directions", cRecip}, {"two way", cRecip}, {"other way", cRecip},
 	{"in either direction", cEither}, {"either direction", cEither}, {"in both directions", cEither},
 	{"with whom", cWhich + "+" + cPartner}, {"from whom", cWhich}, {"to whom", cWhich}, {"talk to", cPartner}, {"talked to", cPartner}, {"talked with", cPartner}, {"dealt with", cPartner},
 	{"in touch with", cPartner}, {"exchange messages with", cPartner}, {"exchanged messages with", cPartner},
-	{"at least one", ""}, {"in time order", cTimeOrder}, {"time order", cTimeOrder}, {"in order of time", cTimeOrder},
+	{"if you would be so kind", cIgnored}, {"if you would", cIgnored}, {"if i may ask", cIgnored}, {"if i may", cIgnored},
+	{"if possible", cIgnored}, {"if you can", cIgnored}, {"if you could", cIgnored}, {"would you be able to", cIgnored},
+	{"could you", cIgnored}, {"can you", cIgnored}, {"would you", cIgnored}, {"i would like to know", cIgnored},
+	{"i want to know", cIgnored}, {"do you know", cIgnored}, {"let me know", cIgnored}, {"roughly speaking", cIgnored},
+	{"in principle", cIgnored}, {"all told", cIgnored}, {"thank you", cIgnored},
+	{"in order of time", cTimeOrder}, {"no earlier than", cTimeOrder},
 	{"back and forth", cPingPong}, {"ping pong", cPingPong}, {"tit for tat", cPingPong},
-	{"most active", cPeak}, {"how many", cHowMany}, {"how much", cUnsupported}, {"number of", cHowMany}, {"what number of", cHowMany},
-	{"on record", ""}, {"take part in", ""}, {"takes part in", ""}, {"took part in", ""}, {"part of", ""},
+	{"most active", cPeak}, {"how many", cHowMany}, {"how much", cUnsupported}, {"number of", cHowMany},
+	{"on record", ""}, {"take part in", cAround}, {"takes part in", cAround}, {"took part in", cAround}, {"taking part in", cAround}, {"part of", ""},
 	{"so far", ""}, {"at all", ""}, {"at any point", ""}, {"all time", ""}, {"of all", ""}, {"in total", cHowMany},
 	{"the whole store", ""}, {"the whole dataset", ""}, {"the whole graph", ""}, {"the entire store", ""},
-	{"from its start", ""}, {"ranked by", cRank}, {"in terms of", cRank},
+	{"ranked by", cRank}, {"in terms of", cRank},
 	{"time respecting", cTimeOrder}, {"time ordered", cTimeOrder}, {"time-respecting", cTimeOrder},
-	{"move forward in time", cTimeOrder}, {"moving forward in time", cTimeOrder}, {"forward in time", cTimeOrder},
+	{"forward in time", cTimeOrder},
 	{"what time", cWhen}, {"at what time", cWhen}, {"what moment", cWhen},
 	{"pass it on", cReach}, {"passed on", cReach}, {"get to", cReach}, {"got to", cReach}, {"hear from", cReach}, {"hears from", cReach},
 	{"in common", cUnsupported}, {"3 cycle", cTriangle}, {"3 cycles", cTriangle}, {"2 node", ""},
@@ -114,7 +113,7 @@ func init() {
 	addWords(cReach, "arrival reach reaches reached reachable reaching spread spreads propagate propagates propagated travel travels arrive arrives arrived arriving land lands gets hear hears heard")
 	addWords(cTimeOrder, "chain chains")
 	addWords(cFirst, "first earliest soonest")
-	addWords(cLatest, "latest")
+	addWords(cLatest, "latest last")
 	addWords(cDepart, "leave leaves leaving depart departs departure departing")
 	addWords(cPath, "path paths route routes journey journeys")
 	addWords(cNeighbour, "neighbour neighbours neighbor neighbors neighbourhood neighborhood adjacent")
@@ -152,7 +151,7 @@ func init() {
 	addWords(cBucket, "bucket buckets bin bins slice slices chunk chunks")
 	addWords(cTimeNoun, "time µs μs microseconds timestamp")
 	addWords(cRank, "top rank ranking leading biggest largest")
-	addWords(cPeriod, "period interval stretch spell window day week hour")
+	addWords(cPeriod, "period interval stretch spell window day week hour month year quarter calendar")
 	addWords(cUnsupported, "average mean median longest shortest fastest slowest least fewest fewer less more than greater smaller "+
 		"percentile centrality central influential important pagerank betweenness cluster clustering community communities "+
 		"predict forecast will tomorrow yesterday today ago next delete insert update create "+
@@ -178,7 +177,7 @@ func init() {
 		made make makes making
 		hold holds held keep kept
 		form forms formed forming
-		having cutting cut split splitting divided dividing group grouped grouping
+		having cut split splitting divided dividing group grouped grouping
 		counted according
 		recorded logged registered
 		result results answer answers
@@ -198,11 +197,10 @@ func init() {
 			words[w] = ""
 		}
 	}
+	// "following ratings forward in time": a participle, not "follow".
+	words["following"] = ""
 	// Variable names in motif notation (a→b→c→a) are filler too.
 	for _, w := range []string{"a", "b", "c", "x", "y", "z"} {
 		words[w] = ""
 	}
 }
-
-// isKnown reports whether a lower-case word is in the lexicon.
-func isKnown(w string) bool { _, ok := words[w]; return ok }

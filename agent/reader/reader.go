@@ -16,6 +16,10 @@ type Env struct {
 	UIDs         []string
 	IsNode       func(uid string) bool
 	VtMin, VtMax int64
+	// RelTypes are the store's relation types: each names its events
+	// ("TRUST", "MSG"), and a store with more than one makes a generic
+	// word such as "messages" ambiguous.
+	RelTypes []string
 }
 
 // Read reads a question. It returns a Reading with its plan, or a
@@ -37,7 +41,7 @@ func Read(text string, env Env) (*Reading, error) {
 
 // prepare extracts the slots and reads the remaining words.
 func prepare(text string, env Env) (*extractor, error) {
-	toks := tokenize(text)
+	toks := joinHyphenated(tokenize(text))
 	x := &extractor{timeParser: timeParser{toks: toks, lo: env.VtMin, hi: env.VtMax}, env: env, s: &slots{concepts: map[string]int{}}}
 	if err := x.extract(); err != nil {
 		if rf, ok := err.(*Refusal); ok {
@@ -62,7 +66,7 @@ func Claims(text string, env Env) []string {
 	if err != nil {
 		return nil
 	}
-	if _, bad := x.s.concepts[cUnsupported]; bad {
+	if _, bad := x.s.concepts[cUnsupported]; bad || x.s.eventKind != "" {
 		return nil
 	}
 	var out []string
@@ -97,7 +101,7 @@ func (x *extractor) concepts() error {
 			}
 			ok := true
 			for k, w := range ws {
-				if toks[idx[p+k]].low != w || (k > 0 && !adjacent(toks, idx[p+k-1], idx[p+k])) {
+				if !sameWord(toks[idx[p+k]].low, w) || (k > 0 && !adjacent(toks, idx[p+k-1], idx[p+k])) {
 					ok = false
 					break
 				}
@@ -107,9 +111,12 @@ func (x *extractor) concepts() error {
 					toks[idx[p+k]].used = true
 				}
 				for _, c := range strings.Split(ph.cpt, "+") {
-					if c != "" {
+					if c != "" && c != cIgnored {
 						x.mark(c, idx[p])
 					}
+				}
+				if ph.cpt == cIgnored {
+					x.s.ignored = append(x.s.ignored, x.span(idx[p], idx[p+len(ws)-1]+1))
 				}
 				p += len(ws) - 1
 				matched = true
@@ -120,6 +127,7 @@ func (x *extractor) concepts() error {
 			continue
 		}
 	}
+	x.descriptions()
 	var unknown []string
 	for i, t := range toks {
 		if t.used {
@@ -127,7 +135,32 @@ func (x *extractor) concepts() error {
 		}
 		switch t.kind {
 		case tWord:
-			c, ok := words[t.low]
+			c, ok := lookup(t.low)
+			if x.isRelType(t.low) {
+				c, ok = cEvent, true
+				x.mark(cEventKind, i)
+			}
+			if c == cEvent && !genericEvent[stem(t.low)] {
+				x.mark(cEventKind, i)
+			}
+			// "did n3744 rate …", "n5 emails …": an event word right after
+			// a node is its verb.
+			if (c == cEvent && !genericEvent[stem(t.low)] || t.low == "rate" || t.low == "rates") && x.nodeAt(i-1) && !strings.ContainsAny(x.toks[i-1].text, "'’") {
+				x.mark(cSend, i)
+			}
+			if cls := changers[t.low]; cls != "" && (c == "" || c == cUnsupported) {
+				x.mark(cUnsupported, i)
+				continue
+			}
+			// "UTC" restates the zone of a written time or cycle: with
+			// neither it refers to nothing.
+			if !ok && (t.low == "utc" || t.low == "gmt") && (len(x.s.times) > 0 || x.cycle() != "") {
+				continue
+			}
+			if !ok && discourse[t.low] {
+				x.s.ignored = append(x.s.ignored, t.text)
+				continue
+			}
 			if !ok {
 				if m := nearMonth(t.low); m != "" && (x.tok(i+1).kind == tNum || x.tok(i-1).kind == tNum) {
 					a, b := i, i+2
@@ -154,7 +187,134 @@ func (x *extractor) concepts() error {
 	if len(unknown) > 0 {
 		return &Refusal{Problem: fmt.Sprintf("I do not know the word%s %s", plural(len(unknown)), strings.Join(quoteAll(unknown), ", "))}
 	}
+	if i, ev := x.s.concepts[cEventKind]; ev && len(x.env.RelTypes) > 1 {
+		x.s.eventKind = x.toks[i].text
+	}
+	delete(x.s.concepts, cEventKind)
 	return nil
+}
+
+// descriptions ignores words that only describe a named node: unknown
+// nouns between an article and the node ("the auditor n1005"), or before
+// a node noun and the node ("the escrow desk account n2125"), and a
+// parenthesis right after the node that holds no slot and no word of
+// any concept ("n168 (the shared secretariat mailbox)").
+func (x *extractor) descriptions() {
+	isNode := func(k int) bool {
+		for _, n := range x.s.nodes {
+			if n.i == k {
+				return true
+			}
+		}
+		return false
+	}
+	plain := func(t *token) bool { // a word that could only describe
+		if t.used || t.kind != tWord || changers[t.low] != "" {
+			return false
+		}
+		c, ok := lookup(t.low)
+		return !ok || c == "" && !x.isRelType(t.low) || c == cNodeNoun
+	}
+	for k := range x.toks {
+		if !isNode(k) {
+			continue
+		}
+		// Before the node: [article] unknown… [node noun] [,] node.
+		j := k - 1
+		if x.tok(j).text == "," {
+			j--
+		}
+		end := j
+		for j >= 0 && plain(x.toks[j]) && x.toks[j].low != "the" && x.toks[j].low != "a" && x.toks[j].low != "an" {
+			j--
+		}
+		if j < end {
+			art := x.tok(j).low
+			nounBefore := concept(x.tok(end).low) == cNodeNoun
+			if art == "the" || art == "a" || art == "an" || art == "our" || art == "their" || nounBefore {
+				for m := j + 1; m <= end; m++ {
+					if _, known := lookup(x.toks[m].low); !known {
+						x.s.ignored = append(x.s.ignored, x.toks[m].text)
+					}
+					x.toks[m].used = true
+				}
+			}
+		}
+		// After the node: "(…)" of plain words.
+		if x.tok(k+1).text == "(" {
+			m := k + 2
+			for m < len(x.toks) && x.toks[m].text != ")" && (plain(x.toks[m]) || x.toks[m].kind == tPunct && x.toks[m].text != "(") {
+				m++
+			}
+			if m < len(x.toks) && x.toks[m].text == ")" && m > k+2 {
+				for q := k + 1; q <= m; q++ {
+					if x.toks[q].kind == tWord {
+						if _, known := lookup(x.toks[q].low); !known {
+							x.s.ignored = append(x.s.ignored, x.toks[q].text)
+						}
+					}
+					x.toks[q].used = true
+				}
+			}
+		}
+	}
+}
+
+// nodeAt reports whether a node of the question is written at token i.
+func (x *extractor) nodeAt(i int) bool {
+	for _, n := range x.s.nodes {
+		if n.i == i {
+			return true
+		}
+	}
+	return false
+}
+
+// cEventKind marks a word that names one kind of event ("messages",
+// "ratings", a relation type) rather than edges of any relation.
+const cEventKind = "event-kind"
+
+// genericEvent are the stems of event words that name edges of any
+// relation: "edges", "events", "interactions", "activity".
+var genericEvent = map[string]bool{}
+
+func init() {
+	for _, w := range strings.Fields("edge edges event events interaction interactions activity traffic link links contact contacts exchange exchanges") {
+		genericEvent[stem(w)] = true
+	}
+}
+
+// isRelType reports whether a word names one of the store's relation
+// types ("trust" for TRUST, "msgs" for MSG).
+func (x *extractor) isRelType(w string) bool {
+	for _, r := range x.env.RelTypes {
+		l := strings.ToLower(r)
+		if w == l || (len(w) > 3 && stem(w) == stem(l)) || abbreviations[w] == l || strings.TrimSuffix(w, "s") == l {
+			return true
+		}
+	}
+	return false
+}
+
+// joinHyphenated writes a hyphenated word as one where only the joined
+// spelling is a word of the lexicon ("e-mail", "co-workers").
+func joinHyphenated(toks []*token) []*token {
+	var out []*token
+	for i := 0; i < len(toks); i++ {
+		t := toks[i]
+		if i+2 < len(toks) && t.kind == tWord && toks[i+1].text == "-" && toks[i+2].kind == tWord {
+			joined := t.low + toks[i+2].low
+			_, whole := lookup(joined)
+			_, left := lookup(t.low)
+			if whole && !left {
+				out = append(out, &token{kind: tWord, text: t.text + "-" + toks[i+2].text, low: joined})
+				i += 2
+				continue
+			}
+		}
+		out = append(out, t)
+	}
+	return out
 }
 
 func plural(n int) string {
@@ -183,12 +343,12 @@ func (x *extractor) mark(c string, i int) {
 // counted records what "how many" counts: the first noun after it.
 func (x *extractor) counted(i int) {
 	for k := i + 1; k < len(x.toks) && k <= i+4; k++ {
-		switch words[x.toks[k].low] {
+		switch concept(x.toks[k].low) {
 		case cNodeNoun, cNeighbour, cPartner:
 			x.mark("counts-nodes", k)
 			return
 		case cEvent:
-			if x.toks[k].low == "edge" && words[x.tok(k+1).low] == cEvent {
+			if x.toks[k].low == "edge" && concept(x.tok(k+1).low) == cEvent {
 				continue
 			}
 			x.mark("counts-events", k)
@@ -268,6 +428,10 @@ func (x *extractor) choose(text string) (*Reading, error) {
 		w := x.wordOf(cUnsupported)
 		return nil, &Refusal{Problem: fmt.Sprintf("I cannot answer questions that ask for %q: no question shape I know uses it", w),
 			Suggestions: suggestions(x, nil, x.env, 3)}
+	}
+	if x.s.eventKind != "" {
+		return nil, &Refusal{Problem: fmt.Sprintf("which relation does %q mean? the store has %d relation types (%s) and these question shapes count edges of all of them; ask about \"edges\" or \"events\" to count them all",
+			x.s.eventKind, len(x.env.RelTypes), strings.Join(x.env.RelTypes, ", ")), Suggestions: suggestions(x, nil, x.env, 3)}
 	}
 	var fit []*intent
 	for _, in := range intents {

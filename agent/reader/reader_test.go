@@ -289,7 +289,9 @@ func TestRandomTextRefused(t *testing.T) {
 		}
 	}
 	t.Logf("%d of %d random word sequences were read (each with an admitted plan)", answered, trials)
-	if answered*20 > trials {
-		t.Errorf("%d of %d random word sequences were read: random text must mostly be refused", answered, trials)
+	// The rate the reader has (6 of 3000, 0.2%): more means a rule began
+	// reading words it should refuse.
+	if answered*500 > trials {
+		t.Errorf("%d of %d random word sequences were read, over 0.2%%: random text must be refused", answered, trials)
 	}
 }

@@ -36,6 +36,9 @@ type Reading struct {
 	// Notes say what was filled in rather than written (a year taken from
 	// the store's extent, a window defaulting to the whole store).
 	Notes []string `json:"notes,omitempty"`
+	// Ignored are the words read as carrying no intent (greetings,
+	// politeness, hedges, words pointing at the data as a whole).
+	Ignored []string `json:"ignored,omitempty"`
 
 	plan []byte
 }
@@ -163,6 +166,9 @@ func (r *Reading) Line() string {
 	}
 	for _, n := range r.Notes {
 		fmt.Fprintf(&b, "; %s", n)
+	}
+	if len(r.Ignored) > 0 {
+		fmt.Fprintf(&b, "; ignored: %s", strings.Join(quoteAll(r.Ignored), ", "))
 	}
 	return b.String()
 }

@@ -23,13 +23,16 @@ type slots struct {
 	maxHops  int64
 	concepts map[string]int // concept → first token index
 	notes    []string
+	ignored  []string // words read as carrying no intent
+	// eventKind is a word naming one kind of event on a store with
+	// several relation types ("" when there is none).
+	eventKind string
 }
 
 type nodeSlot struct {
 	written string
 	uid     string // "" for a name to resolve
 	cue     string // "src", "dst" or "" from the words before it
-	base    bool
 	i       int
 }
 
@@ -220,8 +223,24 @@ func (x *extractor) extract() error {
 				i++
 				continue
 			}
+			// "three hops at most".
+			if n, ok := x.count(i - 1); (t.low == "hops" || t.low == "hop") && ok && x.tok(i+1).low == "at" && x.tok(i+2).low == "most" {
+				x.s.maxHops = n
+				x.use(i-1, i+3)
+				continue
+			}
+			// "3 hops or less", "two hops or fewer".
+			if n, ok := x.count(i - 1); (t.low == "hops" || t.low == "hop") && ok && x.tok(i+1).low == "or" && (x.tok(i+2).low == "less" || x.tok(i+2).low == "fewer") {
+				x.s.maxHops = n
+				x.use(i-1, i+3)
+				continue
+			}
 			if (t.low == "hops" || t.low == "hop") && i >= 2 {
-				if n, ok := x.count(i - 1); ok && (x.tok(i-2).low == "most" || x.tok(i-2).low == "max" || x.tok(i-2).low == "than") {
+				if n, ok := x.count(i - 1); ok && (x.tok(i-2).low == "most" || x.tok(i-2).low == "max" || x.tok(i-2).low == "than" ||
+					x.tok(i-2).low == "to" && x.tok(i-3).low == "up" || x.tok(i-2).text == "<=" || x.tok(i-2).text == "≤") {
+					if x.tok(i-2).low == "to" {
+						x.use(i-3, i-2)
+					}
 					x.s.maxHops = n
 					x.use(i-2, i+1)
 					if l := x.tok(i - 3).low; l == "at" || l == "more" || l == "no" {
@@ -290,6 +309,14 @@ func (x *extractor) extract() error {
 			t.used = true
 			continue
 		}
+		// "account 395", "from 3744": the digits of a uid the task supplied.
+		if t.kind == tNum && !strings.ContainsAny(t.low, ".") && slices.Contains(x.env.UIDs, "n"+t.low) {
+			if _, yr := isYear(t); !yr {
+				x.addNode("n"+t.low, "n"+t.low, i)
+				t.used = true
+				continue
+			}
+		}
 		if t.kind == tQuote && t.text != "" {
 			x.addNode(t.text, "", i)
 			t.used = true
@@ -309,6 +336,19 @@ func (x *extractor) extract() error {
 		}
 		if t.kind == tWord && uidLikeRE.MatchString(t.low) {
 			return &Refusal{Problem: fmt.Sprintf("%s is not a node of this store", t.text), Missing: []string{"node"}}
+		}
+		// "# of ratings", "# nbrs": the number sign counts.
+		if t.text == "#" && (x.tok(i+1).kind == tWord) {
+			x.s.concepts[cHowMany] = i
+			t.used = true
+			continue
+		}
+		// "the hour of the day", "the day of the week": a calendar cycle.
+		if c, j := x.cycleAt(i); c != "" {
+			x.s.concepts[c] = i
+			x.use(i, j)
+			i = j - 1
+			continue
 		}
 		// "which day", "the busiest week": a one-unit bucket.
 		if u, ok := unitUS[t.low]; ok && t.kind == tWord && u >= usHour {
@@ -366,7 +406,7 @@ func (x *extractor) rawRange(i int) (int, bool) {
 	return i + 3, true
 }
 
-func isNodeNoun(w string) bool { return words[w] == cNodeNoun }
+func isNodeNoun(w string) bool { return concept(w) == cNodeNoun }
 
 // count reads a small count at i: "5" or "five".
 func (x *extractor) count(i int) (int64, bool) {

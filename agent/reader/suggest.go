@@ -72,7 +72,13 @@ func fillExample(ex string, x *extractor, env Env) string {
 	d := "1 day"
 	k := "3"
 	if x != nil {
-		for i, nd := range x.s.nodes {
+		// Nodes in their roles: the one written as the target ("to n9",
+		// "reach n9") is {y} whatever the word order.
+		ns := append([]nodeSlot(nil), x.s.nodes...)
+		if len(ns) >= 2 && (ns[0].cue == "dst" && ns[1].cue != "dst" || ns[1].cue == "src" && ns[0].cue != "src") {
+			ns[0], ns[1] = ns[1], ns[0]
+		}
+		for i, nd := range ns {
 			if i < 2 {
 				nodes[i] = nd.written
 			}
@@ -86,11 +92,9 @@ func fillExample(ex string, x *extractor, env Env) string {
 		for _, t := range x.s.times {
 			insts = append(insts, t.w.text)
 		}
+		// The window exactly as read, [start, end).
 		if tr, err := x.times(); err == nil && len(tr.wins) > 0 {
-			w = tr.wins[0].Written
-			if tr.pair {
-				w = "from " + tr.wins[0].StartText + " to " + tr.wins[0].EndText
-			}
+			w = "from " + tr.wins[0].StartText + " to " + tr.wins[0].EndText
 		}
 		for i := range x.s.durs {
 			x.s.durs[i].taken = false
@@ -109,5 +113,14 @@ func fillExample(ex string, x *extractor, env Env) string {
 		insts = append(insts, FormatTime(lo+int64(len(insts)+1)*usDay))
 	}
 	r := strings.NewReplacer("{x}", nodes[0], "{y}", nodes[1], "{W}", w, "{t}", insts[0], "{t1}", insts[0], "{t2}", insts[1], "{D}", d, "{k}", k)
-	return r.Replace(ex)
+	out := r.Replace(ex)
+	if len(env.RelTypes) > 1 {
+		// "messages" would be ambiguous on this store.
+		out = strings.ReplaceAll(out, "messages", "events")
+	}
+	// The question's belief time goes with every form.
+	if x != nil && x.s.belief != nil && !x.s.belief.Now {
+		out = strings.TrimSuffix(strings.Replace(out, " now?", "?", 1), "?") + ", as of transaction time " + strconv.FormatInt(x.s.belief.AsOfTT, 10) + "?"
+	}
+	return out
 }

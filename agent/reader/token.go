@@ -27,7 +27,6 @@ type token struct {
 	text string // as written (a quote without its quotation marks)
 	low  string // lower case, possessive 's dropped
 	used bool   // consumed by a slot
-	cpt  string // the concept a word was read as ("" for filler)
 }
 
 var tokenRE = regexp.MustCompile(strings.Join([]string{
@@ -69,7 +68,9 @@ func tokenize(s string) []*token {
 			t.low = strings.ReplaceAll(m, ",", "")
 		case unicode.IsLetter(r[0]) || r[0] == '_':
 			t.kind = tWord
-			if i := strings.IndexAny(t.low, "'’"); i > 0 {
+			if t.low == "o'clock" || t.low == "o’clock" {
+				t.low = "o'clock"
+			} else if i := strings.IndexAny(t.low, "'’"); i > 0 {
 				t.low = t.low[:i] // n42's, people’s
 			}
 			if len(t.low) == 2 && (t.low[0] == 'q') && t.low[1] >= '1' && t.low[1] <= '4' {
@@ -77,6 +78,11 @@ func tokenize(s string) []*token {
 			}
 		default:
 			t.kind = tPunct
+		}
+		// "2013's": a year's possessive reads as the year.
+		if t.kind == tWord && t.low == "s" && len(out) >= 2 && (out[len(out)-1].text == "'" || out[len(out)-1].text == "’") && out[len(out)-2].kind == tNum {
+			out = out[:len(out)-1]
+			continue
 		}
 		out = append(out, t)
 	}

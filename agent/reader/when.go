@@ -33,6 +33,7 @@ type when struct {
 	prec       string
 	text       string
 	inferred   string // how a missing year was filled in, "" if none
+	compact    bool   // a day of a compact range ("5 to 11 May"): its month came from the other end
 	i, j       int
 }
 
@@ -62,7 +63,7 @@ var zoneWords = map[string]bool{"est": true, "edt": true, "cst": true, "cdt": tr
 // yearPreps are the words after which a bare four-digit number is a year.
 var yearPreps = map[string]bool{"in": true, "during": true, "throughout": true, "over": true, "for": true, "since": true, "until": true,
 	"till": true, "from": true, "to": true, "through": true, "thru": true, "between": true, "and": true, "of": true, "before": true,
-	"after": true, "by": true, "year": true, "whole": true, "all": true}
+	"after": true, "by": true, "year": true, "whole": true, "all": true, "calendar": true, "within": true, "across": true, "on": true}
 
 // timeParser reads time expressions out of a token list; the store's
 // valid-time extent [lo, hi) fills in a missing year when exactly one fits.
@@ -181,6 +182,22 @@ func (p *timeParser) core(i int) (when, bool, error) {
 			}
 			return mk(v, v+1, PrecInstant, i+2)
 		}
+		// "1375810590000000 (µs)": the unit in parentheses.
+		if u := p.tok(i + 2).low; p.tok(i+1).text == "(" && p.tok(i+3).text == ")" && (u == "µs" || u == "μs" || u == "us") && len(t.low) >= 10 && !strings.Contains(t.low, ".") {
+			v, err := strconv.ParseInt(t.low, 10, 64)
+			if err != nil {
+				return bad(i+4, "not an integer number of microseconds")
+			}
+			return mk(v, v+1, PrecInstant, i+4)
+		}
+		// "unix time 1386860976": seconds since the epoch, said so.
+		if (p.tok(i-1).low == "time" || p.tok(i-1).low == "timestamp" || p.tok(i-1).low == "seconds") && p.tok(i-2).low == "unix" && len(t.low) >= 9 && len(t.low) <= 11 && !strings.Contains(t.low, ".") {
+			v, err := strconv.ParseInt(t.low, 10, 64)
+			if err == nil {
+				w := when{start: v * usSecond, end: v*usSecond + usSecond, prec: PrecInstant, i: i - 2, j: i + 1, text: p.span(i-2, i+1)}
+				return w, true, nil
+			}
+		}
 		if len(t.low) >= 13 && !strings.Contains(t.low, ".") {
 			v, err := strconv.ParseInt(t.low, 10, 64)
 			if err != nil {
@@ -192,7 +209,7 @@ func (p *timeParser) core(i int) (when, bool, error) {
 			if q := p.tok(i + 1); q.kind == tQuarter && len(q.low) == 2 {
 				return p.quarter(i, y, int(q.low[1]-'0'), i+2)
 			}
-			if yearPreps[p.tok(i-1).low] || p.tok(i+1).text == ".." || p.tok(i-1).text == ".." {
+			if yearPreps[p.tok(i-1).low] || p.tok(i+1).text == ".." || p.tok(i-1).text == ".." || p.standaloneYear(i) {
 				return mk(utc(y, 1, 1), utc(y+1, 1, 1), PrecYear, i+1)
 			}
 			return when{}, false, nil
@@ -208,6 +225,12 @@ func (p *timeParser) core(i int) (when, bool, error) {
 			if m, ok := p.month(j); ok {
 				return p.dayMonthYear(i, d, m, j+1)
 			}
+			if w, ok, err := p.compactDay(i, d, j); ok {
+				return w, ok, err
+			}
+		}
+		if w, ok := p.monthSlashYear(i); ok {
+			return w, true, nil
 		}
 		if p.isClock(i) {
 			return p.clockFirst(i)
@@ -272,8 +295,17 @@ func (p *timeParser) core(i int) (when, bool, error) {
 			}
 			return w, ok, err
 		}
-		if t.low == "noon" || t.low == "midnight" {
+		if t.low == "noon" || t.low == "midnight" || t.low == "midday" {
 			return p.clockFirst(i)
+		}
+		if _, _, _, ok := p.wordClock(i); ok {
+			return p.clockFirst(i)
+		}
+		if wd, ok := weekdays[t.low]; ok {
+			return p.weekdayDate(i, wd)
+		}
+		if w, ok, err := p.half(i); ok {
+			return w, ok, err
 		}
 		if m, ok := p.month(i); ok {
 			return p.monthFirst(i, m)
@@ -294,12 +326,28 @@ func (p *timeParser) core(i int) (when, bool, error) {
 				return p.quarter(i, y, n, j+1)
 			}
 		}
+		if d, j, ok := p.ordinalDay(i); ok {
+			if p.tok(j).low == "of" {
+				j++
+			}
+			if m, ok := p.month(j); ok {
+				return p.dayMonthYear(i, d, m, j+1)
+			}
+			if w, ok, err := p.compactDay(i, d, j); ok {
+				return w, ok, err
+			}
+		}
 		if t.low == "week" {
 			if p.tok(i+1).low == "of" {
 				// "the week of May 3, 2004": seven days from that day.
 				w, ok, err := p.core(i + 2)
 				if !ok || err != nil || w.prec != PrecDay {
 					return when{}, false, err
+				}
+				if w.compact {
+					// "the week of 5 to 11 May": the range says which days.
+					w.i, w.text = i, p.span(i, w.j)
+					return w, true, nil
 				}
 				return mk(w.start, w.start+usWeek, PrecWeek, w.j)
 			}
@@ -329,7 +377,10 @@ func dayMonthText(d, m, y int) string {
 
 func (p *timeParser) isClock(i int) bool {
 	t := p.tok(i)
-	if t.kind == tClock || t.low == "noon" || t.low == "midnight" {
+	if t.kind == tClock || t.low == "noon" || t.low == "midnight" || t.low == "midday" {
+		return true
+	}
+	if _, _, _, ok := p.wordClock(i); ok {
 		return true
 	}
 	if t.kind == tNum {
@@ -350,8 +401,11 @@ func (p *timeParser) clock(i int) (off, width int64, j int, err error) {
 	var h, m int
 	var sec float64
 	width = usMinute
+	wh, wm, wj, wok := p.wordClock(i)
 	switch {
-	case t.low == "noon":
+	case wok:
+		h, m, j = wh, wm, wj
+	case t.low == "noon" || t.low == "midday":
 		h = 12
 	case t.low == "midnight":
 		h = 0
@@ -406,6 +460,9 @@ func (p *timeParser) zone(j int) (int64, int, error) {
 	t := p.tok(j)
 	if zoneWords[t.low] {
 		return 0, j, fmt.Errorf("time zone %s: write the time in UTC or with a numeric offset such as +02:00", t.text)
+	}
+	if t.text == "(" && (p.tok(j+1).low == "utc" || p.tok(j+1).low == "gmt") && p.tok(j+2).text == ")" {
+		return 0, j + 3, nil
 	}
 	if t.low != "utc" && t.low != "gmt" && t.low != "z" {
 		return 0, j, nil
@@ -465,6 +522,8 @@ func (p *timeParser) withClock(i int, day0 int64, j int) (when, bool, error) {
 	// "2004-05-03 UTC": a day in UTC.
 	if l := p.tok(j).low; l == "utc" || l == "gmt" {
 		j++
+	} else if _, j2, _ := p.zone(j); j2 == j+3 {
+		j = j2
 	}
 	return when{start: day0, end: day0 + usDay, prec: PrecDay, i: i, j: j, text: p.span(i, j)}, true, nil
 }
@@ -476,7 +535,7 @@ func (p *timeParser) clockFirst(i int) (when, bool, error) {
 		return when{i: i, j: j}, true, &dateErr{p.span(i, j), err.Error()}
 	}
 	k := j
-	if p.tok(k).low == "on" || p.tok(k).text == "," {
+	if p.tok(k).low == "on" || p.tok(k).low == "of" || p.tok(k).text == "," {
 		k++
 	}
 	d, ok, derr := p.core(k)
@@ -484,6 +543,15 @@ func (p *timeParser) clockFirst(i int) (when, bool, error) {
 		return d, true, derr
 	}
 	if !ok || d.prec != PrecDay {
+		// "between eight o'clock and noon on 14 January": the date of the
+		// range's end.
+		if k2, isConn := p.rangeConn(j); isConn && p.isClock(k2) {
+			if w2, ok2, err2 := p.clockFirst(k2); ok2 && err2 == nil {
+				off2, _, _, _ := p.clock(k2)
+				day := w2.start - off2
+				return when{start: day + off, end: day + off + width, prec: PrecInstant, i: i, j: j, text: p.span(i, j), inferred: w2.inferred}, true, nil
+			}
+		}
 		return when{i: i, j: j}, true, &dateErr{p.span(i, j), "a time of day needs a date, e.g. 15:30 UTC on 2004-05-03"}
 	}
 	return when{start: d.start + off, end: d.start + off + width, prec: PrecInstant, i: i, j: d.j, text: p.span(i, d.j), inferred: d.inferred}, true, nil
@@ -536,6 +604,15 @@ func (p *timeParser) monthFirst(i, m int) (when, bool, error) {
 	if y, ok := isYear(p.tok(j)); ok {
 		return when{start: utc(y, m, 1), end: utc(y, m+1, 1), prec: PrecMonth, i: i, j: j + 1, text: p.span(i, j+1)}, true, nil
 	}
+	if y, k, ok, err := p.shortYear(j); ok {
+		if err != nil {
+			return when{i: i, j: k}, true, &dateErr{p.span(i, k), err.Error()}
+		}
+		return when{start: utc(y, m, 1), end: utc(y, m+1, 1), prec: PrecMonth, i: i, j: k, text: p.span(i, k)}, true, nil
+	}
+	if y, _, ok := p.laterEnd(i + 1); ok {
+		return when{start: utc(y, m, 1), end: utc(y, m+1, 1), prec: PrecMonth, i: i, j: i + 1, text: p.span(i, i+1)}, true, nil
+	}
 	y, how, err := p.inferYear(func(y int) (int64, int64) { return utc(y, m, 1), utc(y, m+1, 1) })
 	w := when{prec: PrecMonth, i: i, j: i + 1, text: p.span(i, i+1), inferred: how}
 	if err != nil {
@@ -556,6 +633,15 @@ func (p *timeParser) dayMonthYear(i, d, m, j int) (when, bool, error) {
 	how := ""
 	if ok {
 		j = k + 1
+	} else if y2, k2, ok2, err := p.shortYear(j); ok2 {
+		if err != nil {
+			return when{i: i, j: k2}, true, &dateErr{p.span(i, k2), err.Error()}
+		}
+		y, j = y2, k2
+	} else if y2, _, ok2 := p.laterEnd(j); ok2 {
+		y = y2
+	} else if y2, ok2 := p.yearAfterDayRange(j); ok2 {
+		y = y2
 	} else {
 		var err error
 		y, how, err = p.inferYear(func(y int) (int64, int64) { return utc(y, m, d), utc(y, m, d) + usDay })

@@ -110,7 +110,7 @@ func TestDemoAsks(t *testing.T) {
 		"== asking questions (built-in reader: no model, no network)",
 		"-- before the correction", "the certified answer changed from 1 to 3",
 		"refused at run time: E_LIMIT", "attempt 2: admitted and run",
-		`refused: I cannot answer questions that ask for "influential"`, "try: Which 3 nodes sent the most messages", "== HTML report of the repaired question: " + html,
+		`refused: I cannot answer questions that ask for "influential"`, "try: Which 3 nodes sent the most events", "== HTML report of the repaired question: " + html,
 	} {
 		if !strings.Contains(out, want) {
 			t.Fatalf("demo output lacks %q:\n%s", want, out)
@@ -164,8 +164,13 @@ func TestAskResolvesNames(t *testing.T) {
 // refused with exit 2, what was wrong, and suggestions with its own slots.
 func TestAskShowsReadingAndRefusesWell(t *testing.T) {
 	store := askStore(t)
-	out, _, code := runCLI(t, "ask", "--store", store, "How many messages did n1 send?")
+	out, _, code := runCLI(t, "ask", "--store", store, "How many events did n1 send?")
 	if code != 0 || !strings.HasPrefix(out, "Read as: the number of events sent by n1, events in [") || !strings.Contains(out, "no window was written: the whole store") {
+		t.Fatalf("exit %d:\n%s", code, out)
+	}
+	// The store has two relation types: "messages" could be either.
+	out, _, code = runCLI(t, "ask", "--store", store, "How many messages did n1 send?")
+	if code != 2 || !strings.Contains(out, `which relation does "messages" mean?`) {
 		t.Fatalf("exit %d:\n%s", code, out)
 	}
 	out, _, code = runCLI(t, "ask", "--store", store, "How many messages did n1 send on Mayy 3, 2020?")

@@ -1,0 +1,330 @@
+package reader
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Calendar forms of dates people write: weekday names, ordinal words for
+// days, compact day ranges that share a month and year, half years,
+// "3/2013", "July '12" and a year standing alone.
+
+var weekdays = map[string]time.Weekday{
+	"monday": time.Monday, "mon": time.Monday, "tuesday": time.Tuesday, "tue": time.Tuesday, "tues": time.Tuesday,
+	"wednesday": time.Wednesday, "wed": time.Wednesday, "thursday": time.Thursday, "thu": time.Thursday, "thurs": time.Thursday,
+	"friday": time.Friday, "fri": time.Friday, "saturday": time.Saturday, "sat": time.Saturday, "sunday": time.Sunday, "sun": time.Sunday,
+}
+
+// dayOrdinals are ordinal words for days of a month.
+var dayOrdinals = map[string]int{
+	"first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "seventh": 7, "eighth": 8, "ninth": 9,
+	"tenth": 10, "eleventh": 11, "twelfth": 12, "thirteenth": 13, "fourteenth": 14, "fifteenth": 15, "sixteenth": 16,
+	"seventeenth": 17, "eighteenth": 18, "nineteenth": 19, "twentieth": 20, "thirtieth": 30,
+}
+
+// ordinalDay reads a day written as an ordinal word: "fifth",
+// "twenty-sixth", "thirty-first". It returns the day and the next token.
+func (p *timeParser) ordinalDay(i int) (int, int, bool) {
+	t := p.tok(i)
+	if t.low == "twenty" || t.low == "thirty" {
+		base := map[string]int{"twenty": 20, "thirty": 30}[t.low]
+		k := i + 1
+		if p.tok(k).text == "-" {
+			k++
+		}
+		if d, ok := dayOrdinals[p.tok(k).low]; ok && d < 10 {
+			return base + d, k + 1, true
+		}
+		return 0, i, false
+	}
+	d, ok := dayOrdinals[t.low]
+	return d, i + 1, ok
+}
+
+// weekdayDate reads a date written after its weekday ("Monday 5 January
+// 1970", "Monday the fifth of January 1970", "Monday 11/05/1970"). The
+// weekday must agree with the date; it also settles a slashed date whose
+// day and month could be swapped. A weekday alone is not a date.
+func (p *timeParser) weekdayDate(i int, wd time.Weekday) (when, bool, error) {
+	k := i + 1
+	if p.tok(k).text == "," {
+		k++
+	}
+	if p.tok(k).kind == tSlash {
+		return p.slashByWeekday(i, k, wd)
+	}
+	w, ok, err := p.core(k)
+	if !ok || err != nil {
+		return w, ok, err
+	}
+	if w.prec != PrecDay && w.prec != PrecInstant {
+		return when{}, false, nil
+	}
+	day := time.UnixMicro(w.start).UTC()
+	if day.Weekday() != wd {
+		return when{i: i, j: w.j}, true, &dateErr{p.span(i, w.j), fmt.Sprintf("%s is a %s, not a %s", day.Format("2 January 2006"), day.Weekday(), wd)}
+	}
+	w.i, w.text = i, p.span(i, w.j)
+	return w, true, nil
+}
+
+// slashByWeekday reads "Monday 11/05/1970": of the two readings of the
+// slashed date, the one that falls on the weekday.
+func (p *timeParser) slashByWeekday(i, k int, wd time.Weekday) (when, bool, error) {
+	parts := strings.Split(p.tok(k).low, "/")
+	if len(parts) != 3 || len(parts[2]) != 4 {
+		return p.core(k)
+	}
+	a, _ := strconv.Atoi(parts[0])
+	b, _ := strconv.Atoi(parts[1])
+	y, _ := strconv.Atoi(parts[2])
+	var fit []int64
+	for _, md := range [][2]int{{a, b}, {b, a}} {
+		if validDay(y, md[0], md[1]) && time.Date(y, time.Month(md[0]), md[1], 0, 0, 0, 0, time.UTC).Weekday() == wd {
+			if t := utc(y, md[0], md[1]); len(fit) == 0 || fit[0] != t {
+				fit = append(fit, t)
+			}
+		}
+	}
+	if len(fit) != 1 {
+		return when{i: i, j: k + 1}, true, &dateErr{p.span(i, k+1), fmt.Sprintf("neither or both readings of %s fall on a %s", p.tok(k).text, wd)}
+	}
+	w, ok, err := p.withClock(i, fit[0], k+1)
+	return w, ok, err
+}
+
+// rangeConn reports whether the token at k joins the two ends of a range;
+// it returns the index after the connective.
+func (p *timeParser) rangeConn(k int) (int, bool) {
+	switch t := p.tok(k); {
+	case t.low == "to" || t.low == "until" || t.low == "till" || t.low == "through" || t.low == "thru" || t.low == "and" ||
+		t.text == "-" || t.text == "–" || t.text == "..":
+		k++
+	case t.low == "up" && p.tok(k+1).low == "to":
+		k += 2
+	default:
+		return k, false
+	}
+	if p.tok(k).low == "and" && p.tok(k+1).low == "including" {
+		k += 2
+	}
+	return k, true
+}
+
+// laterEnd reads the second end of a range that starts just before j
+// and returns its written year and month: "5 to 11 January 1970" gives
+// the 5th its month and year.
+func (p *timeParser) laterEnd(j int) (int, int, bool) {
+	k, ok := p.rangeConn(j)
+	if !ok {
+		return 0, 0, false
+	}
+	w, ok, err := p.core(k)
+	if !ok || err != nil || w.inferred != "" || w.prec == PrecYear || w.prec == PrecQuarter {
+		return 0, 0, false
+	}
+	t := time.UnixMicro(w.start).UTC()
+	return t.Year(), int(t.Month()), true
+}
+
+// compactDay reads a bare day that begins or ends a compact range: "5"
+// in "5 to 11 January 1970" (month and year from the end), "7" in "June
+// 1-7" and "9" in "May 3–9, 2004" (month from the start, year written
+// after or inferred).
+func (p *timeParser) compactDay(i, d, j int) (when, bool, error) {
+	if y, m, ok := p.laterEnd(j); ok {
+		if !validDay(y, m, d) {
+			return when{i: i, j: j}, true, &dateErr{p.span(i, j), "no such day"}
+		}
+		w, ok, err := p.withClock(i, utc(y, m, d), j)
+		w.compact = true
+		return w, ok, err
+	}
+	// The end of "June 1-7": a month and a day just before the connective.
+	c := i - 1
+	if p.tok(c).text != "-" && p.tok(c).text != "–" && p.tok(c).low != "to" && p.tok(c).low != "through" && p.tok(c).low != "and" {
+		return when{}, false, nil
+	}
+	k := c - 1
+	if isOrdSuffix(p.tok(k)) {
+		k--
+	}
+	if _, ok := dayNum(p.tok(k)); !ok {
+		return when{}, false, nil
+	}
+	m, ok := p.month(k - 1)
+	if !ok {
+		return when{}, false, nil
+	}
+	e := j
+	y, hasY := 0, false
+	if p.tok(e).text == "," {
+		e++
+	}
+	if yy, ok := isYear(p.tok(e)); ok {
+		y, hasY, j = yy, true, e+1
+	}
+	how := ""
+	if !hasY {
+		var err error
+		y, how, err = p.inferYear(func(y int) (int64, int64) { return utc(y, m, d), utc(y, m, d) + usDay })
+		if err != nil {
+			return when{i: i, j: j}, true, &dateErr{p.span(i, j), err.Error()}
+		}
+	}
+	if !validDay(y, m, d) {
+		return when{i: i, j: j}, true, &dateErr{p.span(i, j), "no such day"}
+	}
+	return when{start: utc(y, m, d), end: utc(y, m, d) + usDay, prec: PrecDay, i: i, j: j, text: p.span(i, j), inferred: how, compact: true}, true, nil
+}
+
+// yearAfterDayRange is the year written after the end day of "May 3–9,
+// 2004": j is the token after the start day.
+func (p *timeParser) yearAfterDayRange(j int) (int, bool) {
+	k, ok := p.rangeConn(j)
+	if !ok {
+		return 0, false
+	}
+	if _, ok := dayNum(p.tok(k)); !ok {
+		return 0, false
+	}
+	k++
+	if isOrdSuffix(p.tok(k)) {
+		k++
+	}
+	if p.tok(k).text == "," {
+		k++
+	}
+	return isYear(p.tok(k))
+}
+
+// monthSlashYear reads "3/2013", a month and a year.
+func (p *timeParser) monthSlashYear(i int) (when, bool) {
+	m, err := strconv.Atoi(p.tok(i).low)
+	if err != nil || m < 1 || m > 12 || p.tok(i+1).text != "/" {
+		return when{}, false
+	}
+	y, ok := isYear(p.tok(i + 2))
+	if !ok {
+		return when{}, false
+	}
+	return when{start: utc(y, m, 1), end: utc(y, m+1, 1), prec: PrecMonth, i: i, j: i + 3, text: p.span(i, i+3)}, true
+}
+
+// shortYear reads "'12" after a month: the year of that century that lies
+// in the store's extent, refused when none or both do.
+func (p *timeParser) shortYear(j int) (int, int, bool, error) {
+	if a := p.tok(j).text; a != "'" && a != "’" {
+		return 0, j, false, nil
+	}
+	n := p.tok(j + 1)
+	if n.kind != tNum || len(n.low) != 2 {
+		return 0, j, false, nil
+	}
+	yy, _ := strconv.Atoi(n.low)
+	var fit []int
+	for _, y := range []int{1900 + yy, 2000 + yy} {
+		if utc(y, 1, 1) < p.hi && utc(y+1, 1, 1) > p.lo {
+			fit = append(fit, y)
+		}
+	}
+	if len(fit) != 1 {
+		return 0, j + 2, true, fmt.Errorf("which century? write the year with four digits")
+	}
+	return fit[0], j + 2, true, nil
+}
+
+// standaloneYear reports whether a four-digit number at i stands as a
+// year: it opens the question or a clause ("2011: when …", "…, 2012"),
+// or closes one, and no noun it could count follows.
+func (p *timeParser) standaloneYear(i int) bool {
+	prev, next := p.tok(i-1), p.tok(i+1)
+	open := i == 0 || prev.kind == tPunct && prev.text != "(" && prev.text != "/"
+	closes := next.kind == tPunct && next.text != "/" && next.text != "%" || i == len(p.toks)-1
+	return open && (closes || next.kind == tWord && unitUS[next.low] == 0 && !isNodeNoun(next.low) && concept(next.low) != cEvent)
+}
+
+// half reads "H1 2012", "H2 2011" and "the first/second half of 1971".
+func (p *timeParser) half(i int) (when, bool, error) {
+	t := p.tok(i)
+	n, j := 0, i+1
+	switch {
+	case t.low == "h1" || t.low == "h2":
+		n = int(t.low[1] - '0')
+	case (t.low == "first" || t.low == "second") && p.tok(i+1).low == "half" && p.tok(i+2).low == "of":
+		n, j = map[string]int{"first": 1, "second": 2}[t.low], i+3
+	default:
+		return when{}, false, nil
+	}
+	y, ok := isYear(p.tok(j))
+	if !ok {
+		return when{i: i, j: j}, true, &dateErr{p.span(i, j), "which year? write the half as H1 2012"}
+	}
+	m := 1 + 6*(n-1)
+	return when{start: utc(y, m, 1), end: utc(y, m+6, 1), prec: PrecQuarter, i: i, j: j + 1, text: p.span(i, j+1)}, true, nil
+}
+
+var clockWords = map[string]int{"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
+	"nine": 9, "ten": 10, "eleven": 11, "twelve": 12}
+
+// wordClock reads a time of day in words: "eight o'clock", "ten past
+// eight", "a quarter past eight", "half past nine", "a quarter to
+// nine", each optionally "in the morning/afternoon/evening". It returns
+// the hour, the minute and the next token.
+func (p *timeParser) wordClock(i int) (int, int, int, bool) {
+	hourAt := func(k int) (int, bool) {
+		t := p.tok(k)
+		if h, ok := clockWords[t.low]; ok {
+			return h, true
+		}
+		if t.kind == tNum {
+			if h, err := strconv.Atoi(t.low); err == nil && h >= 1 && h <= 12 {
+				return h, true
+			}
+		}
+		return 0, false
+	}
+	var h, m, j int
+	k := i
+	if p.tok(k).low == "a" && p.tok(k+1).low == "quarter" {
+		k++
+	}
+	mins := map[string]int{"quarter": 15, "half": 30, "five": 5, "ten": 10, "twenty": 20, "twenty-five": 25}
+	if mm, ok := mins[p.tok(k).low]; ok && (p.tok(k+1).low == "past" || p.tok(k+1).low == "to") {
+		hh, ok := hourAt(k + 2)
+		if !ok {
+			return 0, 0, i, false
+		}
+		h, m, j = hh, mm, k+3
+		if p.tok(k+1).low == "to" {
+			h, m = hh-1, 60-mm
+			if h == 0 {
+				h = 12
+			}
+		}
+	} else if hh, ok := hourAt(i); ok && p.tok(i+1).low == "o'clock" {
+		h, j = hh, i+2
+	} else {
+		return 0, 0, i, false
+	}
+	// "in the morning" keeps the hour; afternoon and evening add twelve.
+	if p.tok(j).low == "in" && p.tok(j+1).low == "the" {
+		switch p.tok(j + 2).low {
+		case "morning":
+			j += 3
+		case "afternoon", "evening":
+			if h < 12 {
+				h += 12
+			}
+			j += 3
+		}
+	} else if p.tok(j).low == "at" && p.tok(j+1).low == "night" {
+		if h < 12 && h >= 6 {
+			h += 12
+		}
+		j += 2
+	}
+	return h % 24, m, j, true
+}

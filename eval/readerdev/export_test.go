@@ -1,0 +1,5 @@
+package readerdev_test
+
+import "encoding/json"
+
+type jsonNumber = json.Number
