@@ -54,14 +54,14 @@ type Options struct {
 	MinReps int
 	// Budget is the most time spent timing one query across all systems.
 	Budget time.Duration
-	// HotBelow: a system whose checked run of a query took less than
-	// this runs the query once more right before each timed run, so the
-	// timed run finds its own code and data in the caches, as a database
-	// serving a workload does, and not the previous system's. Without it
-	// a sub-millisecond call pays ~0.1-0.3 ms of cache misses after a
-	// peer's scan, whichever system it is. The first runs' p50 is kept
-	// as Cell.FirstP50Ms. Zero times every run straight after another
-	// system's.
+	// HotBelow: when any system's checked run of a query took less than
+	// this, every system runs the query twice per round: straight after
+	// another system's (cold, Cell.FirstP50Ms) and again right after
+	// (hot, Cell.P50Ms), finding its own code and data in the caches as a
+	// database serving a workload does. A sub-millisecond call pays
+	// ~0.1-0.3 ms of cache misses after a peer's scan, whichever system
+	// it is, so both are reported; the table leads with cold. Zero times
+	// cold only (Cell.P50Ms).
 	HotBelow time.Duration
 	// Progress, when set, gets a line per query as it finishes.
 	Progress io.Writer
