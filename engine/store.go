@@ -106,6 +106,7 @@ type Store struct {
 	byStart classIndex // all edge versions by (duration class, vt_s)
 
 	text nodeTextCache // built on first use (see nodetext.go)
+	vids nodeVIDCache  // node version ids, computed on first use (see nodevid.go)
 }
 
 // New returns an empty store.

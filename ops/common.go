@@ -76,9 +76,9 @@ type nodeRows struct {
 	flat       map[string]any // its map, when no value in it is an array or object
 }
 
-func (nr *nodeRows) row(v bt.NodeVersion) map[string]any {
+func (nr *nodeRows) row(v bt.NodeVersion, vid string) map[string]any {
 	return map[string]any{
-		"uid": nr.uid.of(v.UID), "vid": engine.VID(v.UID, v.TTs, v.Valid.Start), "label": nr.label.of(v.Label),
+		"uid": nr.uid.of(v.UID), "vid": vid, "label": nr.label.of(v.Label),
 		"props": nr.propsMap(v.Props), "vt_s": v.Valid.Start, "vt_e": v.Valid.End,
 		"tt_s": v.TTs, "tt_e": bt.OpenEnd, "created_by": opName(v.CreatedBy),
 	}

@@ -42,11 +42,12 @@ func runEntityHistory(c *Call) (map[string]any, error) {
 	if err != nil {
 		return nil, err
 	}
-	hist := c.R.NodeHistory(id)
+	// Version ids come from the store's cache, not hashed per read.
+	hist, vids := c.R.NodeHistoryVIDs(id)
 	rows := make([]map[string]any, len(hist))
 	var nr nodeRows
 	for i, v := range hist {
-		rows[i] = nr.row(v)
+		rows[i] = nr.row(v, vids[i])
 	}
 	out := map[string]any{"rows": rowsOf(rows)}
 	if c.Bool("include_edges") {

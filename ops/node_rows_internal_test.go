@@ -34,7 +34,7 @@ func TestNodeRows(t *testing.T) {
 	var nr nodeRows
 	rows := make([]map[string]any, len(hist))
 	for i, v := range hist {
-		rows[i] = nr.row(v)
+		rows[i] = nr.row(v, engine.VID(v.UID, v.TTs, v.Valid.Start))
 		want := map[string]any{
 			"uid": v.UID, "vid": engine.VID(v.UID, v.TTs, v.Valid.Start), "label": v.Label,
 			"props": v.Props.Map(), "vt_s": v.Valid.Start, "vt_e": v.Valid.End,

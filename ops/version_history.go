@@ -319,11 +319,11 @@ func versionHistoryNodes(c *Call, ids []uint32, belief string) ([]map[string]any
 	for _, id := range ids {
 		seen := map[key]bool{}
 		for _, p := range pins {
-			hist := st.Reader(p).NodeHistory(id)
+			hist, vids := st.Reader(p).NodeHistoryVIDs(id)
 			if err := c.Work(int64(len(hist)) + 1); err != nil {
 				return nil, err
 			}
-			for _, nv := range hist {
+			for i, nv := range hist {
 				k := key{nv.TTs, nv.Valid.Start}
 				if seen[k] {
 					continue
@@ -337,7 +337,7 @@ func versionHistoryNodes(c *Call, ids []uint32, belief string) ([]map[string]any
 					continue
 				}
 				rows = append(rows, map[string]any{
-					"vid": engine.VID(nv.UID, nv.TTs, nv.Valid.Start), "uid": nv.UID, "label": nv.Label,
+					"vid": vids[i], "uid": nv.UID, "label": nv.Label,
 					"vt_s": nv.Valid.Start, "vt_e": nv.Valid.End, "tt_s": nv.TTs, "tt_e": tte,
 					"created_by": nv.CreatedBy.String(), "closed_by": cb, "change": change, "props": versionHistoryProps(props, nv.Props),
 				})

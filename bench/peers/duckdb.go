@@ -29,7 +29,8 @@ func openDuckDB(ctx context.Context, dir string) (*System, error) {
 	}
 	s := &System{Name: "duckdb", db: db, conn: conn, textType: "VARCHAR",
 		d: dialect{
-			div: func(a, b string) string { return fmt.Sprintf("((%s) // (%s))", a, b) },
+			div:      func(a, b string) string { return fmt.Sprintf("((%s) // (%s))", a, b) },
+			antiJoin: true,
 			nameIfString: func(p string) string {
 				return fmt.Sprintf("(CASE WHEN json_type(%[1]s, '$.name') = 'VARCHAR' THEN json_extract_string(%[1]s, '$.name') END)", p)
 			},

@@ -116,8 +116,10 @@ func openPostgres(ctx context.Context, dir string) (*System, error) {
 			// Bigint "/" truncates, which is floor division on the
 			// non-negative offsets it is used for (div() would go through
 			// numeric).
-			div:     func(a, b string) string { return fmt.Sprintf("((%s) / (%s))", a, b) },
-			oneScan: true,
+			div:        func(a, b string) string { return fmt.Sprintf("((%s) / (%s))", a, b) },
+			oneScan:    true,
+			rangeIndex: true,
+			seedDriven: true,
 			nameIfString: func(p string) string {
 				return fmt.Sprintf("(CASE WHEN %[1]s <> '{}' AND jsonb_typeof(CAST(%[1]s AS jsonb) -> 'name') = 'string' THEN CAST(%[1]s AS jsonb) ->> 'name' END)", p)
 			},
@@ -129,6 +131,9 @@ func openPostgres(ctx context.Context, dir string) (*System, error) {
 			"CREATE INDEX edges_vt ON edges (vt_s) INCLUDE (vt_e, tt_s, tt_e)",
 			// The fragment test looks up only identities with several versions.
 			"CREATE INDEX edges_multi ON edges (eid, vt_e) INCLUDE (tt_s, tt_e) WHERE multi",
+			// Range containment on the valid interval (diff_snapshots).
+			"CREATE INDEX nodes_valid ON nodes USING gist (int8range(vt_s, vt_e))",
+			"CREATE INDEX edges_valid ON edges USING gist (int8range(vt_s, vt_e))",
 		},
 		// The frozen pages are all-visible already: ANALYZE is enough.
 		after: []string{"ANALYZE nodes", "ANALYZE edges"},

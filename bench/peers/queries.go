@@ -23,6 +23,24 @@ type dialect struct {
 	// under an OR (a hashed anti-join) instead of a union of the single-
 	// and multi-version rows.
 	oneScan bool
+	// rangeIndex: the valid interval has a GiST index on
+	// int8range(vt_s, vt_e), used by range containment (validIn).
+	rangeIndex bool
+	// seedDriven: snapshot_subgraph walks out of the seeds by index
+	// lookups (a LATERAL per frontier node) instead of joining against
+	// the whole snapshot.
+	seedDriven bool
+	// antiJoin: the fragment test of events is an anti-join against the
+	// believed multi-version rows, not a correlated NOT EXISTS.
+	antiJoin bool
+}
+
+// validIn is validAt written so that the system's interval index serves it.
+func (d dialect) validIn(alias string, t int64) string {
+	if d.rangeIndex {
+		return fmt.Sprintf("int8range(%[1]s.vt_s, %[1]s.vt_e) @> CAST(%[2]d AS BIGINT)", alias, t)
+	}
+	return validAt(alias, t)
 }
 
 // peerQuery is one registry query in SQL, with the reading of the native
@@ -110,6 +128,13 @@ func events(d dialect, tt bt.Time, ta, tb int64, extra string) string {
 	if d.oneScan {
 		return fmt.Sprintf("SELECT e.* FROM edges e WHERE %s AND NOT %s", where, continues("e", tt))
 	}
+	if d.antiJoin {
+		// A hash anti-join of the window's multi-version rows against the
+		// believed multi-version rows ending where they start.
+		return fmt.Sprintf(`SELECT e.* FROM edges e WHERE %[1]s AND NOT e.multi UNION ALL
+SELECT e.* FROM edges e LEFT JOIN (SELECT w.eid, w.vt_e FROM edges w WHERE w.multi AND %[2]s) w ON w.eid = e.eid AND w.vt_e = e.vt_s
+WHERE %[1]s AND e.multi AND w.eid IS NULL`, where, believed("w", tt))
+	}
 	return fmt.Sprintf("SELECT e.* FROM edges e WHERE %[1]s AND NOT e.multi UNION ALL SELECT e.* FROM edges e WHERE %[1]s AND e.multi AND NOT %[2]s",
 		where, continues("e", tt))
 }
@@ -142,7 +167,9 @@ var histQuery = peerQuery{
 		if _, ok := a.m["as_of_tt"]; ok {
 			tt = a.int("as_of_tt")
 		}
-		return fmt.Sprintf("SELECT n.vid, n.vt_s, n.vt_e, n.label, n.props FROM nodes n WHERE n.uid = %s AND %s ORDER BY n.vt_s, n.vid",
+		// The key alone in a MATERIALIZED CTE: an index serves a lone
+		// equality (DuckDB's ART only then).
+		return fmt.Sprintf("WITH n AS MATERIALIZED (SELECT * FROM nodes WHERE uid = %s) SELECT n.vid, n.vt_s, n.vt_e, n.label, n.props FROM n WHERE %s ORDER BY n.vt_s, n.vid",
 			lit(a.str("uid")), believed("n", tt))
 	},
 	ours: rowsOf("vid", "vt_s", "vt_e", "label", "props"),
@@ -152,6 +179,9 @@ var histQuery = peerQuery{
 
 func snapSQL(d dialect, a args) string {
 	t := a.int("t_valid")
+	if d.seedDriven {
+		return snapSeedSQL(d, a)
+	}
 	return fmt.Sprintf(`WITH RECURSIVE
 live AS (SELECT DISTINCT n.uid FROM nodes n WHERE %[1]s AND %[2]s),
 se AS (SELECT e.vid, e.src, e.dst FROM edges e WHERE %[3]s AND %[4]s),
@@ -165,6 +195,28 @@ SELECT 'n', uid, hop FROM reached
 UNION ALL
 SELECT 'e', se.vid, 0 FROM se JOIN reached x ON x.uid = se.src JOIN reached y ON y.uid = se.dst`,
 		validAt("n", t), believed("n", a.tt), validAt("e", t), believed("e", a.tt), litList(a.strs("seeds")), a.int("hops"))
+}
+
+// snapSeedSQL walks out of the seeds: each round looks up the frontier's
+// incident edges valid at t by the (src, vt_s) and (dst, vt_s) indexes and
+// keeps far endpoints with a node version valid at t, so only the
+// neighbourhood is read, never the whole snapshot.
+func snapSeedSQL(d dialect, a args) string {
+	t := a.int("t_valid")
+	edge := func(alias string) string { return validAt(alias, t) + " AND " + believed(alias, a.tt) }
+	return fmt.Sprintf(`WITH RECURSIVE
+r(uid, hop) AS (
+  SELECT n.uid, 0 FROM nodes n WHERE n.uid IN (%[1]s) AND %[2]s AND %[3]s
+  UNION
+  SELECT x.b, r.hop + 1 FROM r CROSS JOIN LATERAL (
+      SELECT e.dst AS b FROM edges e WHERE e.src = r.uid AND %[4]s
+      UNION ALL SELECT e.src FROM edges e WHERE e.dst = r.uid AND %[4]s) x
+  WHERE r.hop < %[5]d AND EXISTS (SELECT 1 FROM nodes n WHERE n.uid = x.b AND %[2]s AND %[3]s)),
+reached AS (SELECT uid, min(hop) AS hop FROM r GROUP BY uid)
+SELECT 'n', uid, hop FROM reached
+UNION ALL
+SELECT 'e', e.vid, 0 FROM reached x JOIN edges e ON e.src = x.uid JOIN reached y ON y.uid = e.dst WHERE %[4]s`,
+		litList(a.strs("seeds")), validAt("n", t), believed("n", a.tt), edge("e"), a.int("hops"))
 }
 
 func snapOurs(p map[string]any) []string {
@@ -198,8 +250,8 @@ d AS (
 SELECT cat, id, n FROM (
   SELECT cat, id, count(*) OVER (PARTITION BY cat) AS n, row_number() OVER (PARTITION BY cat ORDER BY id) AS rn FROM d) x
 WHERE rn <= %[7]d`,
-		validAt("n", t1), validAt("n", t2), believed("n", a.tt),
-		validAt("e", t1), validAt("e", t2), believed("e", a.tt), diffCap)
+		d.validIn("n", t1), d.validIn("n", t2), believed("n", a.tt),
+		d.validIn("e", t1), d.validIn("e", t2), believed("e", a.tt), diffCap)
 }
 
 func diffOurs(p map[string]any) []string {
@@ -304,8 +356,9 @@ func pathsSQL(d dialect, a args) string {
 			believed(e, a.tt), e, tb, ta, at, continues(e, a.tt))
 	}
 	return fmt.Sprintf(`WITH
-p1 AS (SELECT e.vt_s AS s1, e.eid AS x1, greatest(%[1]d, e.vt_s) AS a1, e.dst AS v1 FROM edges e
-  WHERE e.src = %[2]s AND e.dst <> %[2]s AND %[4]s),
+k1 AS MATERIALIZED (SELECT * FROM edges WHERE src = %[2]s),
+p1 AS (SELECT e.vt_s AS s1, e.eid AS x1, greatest(%[1]d, e.vt_s) AS a1, e.dst AS v1 FROM k1 e
+  WHERE e.dst <> %[2]s AND %[4]s),
 p2 AS (SELECT p1.*, e.vt_s AS s2, e.eid AS x2, greatest(p1.a1, e.vt_s) AS a2, e.dst AS v2 FROM p1 JOIN edges e ON e.src = p1.v1
   WHERE p1.v1 <> %[3]s AND e.dst <> %[2]s AND e.dst <> p1.v1 AND %[5]s),
 p3 AS (SELECT p2.*, e.vt_s AS s3, e.eid AS x3, greatest(p2.a2, e.vt_s) AS a3 FROM p2 JOIN edges e ON e.src = p2.v2
@@ -362,7 +415,10 @@ func nbrSQL(d dialect, a args) string {
 	t1, t2 := a.int("t1"), a.int("t2")
 	stride := max(1, (t2-t1)/20)
 	return fmt.Sprintf(`WITH
-inc AS (SELECT e.src, e.dst, e.vt_s, e.vt_e FROM edges e WHERE (e.src = %[1]s OR e.dst = %[1]s) AND %[2]s),
+ks AS MATERIALIZED (SELECT * FROM edges WHERE src = %[1]s),
+kd AS MATERIALIZED (SELECT * FROM edges WHERE dst = %[1]s),
+inc AS (SELECT e.src, e.dst, e.vt_s, e.vt_e FROM ks e WHERE %[2]s
+  UNION ALL SELECT e.src, e.dst, e.vt_s, e.vt_e FROM kd e WHERE e.src <> %[1]s AND %[2]s),
 nb AS (SELECT CASE WHEN src = %[1]s THEN dst ELSE src END AS o, vt_s, vt_e FROM inc WHERE src <> dst),
 a AS (SELECT DISTINCT o FROM nb WHERE vt_s <= %[3]d AND %[3]d < vt_e),
 b AS (SELECT DISTINCT o FROM nb WHERE vt_s <= %[4]d AND %[4]d < vt_e)
@@ -391,17 +447,38 @@ func coactiveSQL(d dialect, a args) string {
 	if a.m["allen_relation"].(map[string]any)["relation"] != "overlaps" {
 		panic("peers: coactive.narrow is written for overlaps")
 	}
-	spec := func(alias, key string) string {
-		var conds []string
+	// Each side reads its rows by one indexed key (src, else dst) in a
+	// MATERIALIZED CTE, where the index serves the lone equality; the
+	// other conditions filter what it returned.
+	side := func(alias, key string) (string, string) {
+		m := a.m[key].(map[string]any)
+		from, conds := "edges", []string{believed(alias, a.tt)}
 		for _, f := range []string{"src", "dst", "rel_type"} {
-			if v, ok := a.m[key].(map[string]any)[f].(string); ok {
-				conds = append(conds, fmt.Sprintf("%s.%s = %s", alias, f, lit(v)))
+			v, ok := m[f].(string)
+			if !ok {
+				continue
 			}
+			if from == "edges" && f != "rel_type" {
+				from = fmt.Sprintf("(SELECT * FROM edges WHERE %s = %s)", f, lit(v))
+				continue
+			}
+			conds = append(conds, fmt.Sprintf("%s.%s = %s", alias, f, lit(v)))
 		}
-		return strings.Join(append(conds, believed(alias, a.tt)), " AND ")
+		return from, strings.Join(conds, " AND ")
 	}
-	return fmt.Sprintf(`SELECT x.vid, y.vid FROM edges x JOIN edges y ON x.vt_s < y.vt_s AND y.vt_s < x.vt_e AND x.vt_e < y.vt_e
-WHERE %s AND %s AND x.vid <> y.vid`, spec("x", "a_spec"), spec("y", "b_spec"))
+	xf, xc := side("x", "a_spec")
+	yf, yc := side("y", "b_spec")
+	return fmt.Sprintf(`WITH ka AS MATERIALIZED %s, kb AS MATERIALIZED %s
+SELECT x.vid, y.vid FROM ka x JOIN kb y ON x.vt_s < y.vt_s AND y.vt_s < x.vt_e AND x.vt_e < y.vt_e
+WHERE %s AND %s AND x.vid <> y.vid`, asCTE(xf), asCTE(yf), xc, yc)
+}
+
+// asCTE is a FROM item as a CTE body.
+func asCTE(from string) string {
+	if from == "edges" {
+		return "(SELECT * FROM edges)"
+	}
+	return from
 }
 
 func coactiveOurs(p map[string]any) []string {

@@ -42,11 +42,11 @@ each system's load rate (bulk load, then indexes and ANALYZE) and bytes
 per edge version on disk. Each query gets --warmups untimed runs per
 system (none for a system whose checked run took over a second), then
 --min-reps timed rounds however slow, and more up to --reps while
---budget lasts; progress goes to stderr. A system whose checked run took
-under --hot-below runs the query once more right before each timed run,
-so the timed run finds its own code and data in the caches (as a
-database serving a workload does) rather than the previous system's; a
-second table gives the p50 of those first runs (cold caches). A peer that
+--budget lasts; progress goes to stderr. The table leads with cold figures (each run straight after another
+system's); when any system's checked run took under --hot-below, every
+system also runs the query again right after, and a second table gives
+those hot figures (its own code and data in the caches, as a database
+serving a workload has them). A peer that
 cannot start is skipped with the reason. Exit status 1 when any answer
 differs.`,
 		RunE: func(cmd *cobra.Command, _ []string) error {
@@ -81,7 +81,7 @@ differs.`,
 	cmd.Flags().IntVar(&warmups, "warmups", 5, "untimed runs per query")
 	cmd.Flags().IntVar(&reps, "reps", 30, "timed runs per query (fewer when a query is slow)")
 	cmd.Flags().IntVar(&minReps, "min-reps", 3, "with --vs: timed rounds always run per query, however slow; more run within --budget")
-	cmd.Flags().DurationVar(&hotBelow, "hot-below", 50*time.Millisecond, "with --vs: a system whose checked run took less runs the query once more, untimed, right before each timed run (timed hot; the first runs' p50 is printed too); 0: every run straight after another system's")
+	cmd.Flags().DurationVar(&hotBelow, "hot-below", 50*time.Millisecond, "with --vs: when any system's checked run took less, every system is also timed hot (the query again right after its cold run; a second table); 0: cold only")
 	cmd.Flags().DurationVar(&budget, "budget", 20*time.Second, "with --vs: time spent timing one query on all systems beyond --min-reps")
 	return cmd
 }
