@@ -113,6 +113,10 @@ type DB struct {
 	clockLast bt.Time
 	ckptEnd   int64
 	sealEnd   int64 // log offset the seal on disk covers
+	seal      eventlog.Seal
+	sealW     *eventlog.SealWriter // advances the seal (writable opens)
+	reid      eventlog.StoreID     // a new store id whose writing an open must finish
+	ckptID    eventlog.StoreID     // the store id the checkpoint on disk names
 	failed    error
 }
 
@@ -183,6 +187,10 @@ func (db *DB) commit(tt bt.Time, ops []bt.Op) (bt.Time, error) {
 		return 0, err
 	}
 	if _, err := db.log.Append(&eventlog.Record{TT: tt, Seq: seq, Ops: ops}); err != nil {
+		db.failed = fmt.Errorf("%w: %v", ErrFailed, err)
+		return 0, db.failed
+	}
+	if err := db.advanceSeal(); err != nil {
 		db.failed = fmt.Errorf("%w: %v", ErrFailed, err)
 		return 0, db.failed
 	}
@@ -380,6 +388,10 @@ func (db *DB) commitSourced(pl *bt.Planner, batches [][]bt.Op, sources []string)
 			db.failed = fmt.Errorf("%w: %v", ErrFailed, err)
 			return 0, 0, db.failed
 		}
+		if err := db.advanceSeal(); err != nil {
+			db.failed = fmt.Errorf("%w: %v", ErrFailed, err)
+			return 0, 0, db.failed
+		}
 		db.mu.Lock()
 		db.published = recs[len(recs)-1].TT
 		db.mu.Unlock()
@@ -411,10 +423,15 @@ func (db *DB) checkpointLocked() error {
 	if db.failed != nil {
 		return db.failed
 	}
-	// The checkpoint and seal say these records were acknowledged: with
-	// NoSync they must reach the disk first.
+	// The checkpoint says these records were acknowledged: with NoSync
+	// they (and the seal) must reach the disk first.
 	if err := db.log.Sync(); err != nil {
 		return err
+	}
+	if db.opt.NoSync && db.sealW != nil {
+		if err := db.sealW.Sync(); err != nil {
+			return err
+		}
 	}
 	last := db.log.Last()
 	if last.Seq == 0 {
@@ -424,28 +441,31 @@ func (db *DB) checkpointLocked() error {
 	db.store.Compact()
 	db.mu.Unlock()
 	db.mu.RLock()
-	_, err := db.store.WriteCheckpoint(filepath.Join(db.dir, CheckpointFile), engine.CheckpointInfo{StoreID: db.log.ID(), Last: last})
+	_, err := db.store.WriteCheckpoint(filepath.Join(db.dir, CheckpointFile), engine.CheckpointInfo{StoreID: db.log.ID(), Last: last, Chain: db.log.Chain(), HasChain: true})
 	db.mu.RUnlock()
 	if err != nil {
 		return err
 	}
 	db.ckptEnd = last.End
-	return db.sealLocked()
+	db.ckptID = db.log.ID()
+	return nil
 }
 
-// sealLocked writes the log's seal if the log has grown past it.
-func (db *DB) sealLocked() error {
+// advanceSeal records the log's last record in the seal, the ack
+// witness, and fsyncs it: every group commit calls it after the log's
+// fsync and before the batches are acknowledged, and it does not depend on
+// a checkpoint succeeding.
+func (db *DB) advanceSeal() error {
 	last := db.log.Last()
-	if last.Seq == 0 || last.End <= db.sealEnd {
+	if db.sealW == nil || last.Seq == 0 || last.End <= db.sealEnd {
 		return nil
 	}
-	if err := db.log.Sync(); err != nil {
+	s := db.seal
+	s.Last, s.Chain = last, db.log.Chain()
+	if err := db.sealW.Advance(s); err != nil {
 		return err
 	}
-	if err := eventlog.WriteSeal(db.log.Path(), eventlog.Seal{StoreID: db.log.ID(), Last: last}); err != nil {
-		return err
-	}
-	db.sealEnd = last.End
+	db.seal, db.sealEnd = s, last.End
 	return nil
 }
 
@@ -489,8 +509,6 @@ func (db *DB) Close() error {
 	case db.opt.ReadOnly || db.failed != nil:
 	case db.log.End() > db.ckptEnd:
 		err = db.checkpointLocked()
-	default:
-		err = db.sealLocked()
 	}
 	if cerr := db.closeFiles(); err == nil {
 		err = cerr
@@ -500,8 +518,19 @@ func (db *DB) Close() error {
 
 func (db *DB) closeFiles() error {
 	var err error
+	if db.sealW != nil {
+		if db.opt.NoSync && db.failed == nil {
+			err = db.sealW.Sync()
+		}
+		if cerr := db.sealW.Close(); err == nil {
+			err = cerr
+		}
+		db.sealW = nil
+	}
 	if db.log != nil {
-		err = db.log.Close()
+		if cerr := db.log.Close(); err == nil {
+			err = cerr
+		}
 		db.log = nil
 	}
 	db.lock.release()

@@ -2,6 +2,7 @@ package eventlog
 
 import (
 	"bufio"
+	"crypto/sha256"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -23,6 +24,18 @@ type Frame struct {
 	Seq   uint64
 	TT    bitemporal.Time
 	CRC   uint32 // the frame's stored CRC-32C of the payload
+}
+
+// Next is the chain after the record f: SHA-256 of the chain and f's
+// seq, tt, CRC and end offset (8+8+4+8 bytes, little-endian).
+func (c Chain) Next(f Frame) Chain {
+	var b [ChainSize + 28]byte
+	copy(b[:], c[:])
+	binary.LittleEndian.PutUint64(b[32:], f.Seq)
+	binary.LittleEndian.PutUint64(b[40:], uint64(f.TT))
+	binary.LittleEndian.PutUint32(b[48:], f.CRC)
+	binary.LittleEndian.PutUint64(b[52:], uint64(f.End))
+	return sha256.Sum256(b[:])
 }
 
 // Source is the source a record names: a bulk ingest records what it
@@ -48,6 +61,8 @@ type scanner struct {
 	lastSeq uint64
 	lastTT  bitemporal.Time
 	last    Frame
+	chain   Chain
+	marks   map[int64]Chain // record ends whose chain to keep (nil: none)
 	sources []Source
 }
 
@@ -143,6 +158,10 @@ func (s *scanner) run(tail bool, fn func(*Record, int64) error) error {
 		s.off += FrameHeaderSize + int64(len(p))
 		s.lastSeq, s.lastTT = r.Seq, r.TT
 		s.last = Frame{Start: start, End: s.off, Seq: r.Seq, TT: r.TT, CRC: binary.LittleEndian.Uint32(s.hdr[4:])}
+		s.chain = s.chain.Next(s.last)
+		if _, ok := s.marks[s.off]; ok {
+			s.marks[s.off] = s.chain
+		}
 		if r.Source != "" {
 			s.sources = append(s.sources, Source{Seq: r.Seq, TT: r.TT, Text: r.Source})
 		}
