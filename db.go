@@ -94,6 +94,9 @@ type Options struct {
 	// the seal, LOCK) be symbolic links. By default a store whose files
 	// are links is refused, and links are never followed.
 	AllowSymlinks bool
+
+	repair bool      // RepairUseLog: move the checkpoint and seal aside first
+	kept   *[]string // RepairUseLog: the names they were kept under
 }
 
 // DB is an open store. Writes are serialized; any number of readers may

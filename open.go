@@ -58,6 +58,12 @@ func Open(dir string, opt *Options) (*DB, error) {
 	if !db.opt.ReadOnly {
 		db.removeStaleTemps()
 	}
+	if db.opt.repair {
+		if err := db.moveAsideWitnesses(); err != nil {
+			db.closeFiles()
+			return nil, err
+		}
+	}
 	if err := db.recover(); err != nil {
 		db.closeFiles()
 		return nil, err
@@ -205,7 +211,7 @@ func (db *DB) recover() error {
 			}
 			db.opt.Logf("%v; ignoring the seal (a writable open rewrites it)", sealErr)
 		}
-		if witnessed && seal == nil && sealErr == nil {
+		if witnessed && seal == nil && sealErr == nil && !db.opt.repair {
 			return db.disagree(sealPath, "the seal, the witness of every acknowledged batch, is missing, so no one can tell which batches were acknowledged", logSays, ckpt, nil)
 		}
 		if seal != nil && seal.id != id {
