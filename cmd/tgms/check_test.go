@@ -31,7 +31,7 @@ func TestCheckExitsFiveForDamage(t *testing.T) {
 		damage func(store string)
 		want   string
 	}{
-		"missing log": {func(s string) { os.Remove(filepath.Join(s, tgms.LogFile)) }, "event log is missing"},
+		"missing log":  {func(s string) { os.Remove(filepath.Join(s, tgms.LogFile)) }, "event log is missing"},
 		"missing seal": {func(s string) { os.Remove(filepath.Join(s, tgms.SealFile)) }, "ack witness"},
 		"foreign checkpoint": {func(s string) {
 			other := checkStore(t)
