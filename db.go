@@ -22,6 +22,9 @@
 // they opened it. Readers and a writer exclude each other: an open that
 // finds the store held fails with an error matching ErrStoreInUse that
 // names the holding processes, or waits up to Options.Wait for them.
+// Writers are preferred: once a writer waits, new readers wait behind it
+// (or are refused at once without a wait), so a writer with a wait gets
+// the store against readers that never pause.
 //
 //	db, err := tgms.OpenReadOnly("data/store", nil) // shared lock
 //	defer db.Close()

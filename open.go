@@ -85,7 +85,7 @@ func OpenReadOnly(dir string, opt *Options) (*DB, error) {
 func (db *DB) ReadOnly() bool { return db.opt.ReadOnly }
 
 // storeFiles are the files of a store directory that must not be links.
-var storeFiles = []string{LogFile, CheckpointFile, SealFile, lockFile, "answers.log", "answers.log.torn"}
+var storeFiles = []string{LogFile, CheckpointFile, SealFile, lockFile, queueFile, "answers.log", "answers.log.torn"}
 
 // checkLinks refuses a store whose files are symbolic links, unless
 // Options.AllowSymlinks.
