@@ -211,7 +211,9 @@ func (db *DB) recover() error {
 			}
 			db.opt.Logf("%v; ignoring the seal (a writable open rewrites it)", sealErr)
 		}
-		if witnessed && seal == nil && sealErr == nil && !db.opt.repair {
+		// A log of no records without a seal is a creation interrupted
+		// before its seal was written: nothing was acknowledged.
+		if witnessed && seal == nil && sealErr == nil && !db.opt.repair && !emptyLog(logPath) {
 			return db.disagree(sealPath, "the seal, the witness of every acknowledged batch, is missing, so no one can tell which batches were acknowledged", logSays, ckpt, nil)
 		}
 		if seal != nil && seal.id != id {
@@ -398,6 +400,12 @@ func (db *DB) startWitness() error {
 		return db.checkpointLocked()
 	}
 	return nil
+}
+
+// emptyLog reports whether the log at path is a bare header.
+func emptyLog(path string) bool {
+	st, err := os.Lstat(path)
+	return err == nil && st.Size() <= eventlog.HeaderSize
 }
 
 // dirIdentity is the device and inode of dir.
