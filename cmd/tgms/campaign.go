@@ -93,20 +93,23 @@ a new directory in the system temp dir, removed at the end).`,
 		printFailures(w, rep.Failures)
 		return rep, rep.Outcomes[string(campaign.OK)] == rep.Trials, nil
 	})
-	add("corrupt", "Damage one file of a closed store per trial and classify what an open does", func(cmd *cobra.Command, scratch string) (any, bool, error) {
+	add("corrupt", "Damage one or two files of a sealed or post-seal store per trial and classify what an open does", func(cmd *cobra.Command, scratch string) (any, bool, error) {
 		rep, err := campaign.Corrupt(cmd.Context(), campaign.CorruptConfig{Trials: trials, Seed: seed, Dir: scratch})
 		if err != nil {
 			return nil, false, err
 		}
 		w := cmd.OutOrStdout()
-		fmt.Fprintf(w, "corruption campaign: %d trials\nwriter open:\n", rep.Trials)
+		fmt.Fprintf(w, "corruption campaign: %d trials (%d damaging two files; states %s; swaps from %s)\nwriter open:\n",
+			rep.Trials, rep.TwoFiles, strings.Join(campaign.States, ", "), strings.Join(campaign.Sources, ", "))
 		printTally(w, rep.Verdicts, campaign.Verdicts)
 		fmt.Fprintln(w, "read-only open (first):")
 		printTally(w, rep.Reader, campaign.Verdicts)
-		fmt.Fprintln(w, "by mutation (writer):")
+		fmt.Fprintln(w, "by mutation (worse of writer and reader):")
 		printBy(w, rep.ByKind)
-		fmt.Fprintln(w, "by file (writer):")
+		fmt.Fprintln(w, "by file (worse of writer and reader):")
 		printBy(w, rep.ByFile)
+		fmt.Fprintln(w, "by state (worse of writer and reader):")
+		printBy(w, rep.ByState)
 		fmt.Fprintf(w, "refusals not matching ErrStoreDamaged: %d\n", rep.Untyped)
 		printFailures(w, rep.Failures)
 		bad := rep.Verdicts[campaign.Silent] + rep.Verdicts[campaign.LostData] + rep.Reader[campaign.Silent] + rep.Reader[campaign.LostData]
