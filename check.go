@@ -109,6 +109,8 @@ func check(dir string, full bool, opt *Options) (*CheckResult, error) {
 	var ce *eventlog.CorruptionError
 	var torn *eventlog.TornTailError
 	switch {
+	case errors.As(err, &ce) && afterAck(logPath, ce.Offset, o.AllowSymlinks):
+		add(logPath, ce.Offset, SevWarning, "%s; this is after the last acknowledged record, so it was never acknowledged: a writable open keeps the bytes aside and drops them", ce.Reason)
 	case errors.As(err, &ce):
 		add(logPath, ce.Offset, SevError, "%s", ce.Reason)
 	case errors.As(err, &torn):
@@ -232,4 +234,15 @@ func (r *CheckResult) witnessFindings(logPath string, id eventlog.StoreID, versi
 			add(SevWarning, "batches %d..%d were acknowledged after the last seal and are guarded by the log alone (the store was written by an earlier build); a writable open makes the seal an ack witness", s.Last.Seq+1, lastSeq)
 		}
 	}
+}
+
+// afterAck reports whether off is after the last record the ack witness
+// of a version 3 log says was acknowledged.
+func afterAck(logPath string, off int64, links bool) bool {
+	_, v, err := eventlog.ReadHeader(logPath, links)
+	if err != nil || v < eventlog.Version {
+		return false
+	}
+	s, err := eventlog.ReadSeal(logPath, links)
+	return err == nil && !s.Damaged && off >= s.Last.End && s.Last.End > 0
 }

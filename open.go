@@ -253,7 +253,8 @@ func (db *DB) recover() error {
 			acked = max(acked, st.Size())
 		}
 	}
-	log, err := eventlog.Open(logPath, eventlog.Options{NoSync: db.opt.NoSync, Logf: db.opt.Logf, ReadOnly: db.opt.ReadOnly, Acked: acked, AllowSymlink: links, Marks: marks})
+	log, err := eventlog.Open(logPath, eventlog.Options{NoSync: db.opt.NoSync, Logf: db.opt.Logf, ReadOnly: db.opt.ReadOnly, Acked: acked, AllowSymlink: links, Marks: marks,
+		Witnessed: witnessed && seal != nil && !db.seal.Damaged && acked > 0})
 	if errors.As(err, &le) {
 		return db.damage(logPath, le.Offset, le.Reason, err)
 	}

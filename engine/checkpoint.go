@@ -13,6 +13,7 @@ import (
 	bt "github.com/tgms-go/tgms/bitemporal"
 	"github.com/tgms-go/tgms/eventlog"
 	"github.com/tgms-go/tgms/internal/fault"
+	"github.com/tgms-go/tgms/internal/vfs"
 )
 
 // The checkpoint file format is described in doc.go.
@@ -97,14 +98,15 @@ func (s *Store) WriteCheckpoint(path string, info CheckpointInfo) (size int64, e
 		return 0, fmt.Errorf("checkpoint %s: the store has %d batches but the checkpoint would cover %d", path, got, info.Last.Seq)
 	}
 	fault.Point("ckpt.create")
-	tmp, err := os.CreateTemp(filepath.Dir(path), CheckpointTempPattern)
+	fs := vfs.Get()
+	tmp, err := fs.CreateTemp(filepath.Dir(path), CheckpointTempPattern)
 	if err != nil {
 		return 0, err
 	}
 	defer func() {
 		if err != nil {
 			tmp.Close()
-			os.Remove(tmp.Name())
+			fs.Remove(tmp.Name())
 		}
 	}()
 	c := &ckptWriter{w: bufio.NewWriterSize(fault.Writer(tmp), 1<<20)}
@@ -135,14 +137,11 @@ func (s *Store) WriteCheckpoint(path string, info CheckpointInfo) (size int64, e
 		return 0, err
 	}
 	fault.Point("ckpt.rename")
-	if err = os.Rename(tmp.Name(), path); err != nil {
+	if err = fs.Rename(tmp.Name(), path); err != nil {
 		return 0, err
 	}
 	fault.Point("ckpt.dirsync")
-	if d, derr := os.Open(filepath.Dir(path)); derr == nil {
-		err = d.Sync()
-		d.Close()
-	}
+	err = fs.SyncDir(filepath.Dir(path))
 	return 16 + c.n + 12, err
 }
 

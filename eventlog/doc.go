@@ -177,11 +177,15 @@ tt out of order, are corruption wherever they occur, because no torn write
 produces them. Corruption is never repaired automatically: the remedy is to
 restore the log (and the store) from a backup.
 
-One consequence: a group commit is written with one write, and the file
-system may persist its pages in any order if the machine crashes before the
-fsync. If a later record of an unacknowledged group reaches the disk while
-an earlier one does not, Open reports corruption although no acknowledged
-batch was lost. This is rare, and it errs on the safe side.
+A group commit is written with one write, and the file system may
+persist its pages in any order if the machine crashes before the fsync,
+so a later record of an unacknowledged group can reach the disk while an
+earlier one does not. When the store passes its ack witness
+(Options.Witnessed with Options.Acked), nothing after Acked was ever
+acknowledged, so a record that does not frame there is a torn tail even
+when valid records follow it, and those are dropped (kept aside) with it.
+Without a witness (a version 2 store's log), such a state is reported as
+corruption: it errs on the safe side.
 
 ReadFile verifies the same way but never writes: it reports a torn tail as a
 *TornTailError after its callback has seen every record before it. Open

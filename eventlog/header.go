@@ -8,11 +8,10 @@ import (
 	"fmt"
 	"hash/crc32"
 	"io"
-	"os"
 	"path/filepath"
-	"runtime"
 
 	"github.com/tgms-go/tgms/internal/fault"
+	"github.com/tgms-go/tgms/internal/vfs"
 )
 
 // StoreID names a store: 16 random bytes written into the log header once,
@@ -117,7 +116,8 @@ func create(path string) error {
 // ".dirsync".
 func writeAtomic(path, pattern string, data []byte, point string) error {
 	dir := filepath.Dir(path)
-	f, err := os.CreateTemp(dir, pattern)
+	fs := vfs.Get()
+	f, err := fs.CreateTemp(dir, pattern)
 	if err != nil {
 		return err
 	}
@@ -132,14 +132,14 @@ func writeAtomic(path, pattern string, data []byte, point string) error {
 	}
 	if err == nil {
 		fault.Point(point + ".rename")
-		err = os.Rename(tmp, path)
+		err = fs.Rename(tmp, path)
 	}
 	if err == nil {
 		fault.Point(point + ".dirsync")
-		err = syncDir(dir)
+		err = fs.SyncDir(dir)
 	}
 	if err != nil {
-		os.Remove(tmp)
+		fs.Remove(tmp)
 	}
 	return err
 }
@@ -148,17 +148,4 @@ func writeAtomic(path, pattern string, data []byte, point string) error {
 // file a new log is written to: "events.wal.tmp-123456".
 const TempPattern = ".tmp-*"
 
-func syncDir(dir string) error {
-	if runtime.GOOS == "windows" {
-		return nil // directories cannot be opened for fsync there
-	}
-	d, err := os.Open(dir)
-	if err != nil {
-		return err
-	}
-	err = d.Sync()
-	if cerr := d.Close(); err == nil {
-		err = cerr
-	}
-	return err
-}
+func syncDir(dir string) error { return vfs.Get().SyncDir(dir) }

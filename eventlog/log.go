@@ -12,6 +12,7 @@ import (
 
 	"github.com/tgms-go/tgms/bitemporal"
 	"github.com/tgms-go/tgms/internal/fault"
+	"github.com/tgms-go/tgms/internal/vfs"
 )
 
 // Format constants.
@@ -104,6 +105,11 @@ type Options struct {
 	// refuses one (O_NOFOLLOW), so a link planted in a store directory
 	// cannot redirect writes.
 	AllowSymlink bool
+	// Witnessed says that Acked comes from an ack witness, so every
+	// acknowledged record ends at or before it: then a record that does
+	// not frame after Acked is a torn tail even when valid records follow
+	// it (a group commit whose later pages reached the disk first).
+	Witnessed bool
 	// Marks are record end offsets whose chains Open keeps for ChainAt
 	// (a checkpoint's and a seal's last record).
 	Marks []int64
@@ -116,7 +122,7 @@ type Log struct {
 	opt  Options
 
 	mu      sync.Mutex
-	f       *os.File
+	f       vfs.File
 	hdr     header
 	end     int64
 	lastSeq uint64
@@ -151,12 +157,12 @@ func Open(path string, opt Options) (*Log, error) {
 	if !opt.AllowSymlink {
 		flags |= noFollow
 	}
-	f, err := os.OpenFile(path, flags, 0)
+	f, err := vfs.Get().OpenFile(path, flags, 0)
 	if errors.Is(err, os.ErrNotExist) && !opt.ReadOnly {
 		if err := create(path); err != nil {
 			return nil, err
 		}
-		f, err = os.OpenFile(path, flags, 0)
+		f, err = vfs.Get().OpenFile(path, flags, 0)
 	}
 	if err != nil {
 		if isSymlinkErr(path, err) {
@@ -199,6 +205,9 @@ func (l *Log) load() error {
 	}
 	s := newScanner(l.path, l.f, l.hdr.size, size, false)
 	s.marks = map[int64]Chain{}
+	if l.opt.Witnessed {
+		s.ackedEnd = l.opt.Acked
+	}
 	for _, m := range l.opt.Marks {
 		s.marks[m] = Chain{}
 	}

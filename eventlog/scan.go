@@ -13,6 +13,7 @@ import (
 
 	"github.com/tgms-go/tgms/bitemporal"
 	"github.com/tgms-go/tgms/internal/fault"
+	"github.com/tgms-go/tgms/internal/vfs"
 )
 
 // Frame locates one record of a log and what identifies it: a checkpoint
@@ -63,7 +64,10 @@ type scanner struct {
 	last    Frame
 	chain   Chain
 	marks   map[int64]Chain // record ends whose chain to keep (nil: none)
-	sources []Source
+	// ackedEnd, when not 0, is where the ack witness says the
+	// acknowledged records end: nothing after it was acknowledged.
+	ackedEnd int64
+	sources  []Source
 }
 
 func newScanner(path string, f io.ReaderAt, from, size int64, build bool) *scanner {
@@ -201,6 +205,10 @@ func (s *scanner) check(r *Record) error {
 // classify decides whether a record that does not frame is a torn tail
 // (nothing after it frames) or corruption (a valid record follows).
 func (s *scanner) classify(fe *frameError) error {
+	if s.ackedEnd > 0 && fe.off >= s.ackedEnd {
+		return &TornTailError{Path: s.path, Offset: fe.off, Dropped: s.size - fe.off,
+			Reason: fe.reason + ", after the last acknowledged record (byte " + fmt.Sprint(s.ackedEnd) + "), so never acknowledged"}
+	}
 	seen := s.off != s.from
 	later := func(tt int64, seq uint64) bool {
 		return seq > s.lastSeq && (!seen || tt > s.lastTT)
@@ -364,8 +372,8 @@ func zerosTo(f io.ReaderAt, from, to int64) bool {
 // named path.broken-<from> (with a numeric suffix if that name is taken),
 // fsyncs it and its directory, and returns its name. The file is created
 // with O_EXCL, so nothing existing is overwritten or followed.
-func keepBroken(path string, f *os.File, from, to int64) (string, error) {
-	var out *os.File
+func keepBroken(path string, f vfs.File, from, to int64) (string, error) {
+	var out vfs.File
 	var name string
 	for i := 0; ; i++ {
 		name = fmt.Sprintf("%s.broken-%d", path, from)
@@ -373,7 +381,7 @@ func keepBroken(path string, f *os.File, from, to int64) (string, error) {
 			name = fmt.Sprintf("%s.%d", name, i)
 		}
 		var err error
-		out, err = os.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL|noFollow, 0o600)
+		out, err = vfs.Get().OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL|noFollow, 0o600)
 		if err == nil {
 			break
 		}
@@ -393,7 +401,7 @@ func keepBroken(path string, f *os.File, from, to int64) (string, error) {
 		err = syncDir(filepath.Dir(path))
 	}
 	if err != nil {
-		os.Remove(name)
+		vfs.Get().Remove(name)
 		return "", err
 	}
 	return name, nil

@@ -9,6 +9,7 @@ import (
 	"os"
 
 	"github.com/tgms-go/tgms/internal/fault"
+	"github.com/tgms-go/tgms/internal/vfs"
 )
 
 // SealSuffix names a log's seal file: events.wal.sealed beside events.wal.
@@ -118,7 +119,7 @@ func WriteSeal(logPath string, s Seal) error {
 // crash during an Advance leaves the previous acknowledgement in the other
 // slot intact.
 type SealWriter struct {
-	f      *os.File
+	f      vfs.File
 	path   string
 	gen    uint64
 	noSync bool
@@ -130,7 +131,7 @@ type SealWriter struct {
 // continues. noSync skips the fsync (Options.NoSync).
 func OpenSealWriter(logPath string, last Seal, noSync bool) (*SealWriter, error) {
 	path := logPath + SealSuffix
-	f, err := os.OpenFile(path, os.O_RDWR|noFollow, 0)
+	f, err := vfs.Get().OpenFile(path, os.O_RDWR|noFollow, 0)
 	if err != nil {
 		return nil, fmt.Errorf("eventlog: open seal %s: %w", path, err)
 	}

@@ -33,6 +33,11 @@ the result against the digest of each prefix of that workload.
   diskfull  ENOSPC, and short writes, at each write call of the write path,
             the disk staying full; same checks as crash, no hang, and the
             error must say the disk is full
+  fscrash   the workload in process over a file system that forgets what
+            was not fsynced, stopped at every crash point of workloads with
+            seeds S, S+1, ... until --trials distinct (workload, crash
+            point) pairs ran; --reorder also lets a random part of the
+            unsynced writes through, reordered (two images per point)
 
 Exit status 0 when every trial passed (crash and diskfull: all OK; corrupt:
 no LOST or SILENT), 1 otherwise. Scratch stores live under --dir (default
@@ -127,6 +132,14 @@ a new directory in the system temp dir, removed at the end).`,
 		printFailures(w, rep.Failures)
 		return rep, rep.Outcomes[string(campaign.OK)] == rep.Trials && rep.Unclear == 0, nil
 	})
+	add("fscrash", "Crash at every point over a file system that keeps only what was synced (--reorder: and a reordered part of the rest)", func(cmd *cobra.Command, scratch string) (any, bool, error) {
+		return runFSCrash(cmd, scratch, trials, seed, fsReorder)
+	})
+	for _, c := range cmd.Commands() {
+		if c.Name() == "fscrash" {
+			c.Flags().BoolVar(&fsReorder, "reorder", false, "also let a random subset of the unsynced writes reach the disk, reordered in 512-byte pieces")
+		}
+	}
 	cmd.AddCommand(newCrashChild())
 	return cmd
 }
