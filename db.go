@@ -69,6 +69,12 @@ const (
 // ChunkEvents is the number of events per batch of a bulk ingest.
 const ChunkEvents = 50_000
 
+// MaxBatchOps is the most ops one batch may hold (an ingest op counts
+// once; its events are bounded by ChunkEvents per batch of a bulk
+// ingest). Applying or replaying an op costs about 1.7 KB of memory, so a
+// batch needs at most about 170 MB.
+const MaxBatchOps = 100_000
+
 // Options tune a store. The zero value is what a user wants: durable
 // writes, wall-clock transaction times, checkpoints every 64 MiB of log.
 type Options struct {
@@ -186,6 +192,9 @@ func (db *DB) commit(tt bt.Time, ops []bt.Op) (bt.Time, error) {
 		tt = db.tick()
 	} else {
 		db.clockLast = tt
+	}
+	if len(ops) > MaxBatchOps {
+		return 0, fmt.Errorf("the batch has %d ops, over the limit of %d per batch (MaxBatchOps): split it into several batches", len(ops), MaxBatchOps)
 	}
 	seq := db.store.Batches() + 1
 	eff, err := bt.Plan(db.store, tt, seq, ops)
@@ -369,6 +378,10 @@ func (db *DB) commitSourced(pl *bt.Planner, batches [][]bt.Op, sources []string)
 	recs := make([]*eventlog.Record, 0, len(batches))
 	var refused error
 	for i, ops := range batches {
+		if len(ops) > MaxBatchOps {
+			refused = &groupError{i, fmt.Errorf("the batch has %d ops, over the limit of %d per batch (MaxBatchOps): split it into several batches", len(ops), MaxBatchOps)}
+			break
+		}
 		tt := db.tick()
 		seq := db.store.Batches() + 1
 		eff, err := pl.Plan(db.store, tt, seq, ops)

@@ -314,3 +314,24 @@ func TestVersion2StoresOpen(t *testing.T) {
 		}
 	}
 }
+
+// F8: a batch over MaxBatchOps is refused before anything is written.
+func TestMaxBatchOps(t *testing.T) {
+	dir := t.TempDir()
+	db := open(t, dir, nil)
+	defer db.Close()
+	ops := make([]bt.Op, MaxBatchOps+1)
+	for i := range ops {
+		ops[i] = bt.AssertNode("n"+itoa(i), "", "", bt.Always)
+	}
+	end := db.log.End()
+	if _, err := db.Write(ops...); err == nil || !strings.Contains(err.Error(), "limit of 100000") {
+		t.Fatalf("err = %v", err)
+	}
+	if n, err := db.WriteBatches([][]bt.Op{ops[:1], ops}); n != 1 || err == nil {
+		t.Fatalf("WriteBatches: %d, %v", n, err)
+	}
+	if db.log.End() == end || db.Stats().Batches != 1 {
+		t.Fatal("the batch under the limit was not written")
+	}
+}
