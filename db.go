@@ -32,17 +32,24 @@
 //
 // # Integrity
 //
-// Open checks that the files belong together before it serves anything:
-// the log header's store id against the checkpoint's and the seal's, and
-// the last log record each of them covers (offset, batch, transaction time
-// and checksum) against the log. A checkpoint that does not match is
-// ignored with a warning (the store is rebuilt from its log); a log that
-// is shorter than what was acknowledged, damaged below its last complete
-// record, or another store's, is refused with a *DamageError
-// (errors.Is(err, ErrStoreDamaged)) naming the file and offset, and
-// nothing is changed. Only an incomplete final record counts as a torn
-// write; its bytes are copied to events.wal.broken-<offset> before the
-// writer truncates it.
+// Every acknowledgement leaves a witness outside the log: the seal,
+// advanced in place and fsynced by every group commit before the batches
+// are acknowledged (see package eventlog). Open checks that the files
+// belong together before it serves anything: the log header's store id
+// against the checkpoint's and the seal's, and the last log record each
+// covers (offset, batch, transaction time, checksum and the chain digest
+// of every record before it) against the log. When they disagree, or the
+// seal of a log that keeps one is missing, every open refuses with a
+// *DamageError (errors.Is(err, ErrStoreDamaged), Witnesses set) that says
+// what each file says; RepairUseLog settles it. A log that is shorter than
+// what was acknowledged or damaged at or before the seal's last record is
+// refused too, and nothing is changed. Only bytes after the seal's last
+// record can be a torn write; they are copied to
+// events.wal.broken-<offset> before the writer truncates them. A damaged
+// checkpoint (one that fails its own checks) is rebuilt from the log with
+// a warning. A copy of the store directory (cp -r) gets its own store id
+// on its first writable open, so its log is never taken for the
+// original's.
 package tgms
 
 import (

@@ -233,6 +233,9 @@ func buildCorpus(w *Workload, seed uint64, dir string) (*corpus, error) {
 		if err := w.writeUpTo(d, opt, half, ""); err != nil {
 			return nil, err
 		}
+		if err := copyStore(d, d+".older"); err != nil {
+			return nil, err
+		}
 		if st == "server-session" {
 			opt.CheckpointBytes = -1
 		}
@@ -249,11 +252,9 @@ func buildCorpus(w *Workload, seed uint64, dir string) (*corpus, error) {
 	if err := other.Run(cp.sources["other-store"], StoreOptions(nil), func(int) {}); err != nil {
 		return nil, err
 	}
-	older := filepath.Join(dir, "older")
-	if err := w.writeUpTo(older, StoreOptions(nil), half, ""); err != nil {
-		return nil, err
-	}
-	cp.sources["older-copy"] = older
+	// The killed-after-ack store as it was at two thirds: an older copy
+	// of the same store (same id, fewer batches).
+	cp.sources["older-copy"] = filepath.Join(dir, "killed-after-ack.older")
 	fork := filepath.Join(dir, "fork")
 	if err := copyStore(sealed, fork); err != nil {
 		return nil, err
