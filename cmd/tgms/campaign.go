@@ -93,7 +93,7 @@ a new directory in the system temp dir, removed at the end).`,
 			return nil, false, err
 		}
 		w := cmd.OutOrStdout()
-		fmt.Fprintf(w, "crash campaign: %d trials (%d at crash points of %d, %d by SIGKILL; %d writers died before acknowledging every batch)\n", rep.Trials, rep.ByPoint, rep.CrashPoints, rep.BySignal, rep.Interrupted)
+		fmt.Fprintf(w, "crash campaign: %d trials (%d at crash points of %d, %d by SIGKILL of the writer, %d by SIGKILL of 'serve --allow-writes'; %d writers died before acknowledging every batch)\n", rep.Trials, rep.ByPoint, rep.CrashPoints, rep.BySignal, rep.ByServe, rep.Interrupted)
 		printTally(w, rep.Outcomes, outcomeNames())
 		printFailures(w, rep.Failures)
 		return rep, rep.Outcomes[string(campaign.OK)] == rep.Trials, nil
