@@ -246,6 +246,7 @@ func (db *DB) recover() error {
 		}
 	}
 	if seal != nil && db.seal.Damaged {
+		db.opt.Logf("store %s: one of the two slots of %s is damaged; the other says batch %d was the last acknowledged, and nothing after it is taken for a torn write (a writable open rewrites the seal)", db.dir, sealPath, seal.last.Seq)
 		// One slot of the seal is damaged: the newest acknowledgement may
 		// be lost with it, so nothing after the other slot may be taken for
 		// a torn write.
@@ -355,7 +356,7 @@ func (db *DB) startWitness() error {
 	id := db.log.ID()
 	base := db.seal
 	newID, parent := id, base.Parent
-	fresh := base.Version < 2
+	fresh := base.Version < 2 || base.Damaged
 	switch {
 	case !db.reid.IsZero():
 		newID = db.reid

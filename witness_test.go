@@ -335,3 +335,25 @@ func TestMaxBatchOps(t *testing.T) {
 		t.Fatal("the batch under the limit was not written")
 	}
 }
+
+// A damaged slot of the seal is reported, nothing after the other slot
+// is taken for a torn write, and a writable open rewrites the seal.
+func TestDamagedSealSlot(t *testing.T) {
+	dir := t.TempDir()
+	crashAfterAck(t, dir, 2)
+	p := filepath.Join(dir, SealFile)
+	b, _ := os.ReadFile(p)
+	s, _ := eventlog.ReadSeal(filepath.Join(dir, LogFile), false)
+	older := (s.Gen + 1) % 2 // the slot not holding the newest advance
+	b[older*192+30] ^= 1
+	os.WriteFile(p, b, 0o600)
+	var logs []string
+	db, err := quietOpen(dir, &logs, Options{})
+	if err != nil || !strings.Contains(strings.Join(logs, "\n"), "slots") {
+		t.Fatalf("%v, warnings %q", err, logs)
+	}
+	db.Close()
+	if s, err := eventlog.ReadSeal(filepath.Join(dir, LogFile), false); err != nil || s.Damaged {
+		t.Fatalf("the seal was not rewritten: %+v %v", s, err)
+	}
+}
