@@ -65,7 +65,21 @@ func (r *CheckResult) Clean() bool {
 // compares that digest with the digest the store opens with (checkpoint
 // plus the log after it), and warns about every believed edge that lies
 // outside its endpoints' validity (engine.Reader.UncoveredEdges).
-func Check(dir string, full bool, opt *Options) (*CheckResult, error) {
+//
+// A damaged store is reported as findings (an error finding for every
+// damaged state, a missing log beside a checkpoint or seal included); the
+// error return is for a directory that holds no store at all and for
+// internal errors, a panic included.
+func Check(dir string, full bool, opt *Options) (res *CheckResult, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			res, err = nil, fmt.Errorf("check %s: internal error (a bug, please report it): %v", dir, p)
+		}
+	}()
+	return check(dir, full, opt)
+}
+
+func check(dir string, full bool, opt *Options) (*CheckResult, error) {
 	o := Options{}
 	if opt != nil {
 		o = *opt
@@ -76,6 +90,12 @@ func Check(dir string, full bool, opt *Options) (*CheckResult, error) {
 	}
 	logPath := filepath.Join(dir, LogFile)
 	if _, err := os.Lstat(logPath); err != nil {
+		for _, w := range []string{CheckpointFile, SealFile} {
+			if _, serr := os.Lstat(filepath.Join(dir, w)); serr == nil {
+				add(logPath, -1, SevError, "the event log is missing, but %s is there: the store had acknowledged batches; restore the log from a backup", w)
+				return res, nil
+			}
+		}
 		return nil, fmt.Errorf("check %s: %w (not a TGMS store?)", dir, err)
 	}
 	lock, err := lockStore(dir, false, o.Wait, o.AllowSymlinks)
@@ -90,6 +110,8 @@ func Check(dir string, full bool, opt *Options) (*CheckResult, error) {
 	var ce *eventlog.CorruptionError
 	var torn *eventlog.TornTailError
 	switch {
+	case errors.As(err, &ce) && afterAck(logPath, ce.Offset, o.AllowSymlinks):
+		add(logPath, ce.Offset, SevWarning, "%s; this is after the last acknowledged record, so it was never acknowledged: a writable open keeps the bytes aside and drops them", ce.Reason)
 	case errors.As(err, &ce):
 		add(logPath, ce.Offset, SevError, "%s", ce.Reason)
 	case errors.As(err, &torn):
@@ -98,8 +120,9 @@ func Check(dir string, full bool, opt *Options) (*CheckResult, error) {
 		add(logPath, -1, SevError, "%v", err)
 	}
 	res.Batches = lastSeq
-	if id, err := eventlog.ReadID(logPath, o.AllowSymlinks); err == nil {
-		add(logPath, 0, SevInfo, "store id %s, %d batches read", id, lastSeq)
+	id, version, herr := eventlog.ReadHeader(logPath, o.AllowSymlinks)
+	if herr == nil {
+		add(logPath, 0, SevInfo, "store id %s, format version %d, %d batches read", id, version, lastSeq)
 	}
 	// The checkpoint and the seal on their own.
 	ckptPath := filepath.Join(dir, CheckpointFile)
@@ -110,13 +133,7 @@ func Check(dir string, full bool, opt *Options) (*CheckResult, error) {
 	} else {
 		add(ckptPath, -1, SevWarning, "%v", err)
 	}
-	if s, err := eventlog.ReadSeal(logPath, o.AllowSymlinks); err == nil {
-		add(logPath+eventlog.SealSuffix, -1, SevInfo, "store id %s, log reached batch %d (byte %d)", s.StoreID, s.Last.Seq, s.Last.End)
-	} else if errors.Is(err, eventlog.ErrNoSeal) {
-		add(logPath+eventlog.SealSuffix, -1, SevInfo, "no seal: the store was never checkpointed or closed cleanly")
-	} else {
-		add(logPath+eventlog.SealSuffix, -1, SevWarning, "%v", err)
-	}
+	res.witnessFindings(logPath, id, version, lastSeq, herr == nil, o.AllowSymlinks)
 	if m, _ := filepath.Glob(logPath + ".broken-*"); len(m) > 0 {
 		for _, p := range m {
 			add(p, -1, SevInfo, "bytes of a torn record an earlier open dropped, kept for inspection")
@@ -205,4 +222,56 @@ func (r *CheckResult) has(file string, off int64, sev Severity) bool {
 // spanBoth shows an interval with both forms of its times.
 func spanBoth(iv bt.Interval) string {
 	return "[" + bt.FormatBoth(iv.Start) + ", " + bt.FormatBoth(iv.End) + ")"
+}
+
+// witnessFindings reports what the seal, the ack witness, says: which
+// batches it covers, batches beyond it, and a missing or damaged witness.
+func (r *CheckResult) witnessFindings(logPath string, id eventlog.StoreID, version uint32, lastSeq uint64, haveLog, links bool) {
+	sealPath := logPath + eventlog.SealSuffix
+	add := func(sev Severity, format string, args ...any) {
+		r.Findings = append(r.Findings, Finding{File: sealPath, Offset: -1, Severity: sev, Message: fmt.Sprintf(format, args...)})
+	}
+	witnessed := haveLog && version >= eventlog.Version
+	s, err := eventlog.ReadSeal(logPath, links)
+	switch {
+	case errors.Is(err, eventlog.ErrNoSeal) && witnessed:
+		add(SevError, "missing: the log (format %d) keeps an ack witness, and without it no one can tell which of its %d batches were acknowledged", version, lastSeq)
+		return
+	case errors.Is(err, eventlog.ErrNoSeal) && lastSeq > 0:
+		add(SevWarning, "no seal: all %d batches are guarded by the log alone (the store was written by an earlier build and never closed cleanly); a writable open adds an ack witness", lastSeq)
+		return
+	case errors.Is(err, eventlog.ErrNoSeal):
+		return
+	case err != nil && witnessed:
+		add(SevError, "the ack witness is damaged: %v", err)
+		return
+	case err != nil:
+		add(SevWarning, "%v", err)
+		return
+	}
+	add(SevInfo, "store id %s, format %d, acknowledged up to batch %d (log byte %d)", s.StoreID, s.Version, s.Last.Seq, s.Last.End)
+	if s.Damaged {
+		add(SevWarning, "one of the seal's two slots is damaged; the other says batch %d, and nothing after it may be taken for a torn write", s.Last.Seq)
+	}
+	if haveLog && s.StoreID != id && s.Parent != id {
+		add(SevError, "the seal names store %s, the log %s", s.StoreID, id)
+	}
+	if lastSeq > s.Last.Seq {
+		if witnessed {
+			add(SevInfo, "batches %d..%d follow the last acknowledgement: written, but the writer stopped before acknowledging them; an open keeps them", s.Last.Seq+1, lastSeq)
+		} else {
+			add(SevWarning, "batches %d..%d were acknowledged after the last seal and are guarded by the log alone (the store was written by an earlier build); a writable open makes the seal an ack witness", s.Last.Seq+1, lastSeq)
+		}
+	}
+}
+
+// afterAck reports whether off is after the last record the ack witness
+// of a version 3 log says was acknowledged.
+func afterAck(logPath string, off int64, links bool) bool {
+	_, v, err := eventlog.ReadHeader(logPath, links)
+	if err != nil || v < eventlog.Version {
+		return false
+	}
+	s, err := eventlog.ReadSeal(logPath, links)
+	return err == nil && !s.Damaged && off >= s.Last.End && s.Last.End > 0
 }

@@ -22,6 +22,9 @@
 // they opened it. Readers and a writer exclude each other: an open that
 // finds the store held fails with an error matching ErrStoreInUse that
 // names the holding processes, or waits up to Options.Wait for them.
+// Writers are preferred: once a writer waits, new readers wait behind it
+// (or are refused at once without a wait), so a writer with a wait gets
+// the store against readers that never pause.
 //
 //	db, err := tgms.OpenReadOnly("data/store", nil) // shared lock
 //	defer db.Close()
@@ -29,17 +32,24 @@
 //
 // # Integrity
 //
-// Open checks that the files belong together before it serves anything:
-// the log header's store id against the checkpoint's and the seal's, and
-// the last log record each of them covers (offset, batch, transaction time
-// and checksum) against the log. A checkpoint that does not match is
-// ignored with a warning (the store is rebuilt from its log); a log that
-// is shorter than what was acknowledged, damaged below its last complete
-// record, or another store's, is refused with a *DamageError
-// (errors.Is(err, ErrStoreDamaged)) naming the file and offset, and
-// nothing is changed. Only an incomplete final record counts as a torn
-// write; its bytes are copied to events.wal.broken-<offset> before the
-// writer truncates it.
+// Every acknowledgement leaves a witness outside the log: the seal,
+// advanced in place and fsynced by every group commit before the batches
+// are acknowledged (see package eventlog). Open checks that the files
+// belong together before it serves anything: the log header's store id
+// against the checkpoint's and the seal's, and the last log record each
+// covers (offset, batch, transaction time, checksum and the chain digest
+// of every record before it) against the log. When they disagree, or the
+// seal of a log that keeps one is missing, every open refuses with a
+// *DamageError (errors.Is(err, ErrStoreDamaged), Witnesses set) that says
+// what each file says; RepairUseLog settles it. A log that is shorter than
+// what was acknowledged or damaged at or before the seal's last record is
+// refused too, and nothing is changed. Only bytes after the seal's last
+// record can be a torn write; they are copied to
+// events.wal.broken-<offset> before the writer truncates them. A damaged
+// checkpoint (one that fails its own checks) is rebuilt from the log with
+// a warning. A copy of the store directory (cp -r) gets its own store id
+// on its first writable open, so its log is never taken for the
+// original's.
 package tgms
 
 import (
@@ -67,6 +77,12 @@ const (
 
 // ChunkEvents is the number of events per batch of a bulk ingest.
 const ChunkEvents = 50_000
+
+// MaxBatchOps is the most ops one batch may hold (an ingest op counts
+// once; its events are bounded by ChunkEvents per batch of a bulk
+// ingest). Applying or replaying an op costs about 1.7 KB of memory, so a
+// batch needs at most about 170 MB.
+const MaxBatchOps = 100_000
 
 // Options tune a store. The zero value is what a user wants: durable
 // writes, wall-clock transaction times, checkpoints every 64 MiB of log.
@@ -96,6 +112,9 @@ type Options struct {
 	// the seal, LOCK) be symbolic links. By default a store whose files
 	// are links is refused, and links are never followed.
 	AllowSymlinks bool
+
+	repair bool      // RepairUseLog: move the checkpoint and seal aside first
+	kept   *[]string // RepairUseLog: the names they were kept under
 }
 
 // DB is an open store. Writes are serialized; any number of readers may
@@ -115,6 +134,10 @@ type DB struct {
 	clockLast bt.Time
 	ckptEnd   int64
 	sealEnd   int64 // log offset the seal on disk covers
+	seal      eventlog.Seal
+	sealW     *eventlog.SealWriter // advances the seal (writable opens)
+	reid      eventlog.StoreID     // a new store id whose writing an open must finish
+	ckptID    eventlog.StoreID     // the store id the checkpoint on disk names
 	failed    error
 }
 
@@ -180,6 +203,9 @@ func (db *DB) commit(tt bt.Time, ops []bt.Op) (bt.Time, error) {
 	} else {
 		db.clockLast = tt
 	}
+	if len(ops) > MaxBatchOps {
+		return 0, fmt.Errorf("the batch has %d ops, over the limit of %d per batch (MaxBatchOps): split it into several batches", len(ops), MaxBatchOps)
+	}
 	seq := db.store.Batches() + 1
 	var pl bt.Planner
 	eff, ops, err := db.plan(&pl, tt, seq, ops, fix)
@@ -187,6 +213,10 @@ func (db *DB) commit(tt bt.Time, ops []bt.Op) (bt.Time, error) {
 		return 0, err
 	}
 	if _, err := db.log.Append(&eventlog.Record{TT: tt, Seq: seq, Ops: ops}); err != nil {
+		db.failed = fmt.Errorf("%w: %v", ErrFailed, err)
+		return 0, db.failed
+	}
+	if err := db.advanceSeal(); err != nil {
 		db.failed = fmt.Errorf("%w: %v", ErrFailed, err)
 		return 0, db.failed
 	}
@@ -397,6 +427,10 @@ func (db *DB) commitSourced(pl *bt.Planner, batches [][]bt.Op, sources []string,
 	recs := make([]*eventlog.Record, 0, len(batches))
 	var refused error
 	for i, ops := range batches {
+		if len(ops) > MaxBatchOps {
+			refused = &groupError{i, fmt.Errorf("the batch has %d ops, over the limit of %d per batch (MaxBatchOps): split it into several batches", len(ops), MaxBatchOps)}
+			break
+		}
 		var tt bt.Time
 		if tts != nil {
 			tt, db.clockLast = tts[i], tts[i]
@@ -424,6 +458,10 @@ func (db *DB) commitSourced(pl *bt.Planner, batches [][]bt.Op, sources []string,
 	}
 	if len(recs) > 0 {
 		if _, err := db.log.Append(recs...); err != nil {
+			db.failed = fmt.Errorf("%w: %v", ErrFailed, err)
+			return 0, 0, db.failed
+		}
+		if err := db.advanceSeal(); err != nil {
 			db.failed = fmt.Errorf("%w: %v", ErrFailed, err)
 			return 0, 0, db.failed
 		}
@@ -478,10 +516,15 @@ func (db *DB) checkpointLocked() error {
 	if db.failed != nil {
 		return db.failed
 	}
-	// The checkpoint and seal say these records were acknowledged: with
-	// NoSync they must reach the disk first.
+	// The checkpoint says these records were acknowledged: with NoSync
+	// they (and the seal) must reach the disk first.
 	if err := db.log.Sync(); err != nil {
 		return err
+	}
+	if db.opt.NoSync && db.sealW != nil {
+		if err := db.sealW.Sync(); err != nil {
+			return err
+		}
 	}
 	last := db.log.Last()
 	if last.Seq == 0 {
@@ -491,28 +534,31 @@ func (db *DB) checkpointLocked() error {
 	db.store.Compact()
 	db.mu.Unlock()
 	db.mu.RLock()
-	_, err := db.store.WriteCheckpoint(filepath.Join(db.dir, CheckpointFile), engine.CheckpointInfo{StoreID: db.log.ID(), Last: last})
+	_, err := db.store.WriteCheckpoint(filepath.Join(db.dir, CheckpointFile), engine.CheckpointInfo{StoreID: db.log.ID(), Last: last, Chain: db.log.Chain(), HasChain: true})
 	db.mu.RUnlock()
 	if err != nil {
 		return err
 	}
 	db.ckptEnd = last.End
-	return db.sealLocked()
+	db.ckptID = db.log.ID()
+	return nil
 }
 
-// sealLocked writes the log's seal if the log has grown past it.
-func (db *DB) sealLocked() error {
+// advanceSeal records the log's last record in the seal, the ack
+// witness, and fsyncs it: every group commit calls it after the log's
+// fsync and before the batches are acknowledged, and it does not depend on
+// a checkpoint succeeding.
+func (db *DB) advanceSeal() error {
 	last := db.log.Last()
-	if last.Seq == 0 || last.End <= db.sealEnd {
+	if db.sealW == nil || last.Seq == 0 || last.End <= db.sealEnd {
 		return nil
 	}
-	if err := db.log.Sync(); err != nil {
+	s := db.seal
+	s.Last, s.Chain = last, db.log.Chain()
+	if err := db.sealW.Advance(s); err != nil {
 		return err
 	}
-	if err := eventlog.WriteSeal(db.log.Path(), eventlog.Seal{StoreID: db.log.ID(), Last: last}); err != nil {
-		return err
-	}
-	db.sealEnd = last.End
+	db.seal, db.sealEnd = s, last.End
 	return nil
 }
 
@@ -556,8 +602,6 @@ func (db *DB) Close() error {
 	case db.opt.ReadOnly || db.failed != nil:
 	case db.log.End() > db.ckptEnd:
 		err = db.checkpointLocked()
-	default:
-		err = db.sealLocked()
 	}
 	if cerr := db.closeFiles(); err == nil {
 		err = cerr
@@ -567,8 +611,19 @@ func (db *DB) Close() error {
 
 func (db *DB) closeFiles() error {
 	var err error
+	if db.sealW != nil {
+		if db.opt.NoSync && db.failed == nil {
+			err = db.sealW.Sync()
+		}
+		if cerr := db.sealW.Close(); err == nil {
+			err = cerr
+		}
+		db.sealW = nil
+	}
 	if db.log != nil {
-		err = db.log.Close()
+		if cerr := db.log.Close(); err == nil {
+			err = cerr
+		}
 		db.log = nil
 	}
 	db.lock.release()

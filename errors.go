@@ -51,6 +51,10 @@ type DamageError struct {
 	Reason string
 	Repair string
 	Err    error // the underlying error, if any (an *eventlog.CorruptionError, say)
+	// Witnesses reports that the log, checkpoint and seal disagree (or
+	// one is missing): writes are blocked until 'tgms check --repair'
+	// chooses which to keep.
+	Witnesses bool
 }
 
 func (e *DamageError) Error() string {
@@ -70,4 +74,11 @@ func (e *DamageError) Unwrap() error { return e.Err }
 // repairRestore is the usual remedy for damage to acknowledged data.
 func repairRestore(dir string) string {
 	return fmt.Sprintf("Nothing was changed. Keep the files as they are, run 'tgms check --store %s' for the full list of findings, and restore the store from a backup", dir)
+}
+
+// repairChoose is the remedy when the witnesses disagree.
+func repairChoose(dir string) string {
+	return fmt.Sprintf("Nothing was changed, and no read or write will use the store until you choose: "+
+		"'tgms check --store %s --repair --use-log' keeps the event log, the source of truth (the checkpoint and seal are kept aside as *.broken-<time> and rebuilt from it); "+
+		"if the log is the wrong one, restore it from a backup instead. Run 'tgms check --store %s' first for every finding", dir, dir)
 }

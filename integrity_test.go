@@ -2,7 +2,9 @@ package tgms
 
 import (
 	"bytes"
+	"crypto/sha256"
 	"errors"
+	"fmt"
 	"maps"
 	"os"
 	"os/exec"
@@ -49,9 +51,11 @@ func copyFile(t *testing.T, from, to string) {
 	}
 }
 
-// Another store's checkpoint is never served: the store rebuilds from its
-// own log with a warning.
-func TestForeignCheckpointIsIgnored(t *testing.T) {
+// Another store's checkpoint is never served, and never silently replaced
+// either (it may be the last copy of that store's batches): the witnesses
+// disagree, so reads and writes refuse, nothing is changed, and the error
+// says what each file says.
+func TestForeignCheckpointIsRefused(t *testing.T) {
 	a, b := t.TempDir(), t.TempDir()
 	want := closedStore(t, a)
 	db := open(t, b, nil)
@@ -59,19 +63,38 @@ func TestForeignCheckpointIsIgnored(t *testing.T) {
 		t.Fatal(err)
 	}
 	db.Close()
+	_ = want
 	copyFile(t, filepath.Join(b, CheckpointFile), filepath.Join(a, CheckpointFile))
-	var logs []string
-	db, err := quietOpen(a, &logs, Options{})
+	before := snapshotDir(t, a)
+	for _, ro := range []bool{true, false} {
+		_, err := quietOpen(a, nil, Options{ReadOnly: ro})
+		var de *DamageError
+		if !errors.As(err, &de) || !de.Witnesses || !strings.Contains(err.Error(), "names another store") ||
+			!strings.Contains(err.Error(), "the seal: store id") || !strings.Contains(err.Error(), "--use-log") {
+			t.Fatalf("read-only %v: err = %v", ro, err)
+		}
+	}
+	if after := snapshotDir(t, a); after != before {
+		t.Fatalf("a refused open changed the store:\n%s\n%s", before, after)
+	}
+}
+
+// snapshotDir describes every file of dir (name, size, SHA-256).
+func snapshotDir(t *testing.T, dir string) string {
+	t.Helper()
+	ents, err := os.ReadDir(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer db.Close()
-	if db.Digest() != want {
-		t.Fatal("another store's checkpoint changed what the store serves")
+	var out strings.Builder
+	for _, e := range ents {
+		if e.Name() == lockFile {
+			continue
+		}
+		b, _ := os.ReadFile(filepath.Join(dir, e.Name()))
+		fmt.Fprintf(&out, "%s %d %x\n", e.Name(), len(b), sha256.Sum256(b))
 	}
-	if len(logs) == 0 || !strings.Contains(strings.Join(logs, "\n"), "belongs to another store") {
-		t.Fatalf("no warning: %q", logs)
-	}
+	return out.String()
 }
 
 // A stale checkpoint (of the same store, covering fewer batches) is fine:
@@ -106,7 +129,7 @@ func TestSwappedLogIsRefused(t *testing.T) {
 	before, _ := os.ReadFile(filepath.Join(a, LogFile))
 	_, err := quietOpen(a, nil, Options{})
 	var de *DamageError
-	if !errors.As(err, &de) || !errors.Is(err, ErrStoreDamaged) || !strings.Contains(err.Error(), "belongs to another store") {
+	if !errors.As(err, &de) || !errors.Is(err, ErrStoreDamaged) || !strings.Contains(err.Error(), "name different stores") {
 		t.Fatalf("err = %v", err)
 	}
 	if after, _ := os.ReadFile(filepath.Join(a, LogFile)); !bytes.Equal(before, after) {
@@ -162,7 +185,6 @@ func TestFlipInLastRecordRefuses(t *testing.T) {
 	data[len(data)-3] ^= 0x10
 	os.WriteFile(logPath, data, 0o644)
 	os.Remove(filepath.Join(dir, CheckpointFile))
-	os.Remove(filepath.Join(dir, SealFile))
 	_, err := quietOpen(dir, nil, Options{})
 	var de *DamageError
 	if !errors.As(err, &de) || de.File != logPath || de.Offset <= 0 || !strings.Contains(err.Error(), "tgms check") {

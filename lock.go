@@ -18,14 +18,86 @@ import (
 // the one writer, shared by any number of readers. A writer also writes
 // its pid, command line and start time into the file, for the error a
 // later open gets.
+//
+// Writers are preferred: a second file, LOCK.queue, is the turnstile. A
+// writer holds it exclusively while it waits for LOCK (so only one writer
+// queues at a time, in the order flock grants it), and a reader passes it
+// (takes it shared and lets go at once) before it takes LOCK. So once a
+// writer waits, no new reader gets in; the readers already in finish, and
+// the writer gets LOCK before any reader that came after it.
 type storeLock struct {
 	f     *os.File
 	write bool
 }
 
+// queueFile is the turnstile that gives waiting writers preference.
+const queueFile = lockFile + ".queue"
+
 // lockStore takes the store's lock, exclusive or shared, waiting up to
-// wait for a holder to let go.
+// wait for a holder to let go (a waiting writer holds new readers back).
 func lockStore(dir string, write bool, wait time.Duration, allowSymlink bool) (*storeLock, error) {
+	deadline := time.Now().Add(wait)
+	q, err := openLockFile(filepath.Join(dir, queueFile), write, allowSymlink)
+	if err != nil {
+		return nil, fmt.Errorf("open store %s: lock: %w", dir, err)
+	}
+	if q != nil {
+		how := syscall.LOCK_SH
+		if write {
+			how = syscall.LOCK_EX
+		}
+		if err := flockUntil(q, how, deadline); errors.Is(err, syscall.EWOULDBLOCK) {
+			defer q.Close()
+			return nil, &InUseError{Dir: dir, Write: write, Holders: append(lockHolders(q, filepath.Join(dir, queueFile)), "a writer waiting for its turn")}
+		} else if err != nil {
+			q.Close()
+			return nil, fmt.Errorf("open store %s: lock %s: %w", dir, queueFile, err)
+		}
+		if !write {
+			q.Close() // a reader only passes the turnstile
+		} else {
+			defer q.Close() // a writer holds it until it has LOCK
+		}
+	}
+	return lockMain(dir, write, deadline, allowSymlink)
+}
+
+// openLockFile opens (creating) a lock file; a reader that may not create
+// it opens it read-only, and without it at all (nil) goes without.
+func openLockFile(path string, write, allowSymlink bool) (*os.File, error) {
+	flags := os.O_CREATE | os.O_RDWR
+	if !write {
+		flags = os.O_CREATE | os.O_RDONLY
+	}
+	if !allowSymlink {
+		flags |= eventlog.NoFollow
+	}
+	f, err := os.OpenFile(path, flags, 0o644)
+	if err != nil && !write && errors.Is(err, os.ErrPermission) {
+		f, err = os.OpenFile(path, os.O_RDONLY|eventlog.NoFollow, 0)
+		if errors.Is(err, os.ErrNotExist) {
+			return nil, nil
+		}
+	}
+	return f, err
+}
+
+// flockUntil takes a flock, polling until deadline; EWOULDBLOCK when the
+// deadline passed.
+func flockUntil(f *os.File, how int, deadline time.Time) error {
+	for {
+		err := syscall.Flock(int(f.Fd()), how|syscall.LOCK_NB)
+		if errors.Is(err, syscall.EINTR) {
+			continue
+		}
+		if !errors.Is(err, syscall.EWOULDBLOCK) || !time.Now().Before(deadline) {
+			return err
+		}
+		time.Sleep(min(10*time.Millisecond, time.Until(deadline)))
+	}
+}
+
+func lockMain(dir string, write bool, deadline time.Time, allowSymlink bool) (*storeLock, error) {
 	path := filepath.Join(dir, lockFile)
 	flags := os.O_CREATE | os.O_RDWR
 	if !write {
@@ -45,17 +117,7 @@ func lockStore(dir string, write bool, wait time.Duration, allowSymlink bool) (*
 	if write {
 		how = syscall.LOCK_EX
 	}
-	deadline := time.Now().Add(wait)
-	for {
-		err = syscall.Flock(int(f.Fd()), how|syscall.LOCK_NB)
-		if errors.Is(err, syscall.EINTR) {
-			continue
-		}
-		if !errors.Is(err, syscall.EWOULDBLOCK) || !time.Now().Before(deadline) {
-			break
-		}
-		time.Sleep(min(50*time.Millisecond, time.Until(deadline)))
-	}
+	err = flockUntil(f, how, deadline)
 	if errors.Is(err, syscall.EWOULDBLOCK) {
 		holders := lockHolders(f, path)
 		f.Close()

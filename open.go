@@ -1,10 +1,12 @@
 package tgms
 
 import (
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
+	"syscall"
 
 	bt "github.com/tgms-go/tgms/bitemporal"
 	"github.com/tgms-go/tgms/engine"
@@ -56,6 +58,12 @@ func Open(dir string, opt *Options) (*DB, error) {
 	if !db.opt.ReadOnly {
 		db.removeStaleTemps()
 	}
+	if db.opt.repair {
+		if err := db.moveAsideWitnesses(); err != nil {
+			db.closeFiles()
+			return nil, err
+		}
+	}
 	if err := db.recover(); err != nil {
 		db.closeFiles()
 		return nil, err
@@ -77,7 +85,7 @@ func OpenReadOnly(dir string, opt *Options) (*DB, error) {
 func (db *DB) ReadOnly() bool { return db.opt.ReadOnly }
 
 // storeFiles are the files of a store directory that must not be links.
-var storeFiles = []string{LogFile, CheckpointFile, SealFile, lockFile}
+var storeFiles = []string{LogFile, CheckpointFile, SealFile, lockFile, queueFile, "answers.log", "answers.log.torn"}
 
 // checkLinks refuses a store whose files are symbolic links, unless
 // Options.AllowSymlinks.
@@ -116,47 +124,71 @@ func (db *DB) removeStaleTemps() {
 
 // witness is what a checkpoint or seal says about the log.
 type witness struct {
-	name string // file name
-	id   eventlog.StoreID
-	last eventlog.Frame
+	name     string // file name
+	id       eventlog.StoreID
+	last     eventlog.Frame
+	chain    eventlog.Chain
+	hasChain bool
+}
+
+func (w *witness) String() string {
+	if w == nil {
+		return "missing"
+	}
+	return fmt.Sprintf("store id %s, covers batches 1..%d (log up to byte %d)", w.id, w.last.Seq, w.last.End)
 }
 
 func (db *DB) damage(file string, off int64, reason string, err error) error {
 	return &DamageError{Dir: db.dir, File: file, Offset: off, Reason: reason, Repair: repairRestore(db.dir), Err: err}
 }
 
+// disagree is the refusal when the witnesses (log, checkpoint, seal) do
+// not agree: it says what each file says, and how the user chooses.
+func (db *DB) disagree(file string, reason string, logSays string, ckpt, seal *witness) error {
+	return &DamageError{Dir: db.dir, File: file, Offset: -1, Witnesses: true,
+		Reason: fmt.Sprintf("%s (the event log says: %s; the checkpoint: %s; the seal: %s)", reason, logSays, ckpt, seal),
+		Repair: repairChoose(db.dir)}
+}
+
 func (db *DB) recover() error {
 	logPath := filepath.Join(db.dir, LogFile)
 	ckptPath := filepath.Join(db.dir, CheckpointFile)
+	sealPath := filepath.Join(db.dir, SealFile)
 	links := db.opt.AllowSymlinks
 
-	// The checkpoint and the seal, each ignored with a warning when damaged.
+	// The checkpoint and the seal. A damaged checkpoint is only a cache
+	// (the log and the seal still vote); a damaged seal is a missing
+	// witness.
 	var ckpt, seal *witness
 	store, info, err := engine.ReadCheckpoint(ckptPath)
 	var ce *engine.CheckpointError
+	var ckptBroken error
 	switch {
 	case err == nil:
-		ckpt = &witness{name: ckptPath, id: info.StoreID, last: info.Last}
+		ckpt = &witness{name: ckptPath, id: info.StoreID, last: info.Last, chain: info.Chain, hasChain: info.HasChain}
 	case errors.Is(err, os.ErrNotExist):
 	case errors.As(err, &ce):
-		db.opt.Logf("%v; rebuilding from the event log", err)
+		ckptBroken = err
 	default:
 		return fmt.Errorf("open store %s: %w", db.dir, err)
 	}
 	sl, err := eventlog.ReadSeal(logPath, links)
 	var le *eventlog.CorruptionError
+	var sealErr error
 	switch {
 	case err == nil:
-		seal = &witness{name: filepath.Join(db.dir, SealFile), id: sl.StoreID, last: sl.Last}
+		seal = &witness{name: sealPath, id: sl.StoreID, last: sl.Last, chain: sl.Chain, hasChain: sl.Version >= 2}
+		db.seal = sl
 	case errors.Is(err, eventlog.ErrNoSeal):
 	case errors.As(err, &le):
-		db.opt.Logf("%v; ignoring the seal (the next checkpoint rewrites it)", err)
+		sealErr = err
 	default:
 		return fmt.Errorf("open store %s: %w", db.dir, err)
 	}
 
-	// The log's store id decides which of them belong to it.
-	id, err := eventlog.ReadID(logPath, links)
+	// The log's header: its store id, and whether its store keeps an ack
+	// witness (version 3: then the seal must be there).
+	id, version, err := eventlog.ReadHeader(logPath, links)
 	switch {
 	case errors.Is(err, os.ErrNotExist):
 		if w := firstOf(ckpt, seal); w != nil {
@@ -169,26 +201,61 @@ func (db *DB) recover() error {
 	case err != nil:
 		return fmt.Errorf("open store %s: %w", db.dir, err)
 	}
-	if err == nil {
-		if seal != nil && seal.id != id {
-			if ckpt != nil && ckpt.id == seal.id {
-				return db.damage(logPath, 0, fmt.Sprintf("the event log belongs to another store (id %s), while the checkpoint and the seal belong to store %s", id, seal.id), nil)
+	exists := err == nil
+	logSays := fmt.Sprintf("store id %s, format version %d", id, version)
+	witnessed := exists && version >= eventlog.Version
+	if exists {
+		if sealErr != nil {
+			if witnessed {
+				return db.disagree(sealPath, fmt.Sprintf("the seal, the witness of every acknowledged batch, is damaged (%v)", sealErr), logSays, ckpt, nil)
 			}
-			db.opt.Logf("store %s: %s belongs to another store (id %s, the log's is %s); ignoring it", db.dir, seal.name, seal.id, id)
-			seal = nil
+			db.opt.Logf("%v; ignoring the seal (a writable open rewrites it)", sealErr)
 		}
-		if ckpt != nil && ckpt.id != id {
-			db.opt.Logf("store %s: %s belongs to another store (id %s, the log's is %s); ignoring it and rebuilding from the event log", db.dir, ckpt.name, ckpt.id, id)
-			ckpt, store = nil, nil
+		// A log of no records without a seal is a creation interrupted
+		// before its seal was written: nothing was acknowledged.
+		if witnessed && seal == nil && sealErr == nil && !db.opt.repair && !emptyLog(logPath) {
+			return db.disagree(sealPath, "the seal, the witness of every acknowledged batch, is missing, so no one can tell which batches were acknowledged", logSays, ckpt, nil)
+		}
+		if seal != nil && seal.id != id {
+			if db.seal.Parent == id {
+				// A copy of the store getting its own id, interrupted after
+				// the seal was written: the writer finishes it.
+				db.reid = seal.id
+			} else {
+				return db.disagree(logPath, "the event log and the seal name different stores", logSays, ckpt, seal)
+			}
+		}
+		// A copy's first checkpoint may still name the store it was
+		// copied from (its seal's Parent); the chain below still ties it.
+		if ckpt != nil && ckpt.id != id && (seal == nil || db.seal.Parent.IsZero() || ckpt.id != db.seal.Parent) {
+			return db.disagree(ckptPath, "the checkpoint names another store than the event log", logSays, ckpt, seal)
+		}
+		if witnessed && ckpt != nil && seal != nil && ckpt.last.End > seal.last.End {
+			return db.disagree(sealPath, "the checkpoint covers more of the log than the seal, which every acknowledgement advances: the seal is an older copy", logSays, ckpt, seal)
 		}
 	}
+	if ckptBroken != nil {
+		db.opt.Logf("%v; rebuilding from the event log", ckptBroken)
+	}
 	var acked int64
+	var marks []int64
 	for _, w := range []*witness{ckpt, seal} {
 		if w != nil {
 			acked = max(acked, w.last.End)
+			marks = append(marks, w.last.End)
 		}
 	}
-	log, err := eventlog.Open(logPath, eventlog.Options{NoSync: db.opt.NoSync, Logf: db.opt.Logf, ReadOnly: db.opt.ReadOnly, Acked: acked, AllowSymlink: links})
+	if seal != nil && db.seal.Damaged {
+		db.opt.Logf("store %s: one of the two slots of %s is damaged; the other says batch %d was the last acknowledged, and nothing after it is taken for a torn write (a writable open rewrites the seal)", db.dir, sealPath, seal.last.Seq)
+		// One slot of the seal is damaged: the newest acknowledgement may
+		// be lost with it, so nothing after the other slot may be taken for
+		// a torn write.
+		if st, err := os.Lstat(logPath); err == nil {
+			acked = max(acked, st.Size())
+		}
+	}
+	log, err := eventlog.Open(logPath, eventlog.Options{NoSync: db.opt.NoSync, Logf: db.opt.Logf, ReadOnly: db.opt.ReadOnly, Acked: acked, AllowSymlink: links, Marks: marks,
+		Witnessed: witnessed && seal != nil && !db.seal.Damaged && acked > 0})
 	if errors.As(err, &le) {
 		return db.damage(logPath, le.Offset, le.Reason, err)
 	}
@@ -196,7 +263,8 @@ func (db *DB) recover() error {
 		return fmt.Errorf("open store %s: %w", db.dir, err)
 	}
 	db.log = log
-	// Each witness's last record must be in the log, exactly.
+	// Each witness's last record must be in the log, exactly, and the
+	// records before it the same (the chain).
 	for _, w := range []*witness{ckpt, seal} {
 		if w == nil || w.last.Seq == 0 {
 			continue
@@ -205,6 +273,9 @@ func (db *DB) recover() error {
 		if ferr != nil || f != w.last {
 			return db.damage(logPath, w.last.Start, fmt.Sprintf("%s says batch %d (tt %d) is the record at this offset, but the log holds %s there: the log was changed after those batches were acknowledged",
 				w.name, w.last.Seq, w.last.TT, describeFrame(f, ferr)), ferr)
+		}
+		if c, ok := log.ChainAt(w.last.End); w.hasChain && (!ok || c != w.chain) {
+			return db.disagree(w.name, fmt.Sprintf("%s covers other records than the event log holds before byte %d (their chain digests differ): one of them is an older copy or another store's", w.name, w.last.End), logSays, ckpt, seal)
 		}
 	}
 	from := log.Start()
@@ -240,6 +311,13 @@ func (db *DB) recover() error {
 	db.ckptEnd = from
 	db.published = store.LastTT()
 	db.clockLast = store.LastTT()
+	db.ckptID = eventlog.StoreID{}
+	if ckpt != nil {
+		db.ckptID = ckpt.id
+	}
+	if !db.opt.ReadOnly {
+		return db.startWitness()
+	}
 	return nil
 }
 
@@ -257,4 +335,93 @@ func describeFrame(f eventlog.Frame, err error) string {
 		return "no valid record"
 	}
 	return fmt.Sprintf("batch %d (tt %d, checksum %08x)", f.Seq, f.TT, f.CRC)
+}
+
+// startWitness makes the seal the ack witness of a writable store: a
+// version 2 seal covering the whole log, advanced in place by every group
+// commit from now on. It upgrades a version 2 log's header (whose store
+// wrote the seal only at checkpoints), and gives a copy of the store
+// directory its own store id: the seal records the directory's identity
+// (device and inode), and a seal written in another directory means this
+// one is a copy (cp -r, a restored backup), whose log must never be taken
+// for the original's. The new id is written to the seal first (naming the
+// old one as Parent), then to the log header, then to a new checkpoint; an
+// open after a crash in between finishes it.
+func (db *DB) startWitness() error {
+	logPath := db.log.Path()
+	cur, err := dirIdentity(db.dir)
+	if err != nil {
+		return fmt.Errorf("open store %s: %w", db.dir, err)
+	}
+	id := db.log.ID()
+	base := db.seal
+	newID, parent := id, base.Parent
+	fresh := base.Version < 2 || base.Damaged
+	switch {
+	case !db.reid.IsZero():
+		newID = db.reid
+	case !fresh && base.Dir != cur:
+		n, err := eventlog.NewStoreID()
+		if err != nil {
+			return fmt.Errorf("open store %s: %w", db.dir, err)
+		}
+		db.opt.Logf("store %s: this directory is a copy of store %s (its seal was written in another directory); it gets its own store id %s, so that its log is never taken for the original's", db.dir, id, n)
+		newID, parent, fresh = n, id, true
+	}
+	last := db.log.Last()
+	if last.Seq == 0 {
+		last = eventlog.Frame{End: db.log.Start()}
+	}
+	s := eventlog.Seal{StoreID: newID, Parent: parent, Last: last, Chain: db.log.Chain(), Dir: cur, Version: 2}
+	if fresh || newID != base.StoreID {
+		if err := db.log.Sync(); err != nil {
+			return err
+		}
+		if err := eventlog.WriteSeal(logPath, s); err != nil {
+			return err
+		}
+		db.seal = s
+	}
+	if newID != id || db.log.Version() < eventlog.Version {
+		if err := db.log.SetHeader(newID); err != nil {
+			return err
+		}
+	}
+	w, err := eventlog.OpenSealWriter(logPath, db.seal, db.opt.NoSync)
+	if err != nil {
+		return err
+	}
+	db.sealW = w
+	if db.seal.Last != last {
+		if err := db.advanceSeal(); err != nil {
+			return err
+		}
+	}
+	db.sealEnd = last.End
+	if !db.ckptID.IsZero() && db.ckptID != newID {
+		return db.checkpointLocked()
+	}
+	return nil
+}
+
+// emptyLog reports whether the log at path is a bare header.
+func emptyLog(path string) bool {
+	st, err := os.Lstat(path)
+	return err == nil && st.Size() <= eventlog.HeaderSize
+}
+
+// dirIdentity is the device and inode of dir.
+func dirIdentity(dir string) (eventlog.DirID, error) {
+	var d eventlog.DirID
+	st, err := os.Stat(dir)
+	if err != nil {
+		return d, err
+	}
+	sys, ok := st.Sys().(*syscall.Stat_t)
+	if !ok {
+		return d, nil
+	}
+	binary.LittleEndian.PutUint64(d[:], uint64(sys.Dev))
+	binary.LittleEndian.PutUint64(d[8:], uint64(sys.Ino))
+	return d, nil
 }

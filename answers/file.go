@@ -14,6 +14,7 @@ import (
 
 	bt "github.com/tgms-go/tgms/bitemporal"
 	"github.com/tgms-go/tgms/canon"
+	"github.com/tgms-go/tgms/eventlog"
 	"github.com/tgms-go/tgms/exec"
 )
 
@@ -59,17 +60,39 @@ type File struct {
 // not exist yet).
 func Open(dir string) (*File, error) {
 	f := &File{path: filepath.Join(dir, FileName), byName: map[string][]*Saved{}}
-	data, err := os.ReadFile(f.path)
+	data, err := readNoFollow(f.path)
 	if errors.Is(err, os.ErrNotExist) {
 		return f, nil
 	}
 	if err != nil {
-		return nil, fmt.Errorf("answers: %w", err)
+		return nil, err
 	}
 	if err := f.parse(data); err != nil {
 		return nil, err
 	}
 	return f, nil
+}
+
+// readNoFollow reads a whole file, refusing a symbolic link (a planted
+// link must not make the store read or write outside its directory).
+func readNoFollow(path string) ([]byte, error) {
+	fh, err := os.OpenFile(path, os.O_RDONLY|eventlog.NoFollow, 0)
+	if err != nil {
+		if errors.Is(err, os.ErrNotExist) {
+			return nil, err
+		}
+		return nil, linkError(path, err)
+	}
+	defer fh.Close()
+	return io.ReadAll(fh)
+}
+
+// linkError names a symbolic link as such.
+func linkError(path string, err error) error {
+	if st, lerr := os.Lstat(path); lerr == nil && st.Mode()&os.ModeSymlink != 0 {
+		return fmt.Errorf("answers: %s is a symbolic link; a store's files must be regular files, and links are never followed (replace it with the file itself)", path)
+	}
+	return fmt.Errorf("answers: %w", err)
 }
 
 // Path is the file's path.
@@ -293,9 +316,9 @@ func (f *File) append(name string, tr *exec.Trace, now bt.Time) (*Saved, error) 
 // write appends one line durably, first setting a torn tail aside and
 // creating the file (with its header) if needed.
 func (f *File) write(line []byte) error {
-	fh, err := os.OpenFile(f.path, os.O_RDWR|os.O_CREATE, 0o644)
+	fh, err := os.OpenFile(f.path, os.O_RDWR|os.O_CREATE|eventlog.NoFollow, 0o644)
 	if err != nil {
-		return fmt.Errorf("answers: %w", err)
+		return linkError(f.path, err)
 	}
 	defer fh.Close()
 	if f.torn > 0 {
@@ -327,9 +350,9 @@ func (f *File) setAside(fh *os.File) error {
 	if _, err := fh.ReadAt(tail, f.end); err != nil && err != io.EOF {
 		return fmt.Errorf("answers: reading the torn tail of %s: %w", f.path, err)
 	}
-	aside, err := os.OpenFile(f.path+".torn", os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644)
+	aside, err := os.OpenFile(f.path+".torn", os.O_WRONLY|os.O_CREATE|os.O_APPEND|eventlog.NoFollow, 0o644)
 	if err != nil {
-		return fmt.Errorf("answers: %w", err)
+		return linkError(f.path+".torn", err)
 	}
 	_, err = aside.Write(tail)
 	if err == nil {

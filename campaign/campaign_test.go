@@ -29,6 +29,19 @@ func TestCorruption(t *testing.T) {
 	if rep.Verdicts[Detected] == 0 || rep.Verdicts[Repaired] == 0 {
 		t.Fatalf("the mutations exercised too little: %v", rep.Verdicts)
 	}
+	// The sample: post-seal stores at least a third, two-file trials,
+	// never the LOCK file.
+	post := 0
+	for st, tl := range rep.ByState {
+		if st != "sealed" {
+			for _, n := range tl {
+				post += n
+			}
+		}
+	}
+	if post*3 < rep.Trials || rep.TwoFiles == 0 || rep.ByFile["LOCK"] != nil || rep.ByFile["two files"] == nil {
+		t.Fatalf("post-seal trials %d of %d, two-file trials %d, by file %v", post, rep.Trials, rep.TwoFiles, rep.ByFile)
+	}
 }
 
 // naiveOpen replays whatever prefix of the log reads, ignoring the

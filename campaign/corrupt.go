@@ -7,8 +7,10 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/tgms-go/tgms"
+	bt "github.com/tgms-go/tgms/bitemporal"
 	"github.com/tgms-go/tgms/eventlog"
 )
 
@@ -32,10 +34,16 @@ var Mutations = []string{"bitflip", "byte", "truncate", "truncate-boundary", "ze
 // passes a weaker one to show that the campaign catches silent damage.
 type Opener func(dir string) (digest string, warnings []string, err error)
 
-// Open opens a store for writing, as a user would after the damage.
+// Open opens a store for writing, as a user would after the damage. The
+// notice that a trial's directory is a copy (every trial works on one, so
+// a writable open gives it its own store id) is not counted as a warning.
 func Open(dir string) (string, []string, error) {
 	var warns []string
-	opt := StoreOptions(func(f string, a ...any) { warns = append(warns, fmt.Sprintf(f, a...)) })
+	opt := StoreOptions(func(f string, a ...any) {
+		if m := fmt.Sprintf(f, a...); !strings.Contains(m, "this directory is a copy of store") {
+			warns = append(warns, m)
+		}
+	})
 	db, err := tgms.Open(dir, &opt)
 	if err != nil {
 		return "", warns, err
@@ -77,16 +85,41 @@ type CorruptReport struct {
 	Verdicts Tally            `json:"verdicts"`
 	ByFile   map[string]Tally `json:"by_file"`
 	ByKind   map[string]Tally `json:"by_mutation"`
+	ByState  map[string]Tally `json:"by_state"`
 	Reader   Tally            `json:"read_only_verdicts"` // the same damage seen by a read-only open first
-	Failures []string         `json:"failures,omitempty"`
+	// TwoFiles counts the trials that damaged two files.
+	TwoFiles int      `json:"two_file_trials"`
+	Failures []string `json:"failures,omitempty"`
 	// Untyped counts refusals that do not match tgms.ErrStoreDamaged.
 	Untyped int `json:"untyped_refusals"`
 }
 
-// Corrupt runs the corruption campaign: a store written by the workload
-// and closed, and a second store (another seed, another store id) to swap
-// files with; each trial copies the store, damages one of its files in one
-// way, opens it read-only and then for writing, and classifies both.
+// States a corruption trial damages: a store closed cleanly; a writer
+// killed right after acknowledging batches written since its last close
+// (with checkpoints as usual); and a writing server killed mid-session
+// (no checkpoint in the session, so every batch of it is past the
+// checkpoint). The last two are the files as the killed process left
+// them: copied while it still had the store open, after its last ack.
+var States = []string{"sealed", "killed-after-ack", "server-session"}
+
+// Sources of swapped files: another store (another id), an older copy of
+// the same store (fewer batches), and a copy of the directory (cp -r) that
+// was then written to.
+var Sources = []string{"other-store", "older-copy", "fork"}
+
+// corpus is the set of stores a campaign damages and swaps from.
+type corpus struct {
+	states     map[string]string // state -> store directory
+	sources    map[string]string // source -> store directory
+	boundaries map[string][]int64
+}
+
+// Corrupt runs the corruption campaign: stores of the workload in each
+// state (see States) and stores to swap files from (see Sources); each
+// trial copies a store, damages one of its files in one way (a third of
+// the trials a second file too), opens it read-only and then for writing,
+// and classifies both. Every state holds the whole workload, every batch
+// acknowledged.
 func Corrupt(ctx context.Context, c CorruptConfig) (*CorruptReport, error) {
 	if c.Batches == 0 {
 		c.Batches = 24
@@ -101,36 +134,45 @@ func Corrupt(ctx context.Context, c CorruptConfig) (*CorruptReport, error) {
 	if err != nil {
 		return nil, err
 	}
-	other, err := NewWorkload(c.Seed+1, c.Batches)
+	cp, err := buildCorpus(w, c.Seed, c.Dir)
 	if err != nil {
 		return nil, err
 	}
-	base, alt := filepath.Join(c.Dir, "base"), filepath.Join(c.Dir, "other")
-	if err := w.Run(base, StoreOptions(nil), func(int) {}); err != nil {
-		return nil, err
-	}
-	if err := other.Run(alt, StoreOptions(nil), func(int) {}); err != nil {
-		return nil, err
-	}
 	want := w.Digests[len(w.Batches)]
-	var boundaries []int64
-	eventlog.ReadFile(filepath.Join(base, tgms.LogFile), func(_ *eventlog.Record, end int64) error {
-		boundaries = append(boundaries, end)
-		return nil
-	})
-	files := []string{tgms.LogFile, tgms.LogFile, tgms.LogFile, tgms.CheckpointFile, tgms.CheckpointFile, tgms.SealFile, "LOCK"}
-	rep := &CorruptReport{Trials: c.Trials, Verdicts: Tally{}, Reader: Tally{}, ByFile: map[string]Tally{}, ByKind: map[string]Tally{}}
+	files := []string{tgms.LogFile, tgms.LogFile, tgms.LogFile, tgms.CheckpointFile, tgms.CheckpointFile, tgms.SealFile, tgms.SealFile}
+	rep := &CorruptReport{Trials: c.Trials, Verdicts: Tally{}, Reader: Tally{}, ByFile: map[string]Tally{}, ByKind: map[string]Tally{}, ByState: map[string]Tally{}}
 	rng := rand.New(rand.NewPCG(c.Seed, 0xc0de))
 	for i := range c.Trials {
+		state := States[i%len(States)]
 		dir := filepath.Join(c.Dir, fmt.Sprintf("t%d", i))
-		if err := copyStore(base, dir); err != nil {
+		if err := copyStore(cp.states[state], dir); err != nil {
 			return nil, err
 		}
 		file := files[rng.IntN(len(files))]
 		kind := Mutations[rng.IntN(len(Mutations))]
-		desc, err := mutate(rng, filepath.Join(dir, file), filepath.Join(alt, file), kind, boundaries)
+		src := Sources[rng.IntN(len(Sources))]
+		desc, err := mutate(rng, filepath.Join(dir, file), filepath.Join(cp.sources[src], file), kind, cp.boundaries[state])
 		if err != nil {
 			return nil, err
+		}
+		if kind == "swap" {
+			desc += " (" + src + ")"
+		}
+		label := file
+		if rng.IntN(3) == 0 {
+			file2 := files[rng.IntN(len(files))]
+			for file2 == file {
+				file2 = files[rng.IntN(len(files))]
+			}
+			kind2 := Mutations[rng.IntN(len(Mutations))]
+			src2 := Sources[rng.IntN(len(Sources))]
+			d2, err := mutate(rng, filepath.Join(dir, file2), filepath.Join(cp.sources[src2], file2), kind2, cp.boundaries[state])
+			if err != nil {
+				return nil, err
+			}
+			desc += "; " + file2 + " " + kind2 + " (" + d2 + ")"
+			label = "two files"
+			rep.TwoFiles++
 		}
 		// The reader comes first: it must not change anything the writer
 		// then sees.
@@ -144,16 +186,17 @@ func Corrupt(ctx context.Context, c CorruptConfig) (*CorruptReport, error) {
 		}
 		rep.Reader.add(rv)
 		rep.Verdicts.add(v)
-		if rep.ByFile[file] == nil {
-			rep.ByFile[file] = Tally{}
+		for _, by := range []struct {
+			m map[string]Tally
+			k string
+		}{{rep.ByFile, label}, {rep.ByKind, kind}, {rep.ByState, state}} {
+			if by.m[by.k] == nil {
+				by.m[by.k] = Tally{}
+			}
+			by.m[by.k].add(worst(v, rv))
 		}
-		rep.ByFile[file].add(v)
-		if rep.ByKind[kind] == nil {
-			rep.ByKind[kind] = Tally{}
-		}
-		rep.ByKind[kind].add(v)
 		if (v == Silent || v == LostData || rv == Silent || rv == LostData) && len(rep.Failures) < 10 {
-			rep.Failures = append(rep.Failures, fmt.Sprintf("trial %d: %s %s (%s): writer %s, reader %s", i, file, kind, desc, v, rv))
+			rep.Failures = append(rep.Failures, fmt.Sprintf("trial %d: %s store, %s %s (%s): writer %s, reader %s", i, state, file, kind, desc, v, rv))
 		}
 		os.RemoveAll(dir)
 		if c.Progress != nil {
@@ -164,6 +207,79 @@ func Corrupt(ctx context.Context, c CorruptConfig) (*CorruptReport, error) {
 		}
 	}
 	return rep, nil
+}
+
+// worst is the worse of two verdicts (the writer's and the reader's).
+func worst(a, b string) string {
+	rank := map[string]int{Benign: 0, Repaired: 1, Detected: 2, LostData: 3, Silent: 4}
+	if rank[b] > rank[a] {
+		return b
+	}
+	return a
+}
+
+// buildCorpus writes the stores of every state and source under dir.
+func buildCorpus(w *Workload, seed uint64, dir string) (*corpus, error) {
+	cp := &corpus{states: map[string]string{}, sources: map[string]string{}, boundaries: map[string][]int64{}}
+	sealed := filepath.Join(dir, "sealed")
+	if err := w.Run(sealed, StoreOptions(nil), func(int) {}); err != nil {
+		return nil, err
+	}
+	cp.states["sealed"] = sealed
+	half := 2 * len(w.Batches) / 3
+	for _, st := range []string{"killed-after-ack", "server-session"} {
+		d := filepath.Join(dir, st)
+		opt := StoreOptions(nil)
+		if err := w.writeUpTo(d, opt, half, ""); err != nil {
+			return nil, err
+		}
+		if err := copyStore(d, d+".older"); err != nil {
+			return nil, err
+		}
+		if st == "server-session" {
+			opt.CheckpointBytes = -1
+		}
+		if err := w.writeUpTo(d, opt, len(w.Batches), d+".killed"); err != nil {
+			return nil, err
+		}
+		cp.states[st] = d + ".killed"
+	}
+	other, err := NewWorkload(seed+1, len(w.Batches))
+	if err != nil {
+		return nil, err
+	}
+	cp.sources["other-store"] = filepath.Join(dir, "other")
+	if err := other.Run(cp.sources["other-store"], StoreOptions(nil), func(int) {}); err != nil {
+		return nil, err
+	}
+	// The killed-after-ack store as it was at two thirds: an older copy
+	// of the same store (same id, fewer batches).
+	cp.sources["older-copy"] = filepath.Join(dir, "killed-after-ack.older")
+	fork := filepath.Join(dir, "fork")
+	if err := copyStore(sealed, fork); err != nil {
+		return nil, err
+	}
+	db, err := tgms.Open(fork, ptr(StoreOptions(nil)))
+	if err != nil {
+		return nil, err
+	}
+	for k := range 3 {
+		if _, err := db.Write(bt.AssertNode(fmt.Sprintf("fork%d", k), "Fork", "", bt.Always)); err != nil {
+			db.Close()
+			return nil, err
+		}
+	}
+	if err := db.Close(); err != nil {
+		return nil, err
+	}
+	cp.sources["fork"] = fork
+	for st, d := range cp.states {
+		eventlog.ReadFile(filepath.Join(d, tgms.LogFile), func(_ *eventlog.Record, end int64) error {
+			cp.boundaries[st] = append(cp.boundaries[st], end)
+			return nil
+		})
+	}
+	return cp, nil
 }
 
 // classify opens dir and judges the result.
@@ -197,6 +313,9 @@ func copyStore(from, to string) error {
 		return err
 	}
 	for _, e := range ents {
+		if e.Name() == "LOCK" || e.Name() == "LOCK.queue" {
+			continue
+		}
 		b, err := os.ReadFile(filepath.Join(from, e.Name()))
 		if err != nil {
 			return err

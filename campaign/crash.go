@@ -33,7 +33,8 @@ type CrashReport struct {
 	CrashPoints int64    `json:"crash_points"` // points one uninterrupted run passes
 	ByPoint     int      `json:"fault_point_trials"`
 	BySignal    int      `json:"sigkill_trials"`
-	Interrupted int      `json:"interrupted"` // trials whose writer died before acknowledging every batch
+	ByServe     int      `json:"serve_kill_trials"` // 'serve --allow-writes' killed mid-session
+	Interrupted int      `json:"interrupted"`       // trials whose writer died before acknowledging every batch
 	Outcomes    Tally    `json:"outcomes"`
 	Failures    []string `json:"failures,omitempty"` // the first few, with details
 }
@@ -41,7 +42,9 @@ type CrashReport struct {
 // Crash runs the crash campaign: the first trials stop the child at each
 // crash point in turn (every fsync, rename and checkpoint boundary), then
 // points chosen at random; every fourth trial instead sends SIGKILL at a
-// random moment of the run.
+// random moment of the run: to the workload's child, or (every eighth
+// trial) to 'tgms serve --allow-writes' while a client writes the
+// workload through its HTTP API.
 func Crash(ctx context.Context, c CrashConfig) (*CrashReport, error) {
 	if c.Batches == 0 {
 		c.Batches = 24
@@ -73,7 +76,14 @@ func Crash(ctx context.Context, c CrashConfig) (*CrashReport, error) {
 		dir := filepath.Join(c.Dir, fmt.Sprintf("t%d", i))
 		var acked int
 		var childErr error
-		if i%4 == 3 {
+		serve := i%8 == 7
+		if serve {
+			rep.ByServe++
+			acked, childErr = c.serveTrial(ctx, w, dir, serveKillAfter(rng, runTime/3))
+			if childErr != nil {
+				return nil, fmt.Errorf("crash campaign: trial %d (serve): %w", i, childErr)
+			}
+		} else if i%4 == 3 {
 			rep.BySignal++
 			acked, _, childErr = c.child(ctx, dir, "", time.Duration(rng.Int64N(int64(runTime)+1)))
 		} else {
@@ -89,9 +99,12 @@ func Crash(ctx context.Context, c CrashConfig) (*CrashReport, error) {
 		}
 		var out Outcome
 		var detail string
-		if childErr == errHang {
+		switch {
+		case childErr == errHang:
 			out, detail = Hang, "child did not finish"
-		} else {
+		case serve:
+			out, detail = servedRecovered(dir, acked)
+		default:
 			out, detail = w.recovered(dir, acked)
 		}
 		rep.Outcomes.add(string(out))

@@ -132,3 +132,41 @@ func (w *Workload) run(dir string, opt tgms.Options, ack, before func(batches in
 	}
 	return db.Close()
 }
+
+// writeUpTo writes the workload's groups into the store at dir until it
+// holds at least upto batches. With snap empty it closes the store; else
+// it copies the store's files to snap while the store is still open after
+// its last acknowledgement (what a writer killed then leaves), and then
+// closes it.
+func (w *Workload) writeUpTo(dir string, opt tgms.Options, upto int, snap string) error {
+	db, err := tgms.Open(dir, &opt)
+	if err != nil {
+		return err
+	}
+	done := int(db.Stats().Batches)
+	next := 0
+	for b := 0; next < len(w.Groups) && b < done; next++ {
+		b += w.Groups[next]
+	}
+	for ; next < len(w.Groups) && done < upto; next++ {
+		g := w.Groups[next]
+		batches := w.Batches[done : done+g]
+		if g == 1 {
+			_, err = db.Write(batches[0]...)
+		} else {
+			_, err = db.WriteBatches(batches)
+		}
+		if err != nil {
+			db.Close()
+			return err
+		}
+		done += g
+	}
+	if snap != "" {
+		if err := copyStore(dir, snap); err != nil {
+			db.Close()
+			return err
+		}
+	}
+	return db.Close()
+}

@@ -13,13 +13,16 @@ import (
 	bt "github.com/tgms-go/tgms/bitemporal"
 	"github.com/tgms-go/tgms/eventlog"
 	"github.com/tgms-go/tgms/internal/fault"
+	"github.com/tgms-go/tgms/internal/vfs"
 )
 
 // The checkpoint file format is described in doc.go.
 
 var ckptMagic = [8]byte{'T', 'G', 'M', 'S', 'C', 'K', 'P', 0}
 
-const ckptVersion = 2
+// ckptVersion is the version this build writes: 3 adds the log's record
+// chain at the last covered record. Version 2 is still read.
+const ckptVersion = 3
 
 // CheckpointTempPattern is the os.CreateTemp pattern of the temporary file
 // a checkpoint is written to before it is renamed into place; a store
@@ -34,6 +37,11 @@ const CheckpointTempPattern = ".checkpoint-*"
 type CheckpointInfo struct {
 	StoreID eventlog.StoreID
 	Last    eventlog.Frame
+	// Chain is the log's record chain at Last (eventlog.Chain): it ties
+	// the checkpoint to every record it covers, not only the last one.
+	// A version 2 checkpoint has none (HasChain false).
+	Chain    eventlog.Chain
+	HasChain bool
 }
 
 // LogEnd is the log offset after which replay resumes.
@@ -90,14 +98,15 @@ func (s *Store) WriteCheckpoint(path string, info CheckpointInfo) (size int64, e
 		return 0, fmt.Errorf("checkpoint %s: the store has %d batches but the checkpoint would cover %d", path, got, info.Last.Seq)
 	}
 	fault.Point("ckpt.create")
-	tmp, err := os.CreateTemp(filepath.Dir(path), CheckpointTempPattern)
+	fs := vfs.Get()
+	tmp, err := fs.CreateTemp(filepath.Dir(path), CheckpointTempPattern)
 	if err != nil {
 		return 0, err
 	}
 	defer func() {
 		if err != nil {
 			tmp.Close()
-			os.Remove(tmp.Name())
+			fs.Remove(tmp.Name())
 		}
 	}()
 	c := &ckptWriter{w: bufio.NewWriterSize(fault.Writer(tmp), 1<<20)}
@@ -128,14 +137,11 @@ func (s *Store) WriteCheckpoint(path string, info CheckpointInfo) (size int64, e
 		return 0, err
 	}
 	fault.Point("ckpt.rename")
-	if err = os.Rename(tmp.Name(), path); err != nil {
+	if err = fs.Rename(tmp.Name(), path); err != nil {
 		return 0, err
 	}
 	fault.Point("ckpt.dirsync")
-	if d, derr := os.Open(filepath.Dir(path)); derr == nil {
-		err = d.Sync()
-		d.Close()
-	}
+	err = fs.SyncDir(filepath.Dir(path))
 	return 16 + c.n + 12, err
 }
 
@@ -148,6 +154,7 @@ func (s *Store) encode(c *ckptWriter, info CheckpointInfo) {
 	var crc [4]byte
 	binary.LittleEndian.PutUint32(crc[:], info.Last.CRC)
 	c.write(crc[:])
+	c.write(info.Chain[:])
 	c.strings(s.uids.s)
 	c.strings(s.labels.s)
 	c.strings(s.rels.s)
@@ -336,10 +343,11 @@ func decodeCheckpoint(path string, data []byte) (*Store, CheckpointInfo, error) 
 	if len(data) < 28 || [8]byte(data[:8]) != ckptMagic {
 		return nil, CheckpointInfo{}, bad("not a TGMS checkpoint")
 	}
-	if v := binary.LittleEndian.Uint32(data[8:]); v == 1 {
+	v := binary.LittleEndian.Uint32(data[8:])
+	if v == 1 {
 		return nil, CheckpointInfo{}, bad("format version 1 (written by an earlier build, not tied to its log)")
-	} else if v != ckptVersion {
-		return nil, CheckpointInfo{}, bad("format version %d, this build reads version %d", v, ckptVersion)
+	} else if v != 2 && v != ckptVersion {
+		return nil, CheckpointInfo{}, bad("format version %d, this build reads versions 2 and %d", v, ckptVersion)
 	}
 	body := data[16 : len(data)-12]
 	trailer := data[len(data)-12:]
@@ -350,7 +358,7 @@ func decodeCheckpoint(path string, data []byte) (*Store, CheckpointInfo, error) 
 		return nil, CheckpointInfo{}, bad("checksum mismatch")
 	}
 	r := &ckptReader{b: body}
-	s, info := decodeStore(r)
+	s, info := decodeStore(r, v >= 3)
 	if r.err == nil && r.off != len(body) {
 		r.fail("%d trailing bytes", len(body)-r.off)
 	}
@@ -363,7 +371,7 @@ func decodeCheckpoint(path string, data []byte) (*Store, CheckpointInfo, error) 
 	return s, info, nil
 }
 
-func decodeStore(r *ckptReader) (*Store, CheckpointInfo) {
+func decodeStore(r *ckptReader, chained bool) (*Store, CheckpointInfo) {
 	s := New()
 	var info CheckpointInfo
 	if len(r.b) < len(info.StoreID) {
@@ -384,6 +392,19 @@ func decodeStore(r *ckptReader) (*Store, CheckpointInfo) {
 	}
 	info.Last.CRC = binary.LittleEndian.Uint32(r.b[r.off:])
 	r.off += 4
+	if chained {
+		if r.off+eventlog.ChainSize > len(r.b) {
+			r.fail("truncated record chain")
+			return nil, info
+		}
+		copy(info.Chain[:], r.b[r.off:])
+		r.off += eventlog.ChainSize
+		info.HasChain = true
+	}
+	if info.Last.End < 0 || info.Last.Start < 0 || info.Last.Start > info.Last.End || info.Last.Seq > 1<<40 {
+		r.fail("covered record [%d, %d) seq %d out of range", info.Last.Start, info.Last.End, info.Last.Seq)
+		return nil, info
+	}
 	for _, t := range []*strTable{&s.uids, &s.labels, &s.rels, &s.discs, &s.props} {
 		ss := r.strings()
 		*t = strTable{s: ss, m: make(map[string]uint32, len(ss))}
@@ -407,18 +428,22 @@ func decodeStore(r *ckptReader) (*Store, CheckpointInfo) {
 			return nil, info
 		}
 		s.batchTT = append(s.batchTT, s.LastTT()+int64(d))
-		autos += r.uvarint()
 		// Every store-assigned disc belongs to an edge version, which takes
-		// at least 9 bytes further on.
-		if autos > uint64(len(r.b)-r.off)/9 {
-			r.fail("auto-identity count %d exceeds the data", autos)
+		// at least 9 bytes further on; the bound is checked before adding,
+		// so a count near 2^64 cannot wrap around it.
+		room := uint64(len(r.b)-r.off) / 9
+		if da := r.uvarint(); da > room-min(autos, room) {
+			r.fail("auto-identity count %d + %d exceeds the data", autos, da)
 			return nil, info
+		} else {
+			autos += da
 		}
 		s.batchAuto = append(s.batchAuto, uint32(autos))
-		edges += r.uvarint()
-		if edges > uint64(len(r.b)-r.off)/9 {
-			r.fail("edge version count %d exceeds the data", edges)
+		if de := r.uvarint(); de > room-min(edges, room) {
+			r.fail("edge version count %d + %d exceeds the data", edges, de)
 			return nil, info
+		} else {
+			edges += de
 		}
 		s.edgeEnd = append(s.edgeEnd, uint32(edges))
 	}

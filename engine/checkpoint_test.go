@@ -115,14 +115,14 @@ func FuzzCheckpointDecode(f *testing.F) {
 	f.Add([]byte{0, 1, 1, 'a'})
 	f.Fuzz(func(t *testing.T, body []byte) {
 		r := &ckptReader{b: body}
-		s, info := decodeStore(r)
+		s, info := decodeStore(r, true)
 		if r.err != nil || r.off != len(body) {
 			return
 		}
 		d := s.Digest()
 		_ = s.Stats()
 		r2 := &ckptReader{b: encodeBodyAt(s, info)}
-		s2, info2 := decodeStore(r2)
+		s2, info2 := decodeStore(r2, true)
 		if r2.err != nil {
 			t.Fatalf("an accepted checkpoint re-encodes to one that does not decode: %v", r2.err)
 		}
@@ -146,8 +146,10 @@ func encodeBodyAt(s *Store, info CheckpointInfo) []byte {
 // infoFor is a CheckpointInfo that matches s, as if its log ended at end.
 func infoFor(s *Store, end int64) CheckpointInfo {
 	return CheckpointInfo{
-		StoreID: eventlog.StoreID{9, 8, 7, 6, 5, 4, 3, 2, 1},
-		Last:    eventlog.Frame{Start: end - 20, End: end, Seq: uint64(s.Batches()), TT: s.LastTT(), CRC: 0xfeedf00d},
+		StoreID:  eventlog.StoreID{9, 8, 7, 6, 5, 4, 3, 2, 1},
+		Last:     eventlog.Frame{Start: end - 20, End: end, Seq: uint64(s.Batches()), TT: s.LastTT(), CRC: 0xfeedf00d},
+		Chain:    eventlog.Chain{1, 2, 3},
+		HasChain: true,
 	}
 }
 
@@ -169,7 +171,7 @@ func TestCheckpointInfoMismatch(t *testing.T) {
 	c := &ckptWriter{w: bufio.NewWriter(&buf)}
 	b.eng.encode(c, info)
 	c.w.Flush()
-	data := append([]byte("TGMSCKP\x00\x02\x00\x00\x00\x00\x00\x00\x00"), buf.Bytes()...)
+	data := append([]byte("TGMSCKP\x00\x03\x00\x00\x00\x00\x00\x00\x00"), buf.Bytes()...)
 	data = binary.LittleEndian.AppendUint64(data, uint64(buf.Len()))
 	data = binary.LittleEndian.AppendUint32(data, crc32.Checksum(buf.Bytes(), castagnoli))
 	os.WriteFile(path, data, 0o644)

@@ -37,13 +37,13 @@
 //     (durations in [4^c, 4^(c+1))) and sorted by vt_s within a class, so
 //     "valid at t" and "overlapping [a, b)" are bounded range scans.
 //
-// # Checkpoint file format (version 2)
+// # Checkpoint file format (version 3)
 //
 // All integers are little-endian; varint and uvarint are the encodings of
 // encoding/binary; zigzag(x) = (x << 1) ^ (x >> 63).
 //
 //	header   8 bytes  magic "TGMSCKP\x00"
-//	         4 bytes  format version (2)
+//	         4 bytes  format version (3; 2 is read)
 //	         4 bytes  reserved, zero
 //	body     see below
 //	trailer  8 bytes  body length in bytes
@@ -60,6 +60,8 @@
 //	uvarint  lastSeq: batch number of the last covered record (0 if none)
 //	varint   lastTT: its transaction time (0 if none)
 //	4 bytes  lastCRC: the CRC-32C its frame stores (0 if none)
+//	32 bytes chain: the log's record chain at the last covered record
+//	         (eventlog.Chain; zeros if none); absent in version 2
 //	5 string tables, each uvarint count then (uvarint length, bytes) per
 //	string: uids (dense node ids in order), labels, rel_types, explicit
 //	discs, props (canonical JSON; entry 0 is "" = no properties)
@@ -91,12 +93,16 @@
 // with a bad magic, version, length or checksum, whose body does not decode
 // exactly, or whose batch table disagrees with lastSeq and lastTT, is
 // refused with a *CheckpointError; the store then rebuilds from its event
-// log with a warning. The store also refuses (and rebuilds without) a
-// checkpoint whose storeID, lastStart, lastSeq, lastTT or lastCRC do not
-// match its log, so a checkpoint of another store or a stale copy never
-// serves data the log does not hold.
+// log with a warning. Every count and offset is checked against the bytes
+// left before it is used (running sums of the batch table before each
+// addition, so none can wrap around). A checkpoint whose storeID does not
+// match its log, or whose lastStart, lastSeq, lastTT, lastCRC or chain do
+// not match the log's records, makes the store refuse to open (the
+// witnesses disagree), so a checkpoint of another store, a stale copy of
+// another history or a forged one never serves data the log does not hold.
 //
-// Version 1 (no storeID and no last-record fields) is refused like a
-// damaged checkpoint: the store rebuilds from its log and writes a
-// version 2 checkpoint at its next checkpoint.
+// Version 2 (no chain) is read and tied to the log by its last record
+// only; the store writes version 3 at its next checkpoint. Version 1 (no
+// storeID and no last-record fields) is refused like a damaged
+// checkpoint: the store rebuilds from its log.
 package engine

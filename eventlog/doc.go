@@ -38,7 +38,7 @@ All integers in fixed-size fields are little-endian. CRC means CRC-32C
 	record := length[4] crc[4] payload[length]
 
 	magic    "TGMSWAL\x00"
-	version  uint32, 2
+	version  uint32, 3 (2 is read; see Compatibility)
 	store_id 16 random bytes chosen when the log is created, never changed
 	         (StoreID); the store's checkpoint and seal repeat it
 	crc      CRC of the 28 bytes before it
@@ -177,11 +177,15 @@ tt out of order, are corruption wherever they occur, because no torn write
 produces them. Corruption is never repaired automatically: the remedy is to
 restore the log (and the store) from a backup.
 
-One consequence: a group commit is written with one write, and the file
-system may persist its pages in any order if the machine crashes before the
-fsync. If a later record of an unacknowledged group reaches the disk while
-an earlier one does not, Open reports corruption although no acknowledged
-batch was lost. This is rare, and it errs on the safe side.
+A group commit is written with one write, and the file system may
+persist its pages in any order if the machine crashes before the fsync,
+so a later record of an unacknowledged group can reach the disk while an
+earlier one does not. When the store passes its ack witness
+(Options.Witnessed with Options.Acked), nothing after Acked was ever
+acknowledged, so a record that does not frame there is a torn tail even
+when valid records follow it, and those are dropped (kept aside) with it.
+Without a witness (a version 2 store's log), such a state is reported as
+corruption: it errs on the safe side.
 
 ReadFile verifies the same way but never writes: it reports a torn tail as a
 *TornTailError after its callback has seen every record before it. Open
@@ -196,28 +200,70 @@ there: an offset inside a record fails the CRC check (a false pass has odds
 of 2^-32 per frame), and the sequence numbers read from it must also run up
 to the log's last one.
 
-# The seal
+# The seal: the ack witness
 
-The seal is a small file beside the log, <log>.sealed (events.wal.sealed),
-that the store rewrites atomically (temporary file, fsync, rename, fsync of
-the directory) at every checkpoint and when it closes, after the log is
-fsynced:
+Every acknowledgement leaves a witness outside the log: the seal, a small
+file beside the log, <log>.sealed (events.wal.sealed). A writer advances it
+with every group commit, after the log's fsync and before the batches are
+acknowledged, whether or not a checkpoint is due or succeeds. So at any
+moment the seal names the last acknowledged record, and
 
-	seal := magic[8] version[4] store_id[16] last_start[8] last_end[8]
-	        last_seq[8] last_tt[8] last_crc[4] crc[4]          (68 bytes)
+	every record up to the seal's last record was acknowledged,
+	and every acknowledged record is at or before it (a batch is
+	acknowledged only after its seal advance is on stable storage).
+
+Hence a record that does not frame below the seal's end is damage to an
+acknowledged batch, never a torn write, whatever its length field says,
+and a log that ends before the seal's end, or holds another record where
+the seal's last one was, or other records before it (the chain differs),
+lost or replaced acknowledged batches. Only bytes after the seal's end
+can be a torn tail, and they were never acknowledged.
+
+	seal := slot slot                                         (384 bytes)
+	slot := magic[8] version[4] gen[8] store_id[16] parent_id[16]
+	        last_start[8] last_end[8] last_seq[8] last_tt[8] last_crc[4]
+	        dir_id[16] chain[32] reserved[52] crc[4]          (192 bytes)
 
 	magic     "TGMSSEAL"
-	version   uint32, 1
-	last_*    the Frame of the log's last record at that moment: its
-	          offset, end, batch number, transaction time and stored CRC
-	crc       CRC of the 64 bytes before it
+	version   uint32, 2
+	gen       the advance's generation; it is written into slot gen mod 2
+	parent_id the store id this store was copied from, or zeros
+	last_*    the Frame of the log's last acknowledged record: its offset,
+	          end, batch number, transaction time and stored CRC (an empty
+	          log: zeros, last_end the header size)
+	dir_id    the identity of the store's directory when the seal was
+	          written (device and inode, 8 bytes each)
+	chain     the record chain at the last record (below)
+	crc       CRC of the 188 bytes before it
 
-A log only grows past its seal, so on open a log shorter than last_end,
-or one that holds another record at last_start, lost acknowledged batches
-(for example a truncation at a record boundary), and a log whose store id
-differs from the seal's and the checkpoint's is another store's log. The
-seal costs one small write per checkpoint and close; batches acknowledged
-after the last of those are covered only by the log itself.
+The seal is created atomically (temporary file, fsync, rename, fsync of
+the directory) with the same content in both slots; after that each
+advance overwrites the older slot in place and fsyncs the file, so a crash
+during an advance leaves the newer acknowledgement in the other slot. A
+reader takes the verified slot with the higher generation. When the other
+slot is neither valid nor all zeros the seal is marked damaged, and then
+nothing in the log may be taken for a torn tail (the lost slot may have
+been the newest acknowledgement).
+
+The record chain ties a checkpoint or seal to every record it covers, not
+only the last: chain_0 is 32 zero bytes and, for each record in order,
+
+	chain_n = SHA-256(chain_{n-1} || seq[8] || tt[8] || crc[4] || end[8])
+
+with the record's seq, tt, stored payload CRC and end offset in
+little-endian. Open computes it while it verifies the log (one hash of 60
+bytes per record).
+
+The fsync cost of the witness is one small in-place write and one fsync
+per group commit (not per batch): bulk ingest commits groups of 200,000
+events, so it pays one extra fsync per group; single-batch writes pay two
+fsyncs instead of one.
+
+A version 1 seal (68 bytes: magic, version 1, store id, the last Frame,
+crc), written by earlier builds only at checkpoints and close, is still
+read; in stores with a version 2 log, batches acknowledged after it are
+guarded by the log alone. A writer replaces it with a version 2 seal
+and then rewrites the log header as version 3.
 
 # Limits
 
@@ -230,9 +276,14 @@ a temporary file made with O_EXCL, so a planted link is never followed.
 
 # Compatibility
 
-The format version is 2. Version 1 (a 16-byte header without a store id:
-magic, version, crc) is read by ReadFile, so that 'tgms replay' converts
-it into a new store, and refused by Open with that advice. A reader that
+The format version is 3: a log whose store keeps the ack witness, so a
+missing seal beside it is a missing witness. Version 2 has the same layout
+(its store wrote the seal only at checkpoints and close); Open reads it,
+and a store's writer upgrades the header in place (32 bytes with their own
+CRC, within one sector) once its seal is a version 2 seal. Version 1 (a
+16-byte header without a store id: magic, version, crc) is read by
+ReadFile, so that 'tgms replay' converts it into a new store, and refused
+by Open with that advice. A reader that
 meets any other version refuses the file, naming both versions; the
 layout above may only change together with the version. A golden file in
 testdata pins the encoding of one record.

@@ -8,11 +8,10 @@ import (
 	"fmt"
 	"hash/crc32"
 	"io"
-	"os"
 	"path/filepath"
-	"runtime"
 
 	"github.com/tgms-go/tgms/internal/fault"
+	"github.com/tgms-go/tgms/internal/vfs"
 )
 
 // StoreID names a store: 16 random bytes written into the log header once,
@@ -25,6 +24,15 @@ func (id StoreID) String() string { return hex.EncodeToString(id[:]) }
 
 // IsZero reports whether id is unset (a version 1 log has no id).
 func (id StoreID) IsZero() bool { return id == StoreID{} }
+
+// NewStoreID draws a new random store id.
+func NewStoreID() (StoreID, error) {
+	var id StoreID
+	if _, err := rand.Read(id[:]); err != nil {
+		return id, fmt.Errorf("store id: %w", err)
+	}
+	return id, nil
+}
 
 // header is a decoded file header.
 type header struct {
@@ -72,11 +80,11 @@ func readHeader(path string, f io.ReaderAt, v1 bool) (header, error) {
 	case v == 1 && !v1:
 		return header{}, fmt.Errorf("eventlog: %s is a format version 1 log (written by an earlier build, without a store id); "+
 			"this build writes version %d: convert it with 'tgms replay --log %s --store NEWDIR', which keeps every batch and transaction time", path, Version, path)
-	case v != 1 && v != Version:
-		return header{}, fmt.Errorf("eventlog: %s: unsupported format version %d; this build reads versions 1 and %d", path, v, Version)
+	case v != 1 && v != 2 && v != Version:
+		return header{}, fmt.Errorf("eventlog: %s: unsupported format version %d; this build reads versions 1 to %d", path, v, Version)
 	}
 	hd := header{version: v, size: size}
-	if v == Version {
+	if v >= 2 {
 		copy(hd.id[:], h[12:28])
 	}
 	return hd, nil
@@ -88,9 +96,9 @@ func readHeader(path string, f io.ReaderAt, v1 bool) (header, error) {
 // either no log or a complete header, and at worst a temporary file that
 // the store removes on its next open.
 func create(path string) error {
-	var id StoreID
-	if _, err := rand.Read(id[:]); err != nil {
-		return fmt.Errorf("eventlog: create %s: store id: %w", path, err)
+	id, err := NewStoreID()
+	if err != nil {
+		return fmt.Errorf("eventlog: create %s: %w", path, err)
 	}
 	h := fileHeader(id)
 	if err := writeAtomic(path, filepath.Base(path)+TempPattern, h[:], "log.create"); err != nil {
@@ -108,7 +116,8 @@ func create(path string) error {
 // ".dirsync".
 func writeAtomic(path, pattern string, data []byte, point string) error {
 	dir := filepath.Dir(path)
-	f, err := os.CreateTemp(dir, pattern)
+	fs := vfs.Get()
+	f, err := fs.CreateTemp(dir, pattern)
 	if err != nil {
 		return err
 	}
@@ -123,14 +132,14 @@ func writeAtomic(path, pattern string, data []byte, point string) error {
 	}
 	if err == nil {
 		fault.Point(point + ".rename")
-		err = os.Rename(tmp, path)
+		err = fs.Rename(tmp, path)
 	}
 	if err == nil {
 		fault.Point(point + ".dirsync")
-		err = syncDir(dir)
+		err = fs.SyncDir(dir)
 	}
 	if err != nil {
-		os.Remove(tmp)
+		fs.Remove(tmp)
 	}
 	return err
 }
@@ -139,17 +148,4 @@ func writeAtomic(path, pattern string, data []byte, point string) error {
 // file a new log is written to: "events.wal.tmp-123456".
 const TempPattern = ".tmp-*"
 
-func syncDir(dir string) error {
-	if runtime.GOOS == "windows" {
-		return nil // directories cannot be opened for fsync there
-	}
-	d, err := os.Open(dir)
-	if err != nil {
-		return err
-	}
-	err = d.Sync()
-	if cerr := d.Close(); err == nil {
-		err = cerr
-	}
-	return err
-}
+func syncDir(dir string) error { return vfs.Get().SyncDir(dir) }

@@ -4,6 +4,7 @@ package eventlog
 
 import (
 	"errors"
+	"github.com/tgms-go/tgms/internal/vfs"
 	"os"
 	"syscall"
 )
@@ -28,9 +29,13 @@ func isSymlinkErr(path string, err error) bool {
 // lockFile takes an exclusive advisory lock on f, failing at once if
 // another open file (in this or another process) holds it. Closing f
 // releases it.
-func lockFile(f *os.File) error {
+func lockFile(f vfs.File) error {
+	fd, ok := vfs.Fd(f)
+	if !ok {
+		return nil
+	}
 	for {
-		err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB)
+		err := syscall.Flock(int(fd), syscall.LOCK_EX|syscall.LOCK_NB)
 		if errors.Is(err, syscall.EINTR) {
 			continue
 		}

@@ -17,4 +17,4 @@ func isSymlinkErr(path string, err error) bool {
 }
 
 // lockFile is a no-op where flock is not available.
-func lockFile(*os.File) error { return nil }
+func lockFile(vfs.File) error { return nil }

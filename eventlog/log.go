@@ -12,15 +12,19 @@ import (
 
 	"github.com/tgms-go/tgms/bitemporal"
 	"github.com/tgms-go/tgms/internal/fault"
+	"github.com/tgms-go/tgms/internal/vfs"
 )
 
 // Format constants.
 const (
 	// Magic opens every event log file.
 	Magic = "TGMSWAL\x00"
-	// Version is the format version this build writes. Version 1 logs
-	// (no store id) are read by ReadFile only, for conversion.
-	Version = 2
+	// Version is the format version this build writes: 3, a log whose
+	// store keeps an ack witness (the seal, advanced by every group
+	// commit). Version 2 logs (same layout, seal written only at
+	// checkpoints and close) are opened and upgraded by a writer; version
+	// 1 logs (no store id) are read by ReadFile only, for conversion.
+	Version = 3
 	// HeaderSize is the size of the file header; the first record starts
 	// here, so it is the offset to replay a whole log from.
 	HeaderSize   = 32
@@ -101,6 +105,14 @@ type Options struct {
 	// refuses one (O_NOFOLLOW), so a link planted in a store directory
 	// cannot redirect writes.
 	AllowSymlink bool
+	// Witnessed says that Acked comes from an ack witness, so every
+	// acknowledged record ends at or before it: then a record that does
+	// not frame after Acked is a torn tail even when valid records follow
+	// it (a group commit whose later pages reached the disk first).
+	Witnessed bool
+	// Marks are record end offsets whose chains Open keeps for ChainAt
+	// (a checkpoint's and a seal's last record).
+	Marks []int64
 }
 
 // Log is an open event log. Its methods are safe for concurrent use;
@@ -110,12 +122,14 @@ type Log struct {
 	opt  Options
 
 	mu      sync.Mutex
-	f       *os.File
+	f       vfs.File
 	hdr     header
 	end     int64
 	lastSeq uint64
 	lastTT  bitemporal.Time
-	last    Frame    // the last record (zero when empty)
+	last    Frame // the last record (zero when empty)
+	chain   Chain // the chain at the last record
+	marks   map[int64]Chain
 	sources []Source // records that name their source, in order
 	dirty   bool     // written since the last fsync
 	err     error    // sticky: a failed write or sync
@@ -143,12 +157,12 @@ func Open(path string, opt Options) (*Log, error) {
 	if !opt.AllowSymlink {
 		flags |= noFollow
 	}
-	f, err := os.OpenFile(path, flags, 0)
+	f, err := vfs.Get().OpenFile(path, flags, 0)
 	if errors.Is(err, os.ErrNotExist) && !opt.ReadOnly {
 		if err := create(path); err != nil {
 			return nil, err
 		}
-		f, err = os.OpenFile(path, flags, 0)
+		f, err = vfs.Get().OpenFile(path, flags, 0)
 	}
 	if err != nil {
 		if isSymlinkErr(path, err) {
@@ -190,6 +204,13 @@ func (l *Log) load() error {
 		return err
 	}
 	s := newScanner(l.path, l.f, l.hdr.size, size, false)
+	s.marks = map[int64]Chain{}
+	if l.opt.Witnessed {
+		s.ackedEnd = l.opt.Acked
+	}
+	for _, m := range l.opt.Marks {
+		s.marks[m] = Chain{}
+	}
 	err = s.run(true, nil)
 	var torn *TornTailError
 	if errors.As(err, &torn) {
@@ -211,6 +232,59 @@ func (l *Log) load() error {
 			"the log ends at byte %d, but batches up to byte %d were acknowledged (the store's checkpoint or seal says so): the log was truncated", s.off, l.opt.Acked)}
 	}
 	l.end, l.lastSeq, l.lastTT, l.last, l.sources = s.off, s.lastSeq, s.lastTT, s.last, s.sources
+	l.chain, l.marks = s.chain, s.marks
+	return nil
+}
+
+// Chain is the chain digest at the last record (zero when empty).
+func (l *Log) Chain() Chain {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.chain
+}
+
+// ChainAt returns the chain at the record ending at off, for an offset in
+// Options.Marks (or the log's end); ok is false when no record ends there.
+func (l *Log) ChainAt(off int64) (c Chain, ok bool) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if off == l.end && l.lastSeq > 0 {
+		return l.chain, true
+	}
+	if off == l.hdr.size {
+		return Chain{}, true
+	}
+	c, ok = l.marks[off]
+	return c, ok && c != Chain{}
+}
+
+// Version is the log's format version (2 or 3).
+func (l *Log) Version() uint32 { return l.hdr.version }
+
+// SetHeader rewrites the file header in place as the current version with
+// store id id, and fsyncs it: a writer upgrades a version 2 log once its
+// seal is an ack witness, and gives a copied store its own id. The header
+// is 32 bytes at offset 0 with its own checksum, inside one sector.
+func (l *Log) SetHeader(id StoreID) error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if err := l.usable(); err != nil {
+		return err
+	}
+	if l.opt.ReadOnly || l.hdr.size != HeaderSize {
+		return fmt.Errorf("eventlog: rewrite the header of %s: the log is read-only or of version 1", l.path)
+	}
+	h := fileHeader(id)
+	fault.Point("log.header")
+	if _, err := fault.WriteAt(l.f, h[:], 0); err != nil {
+		return l.fail("rewrite header of", err)
+	}
+	if !l.opt.NoSync {
+		if err := l.f.Sync(); err != nil {
+			return l.fail("fsync", err)
+		}
+	}
+	l.hdr.id, l.hdr.version = id, Version
 	return nil
 }
 
@@ -300,7 +374,7 @@ func (l *Log) Append(recs ...*Record) (int64, error) {
 	}
 	seq, tt, empty := l.lastSeq, l.lastTT, l.lastSeq == 0
 	buf := l.buf[:0]
-	last := l.last
+	last, chain := l.last, l.chain
 	var srcs []Source
 	for i, r := range recs {
 		if r.Seq != seq+1 {
@@ -324,6 +398,7 @@ func (l *Log) Append(recs ...*Record) (int64, error) {
 		putFrameHeader(buf[start:], buf[start+FrameHeaderSize:])
 		seq, tt, empty = r.Seq, r.TT, false
 		last = Frame{Start: l.end + int64(start), End: l.end + int64(len(buf)), Seq: r.Seq, TT: r.TT, CRC: binary.LittleEndian.Uint32(buf[start+4:])}
+		chain = chain.Next(last)
 		if r.Source != "" {
 			srcs = append(srcs, Source{Seq: r.Seq, TT: r.TT, Text: r.Source})
 		}
@@ -347,7 +422,7 @@ func (l *Log) Append(recs ...*Record) (int64, error) {
 	}
 	fault.Point("log.synced")
 	l.end += int64(len(buf))
-	l.lastSeq, l.lastTT, l.last = seq, tt, last
+	l.lastSeq, l.lastTT, l.last, l.chain = seq, tt, last, chain
 	l.sources = append(l.sources, srcs...)
 	return l.end, nil
 }

@@ -389,9 +389,9 @@ func TestGarbageTails(t *testing.T) {
 func TestHeaderErrors(t *testing.T) {
 	dir := t.TempDir()
 	good := fileHeader(testID)
-	v3 := good
-	binary.LittleEndian.PutUint32(v3[8:], 3)
-	binary.LittleEndian.PutUint32(v3[28:], crcOf(v3[:28]))
+	v4 := good
+	binary.LittleEndian.PutUint32(v4[8:], 4)
+	binary.LittleEndian.PutUint32(v4[28:], crcOf(v4[:28]))
 	badCRC := good
 	badCRC[13] ^= 1
 	var v1 [headerSizeV1]byte
@@ -406,7 +406,7 @@ func TestHeaderErrors(t *testing.T) {
 		{"empty", nil, "not a TGMS event log"},
 		{"jsonl", []byte(`{"format":"tgms-eventlog","version":1}` + "\n"), "not a TGMS event log"},
 		{"short", good[:10], "file header cut short"},
-		{"version 3", v3[:], "unsupported format version 3; this build reads versions 1 and 2"},
+		{"version 4", v4[:], "unsupported format version 4; this build reads versions 1 to 3"},
 		{"header crc", badCRC[:], "file header checksum mismatch"},
 	}
 	for _, tc := range tests {

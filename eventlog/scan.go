@@ -2,6 +2,7 @@ package eventlog
 
 import (
 	"bufio"
+	"crypto/sha256"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -12,6 +13,7 @@ import (
 
 	"github.com/tgms-go/tgms/bitemporal"
 	"github.com/tgms-go/tgms/internal/fault"
+	"github.com/tgms-go/tgms/internal/vfs"
 )
 
 // Frame locates one record of a log and what identifies it: a checkpoint
@@ -23,6 +25,18 @@ type Frame struct {
 	Seq   uint64
 	TT    bitemporal.Time
 	CRC   uint32 // the frame's stored CRC-32C of the payload
+}
+
+// Next is the chain after the record f: SHA-256 of the chain and f's
+// seq, tt, CRC and end offset (8+8+4+8 bytes, little-endian).
+func (c Chain) Next(f Frame) Chain {
+	var b [ChainSize + 28]byte
+	copy(b[:], c[:])
+	binary.LittleEndian.PutUint64(b[32:], f.Seq)
+	binary.LittleEndian.PutUint64(b[40:], uint64(f.TT))
+	binary.LittleEndian.PutUint32(b[48:], f.CRC)
+	binary.LittleEndian.PutUint64(b[52:], uint64(f.End))
+	return sha256.Sum256(b[:])
 }
 
 // Source is the source a record names: a bulk ingest records what it
@@ -48,7 +62,12 @@ type scanner struct {
 	lastSeq uint64
 	lastTT  bitemporal.Time
 	last    Frame
-	sources []Source
+	chain   Chain
+	marks   map[int64]Chain // record ends whose chain to keep (nil: none)
+	// ackedEnd, when not 0, is where the ack witness says the
+	// acknowledged records end: nothing after it was acknowledged.
+	ackedEnd int64
+	sources  []Source
 }
 
 func newScanner(path string, f io.ReaderAt, from, size int64, build bool) *scanner {
@@ -143,6 +162,10 @@ func (s *scanner) run(tail bool, fn func(*Record, int64) error) error {
 		s.off += FrameHeaderSize + int64(len(p))
 		s.lastSeq, s.lastTT = r.Seq, r.TT
 		s.last = Frame{Start: start, End: s.off, Seq: r.Seq, TT: r.TT, CRC: binary.LittleEndian.Uint32(s.hdr[4:])}
+		s.chain = s.chain.Next(s.last)
+		if _, ok := s.marks[s.off]; ok {
+			s.marks[s.off] = s.chain
+		}
 		if r.Source != "" {
 			s.sources = append(s.sources, Source{Seq: r.Seq, TT: r.TT, Text: r.Source})
 		}
@@ -182,6 +205,10 @@ func (s *scanner) check(r *Record) error {
 // classify decides whether a record that does not frame is a torn tail
 // (nothing after it frames) or corruption (a valid record follows).
 func (s *scanner) classify(fe *frameError) error {
+	if s.ackedEnd > 0 && fe.off >= s.ackedEnd {
+		return &TornTailError{Path: s.path, Offset: fe.off, Dropped: s.size - fe.off,
+			Reason: fe.reason + ", after the last acknowledged record (byte " + fmt.Sprint(s.ackedEnd) + "), so never acknowledged"}
+	}
 	seen := s.off != s.from
 	later := func(tt int64, seq uint64) bool {
 		return seq > s.lastSeq && (!seen || tt > s.lastTT)
@@ -345,8 +372,8 @@ func zerosTo(f io.ReaderAt, from, to int64) bool {
 // named path.broken-<from> (with a numeric suffix if that name is taken),
 // fsyncs it and its directory, and returns its name. The file is created
 // with O_EXCL, so nothing existing is overwritten or followed.
-func keepBroken(path string, f *os.File, from, to int64) (string, error) {
-	var out *os.File
+func keepBroken(path string, f vfs.File, from, to int64) (string, error) {
+	var out vfs.File
 	var name string
 	for i := 0; ; i++ {
 		name = fmt.Sprintf("%s.broken-%d", path, from)
@@ -354,7 +381,7 @@ func keepBroken(path string, f *os.File, from, to int64) (string, error) {
 			name = fmt.Sprintf("%s.%d", name, i)
 		}
 		var err error
-		out, err = os.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL|noFollow, 0o600)
+		out, err = vfs.Get().OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL|noFollow, 0o600)
 		if err == nil {
 			break
 		}
@@ -374,7 +401,7 @@ func keepBroken(path string, f *os.File, from, to int64) (string, error) {
 		err = syncDir(filepath.Dir(path))
 	}
 	if err != nil {
-		os.Remove(name)
+		vfs.Get().Remove(name)
 		return "", err
 	}
 	return name, nil

@@ -33,6 +33,11 @@ the result against the digest of each prefix of that workload.
   diskfull  ENOSPC, and short writes, at each write call of the write path,
             the disk staying full; same checks as crash, no hang, and the
             error must say the disk is full
+  fscrash   the workload in process over a file system that forgets what
+            was not fsynced, stopped at every crash point of workloads with
+            seeds S, S+1, ... until --trials distinct (workload, crash
+            point) pairs ran; --reorder also lets a random part of the
+            unsynced writes through, reordered (two images per point)
 
 Exit status 0 when every trial passed (crash and diskfull: all OK; corrupt:
 no LOST or SILENT), 1 otherwise. Scratch stores live under --dir (default
@@ -88,25 +93,28 @@ a new directory in the system temp dir, removed at the end).`,
 			return nil, false, err
 		}
 		w := cmd.OutOrStdout()
-		fmt.Fprintf(w, "crash campaign: %d trials (%d at crash points of %d, %d by SIGKILL; %d writers died before acknowledging every batch)\n", rep.Trials, rep.ByPoint, rep.CrashPoints, rep.BySignal, rep.Interrupted)
+		fmt.Fprintf(w, "crash campaign: %d trials (%d at crash points of %d, %d by SIGKILL of the writer, %d by SIGKILL of 'serve --allow-writes'; %d writers died before acknowledging every batch)\n", rep.Trials, rep.ByPoint, rep.CrashPoints, rep.BySignal, rep.ByServe, rep.Interrupted)
 		printTally(w, rep.Outcomes, outcomeNames())
 		printFailures(w, rep.Failures)
 		return rep, rep.Outcomes[string(campaign.OK)] == rep.Trials, nil
 	})
-	add("corrupt", "Damage one file of a closed store per trial and classify what an open does", func(cmd *cobra.Command, scratch string) (any, bool, error) {
+	add("corrupt", "Damage one or two files of a sealed or post-seal store per trial and classify what an open does", func(cmd *cobra.Command, scratch string) (any, bool, error) {
 		rep, err := campaign.Corrupt(cmd.Context(), campaign.CorruptConfig{Trials: trials, Seed: seed, Dir: scratch})
 		if err != nil {
 			return nil, false, err
 		}
 		w := cmd.OutOrStdout()
-		fmt.Fprintf(w, "corruption campaign: %d trials\nwriter open:\n", rep.Trials)
+		fmt.Fprintf(w, "corruption campaign: %d trials (%d damaging two files; states %s; swaps from %s)\nwriter open:\n",
+			rep.Trials, rep.TwoFiles, strings.Join(campaign.States, ", "), strings.Join(campaign.Sources, ", "))
 		printTally(w, rep.Verdicts, campaign.Verdicts)
 		fmt.Fprintln(w, "read-only open (first):")
 		printTally(w, rep.Reader, campaign.Verdicts)
-		fmt.Fprintln(w, "by mutation (writer):")
+		fmt.Fprintln(w, "by mutation (worse of writer and reader):")
 		printBy(w, rep.ByKind)
-		fmt.Fprintln(w, "by file (writer):")
+		fmt.Fprintln(w, "by file (worse of writer and reader):")
 		printBy(w, rep.ByFile)
+		fmt.Fprintln(w, "by state (worse of writer and reader):")
+		printBy(w, rep.ByState)
 		fmt.Fprintf(w, "refusals not matching ErrStoreDamaged: %d\n", rep.Untyped)
 		printFailures(w, rep.Failures)
 		bad := rep.Verdicts[campaign.Silent] + rep.Verdicts[campaign.LostData] + rep.Reader[campaign.Silent] + rep.Reader[campaign.LostData]
@@ -124,6 +132,14 @@ a new directory in the system temp dir, removed at the end).`,
 		printFailures(w, rep.Failures)
 		return rep, rep.Outcomes[string(campaign.OK)] == rep.Trials && rep.Unclear == 0, nil
 	})
+	add("fscrash", "Crash at every point over a file system that keeps only what was synced (--reorder: and a reordered part of the rest)", func(cmd *cobra.Command, scratch string) (any, bool, error) {
+		return runFSCrash(cmd, scratch, trials, seed, fsReorder)
+	})
+	for _, c := range cmd.Commands() {
+		if c.Name() == "fscrash" {
+			c.Flags().BoolVar(&fsReorder, "reorder", false, "also let a random subset of the unsynced writes reach the disk, reordered in 512-byte pieces")
+		}
+	}
 	cmd.AddCommand(newCrashChild())
 	return cmd
 }

@@ -11,6 +11,7 @@ import (
 func newCheck() *cobra.Command {
 	var store string
 	var full, asJSON bool
+	var rep repairFlags
 	cmd := &cobra.Command{
 		Use:   "check --store DIR [--full] [--json]",
 		Short: "Verify a store's files without changing them (an fsck)",
@@ -27,17 +28,26 @@ Each finding is printed as: SEVERITY FILE[@OFFSET]: MESSAGE, with severity
 error (damage, or files that do not belong together), warning (an open
 would repair or ignore something) or info.
 
-Exit status: 0 when there are no errors or warnings; otherwise the status
-for a damaged store (see README), as for any command that meets one.`,
+When the log, the checkpoint and the seal disagree (or one is missing),
+every read and write refuses until you choose: --repair --use-log keeps the
+event log, the source of truth, renames the checkpoint and the seal to
+*.broken-<time> and rebuilds both from the log, then checks again.
+
+Exit status: 0 when there are no errors or warnings; 5 (a damaged store, see
+README) for every finding of an error or warning, a missing log beside a
+checkpoint or seal included; 1 for an internal error.`,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if store == "" {
 				return usageError{errors.New("--store DIR is required")}
 			}
+			out := cmd.OutOrStdout()
+			if err := rep.run(store, out); err != nil {
+				return err
+			}
 			res, err := tgms.Check(store, full, storeOptions(tgms.Options{}))
 			if err != nil {
-				return asInput(err)
+				return checkError(err)
 			}
-			out := cmd.OutOrStdout()
 			if asJSON {
 				if err := printJSON(out, res); err != nil {
 					return err
@@ -59,6 +69,7 @@ for a damaged store (see README), as for any command that meets one.`,
 	cmd.Flags().StringVar(&store, "store", "", "store directory")
 	cmd.Flags().BoolVar(&full, "full", false, "also compare the digest with a replay of the whole log")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the findings as JSON")
+	rep.add(cmd)
 	return cmd
 }
 

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"os"
+	"path/filepath"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -29,10 +31,22 @@ func storeOptions(opt tgms.Options) *tgms.Options {
 
 // openReadOnly opens an existing store for reading: a shared lock, so any
 // number of readers run together, and nothing in the store is changed.
+// A missing log beside a checkpoint or seal is a damaged store (exit 5),
+// not a directory that is no store.
 func openReadOnly(dir string) (*tgms.DB, error) {
-	if err := checkExisting(dir); err != nil {
+	if err := checkExisting(dir); err != nil && !hasWitness(dir) {
 		return nil, err
 	}
 	db, err := tgms.OpenReadOnly(dir, storeOptions(tgms.Options{}))
 	return db, classifyOpen(dir, err)
+}
+
+// hasWitness reports whether dir holds a checkpoint or a seal.
+func hasWitness(dir string) bool {
+	for _, name := range []string{tgms.CheckpointFile, tgms.SealFile} {
+		if _, err := os.Lstat(filepath.Join(dir, name)); err == nil {
+			return true
+		}
+	}
+	return false
 }

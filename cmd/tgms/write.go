@@ -210,6 +210,10 @@ var (
 	maxOpLine     int   = datasets.MaxJSONLLine // bytes per line, as ingest --events
 	maxBatchBytes int64 = 64 << 20              // bytes of the whole file
 	maxOpsEvents  int64 = 4 * tgms.ChunkEvents  // ingest events over all the ops
+	// maxBatchOps bounds the ops of one batch: in memory an op costs
+	// about 1.7 KB to write and as much again to replay without a
+	// checkpoint, so a batch needs at most about 170 MB either way.
+	maxBatchOps int = tgms.MaxBatchOps
 )
 
 func readOpsFile(path string) ([]bt.Op, error) {
@@ -252,6 +256,9 @@ func readOps(stdin io.Reader, path string) ([]bt.Op, error) {
 				return nil, tooBig(line)
 			}
 			return nil, badInput("%s:%d: %v", path, line, err)
+		}
+		if len(ops) >= maxBatchOps {
+			return nil, badInput("%s:%d: the batch has more than %d ops, the limit of one 'tgms write' batch (about 1.7 KB of memory each to write and to replay): split it into several files (one batch each), or load bulk events with 'tgms ingest --events FILE.jsonl'", path, line, maxBatchOps)
 		}
 		if events += int64(len(op.Events)); events > maxOpsEvents {
 			return nil, badInput("%s:%d: the batch's ingest ops carry more than %d events, the limit of one 'tgms write' batch: load bulk events with 'tgms ingest --events FILE.jsonl' (batches of %d)",

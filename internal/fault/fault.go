@@ -53,6 +53,9 @@ func Point(name string) {
 	if !armed.Load() {
 		return
 	}
+	if h := hook.Load(); h != nil {
+		(*h)(name)
+	}
 	n := hits.Add(1)
 	if crashAt > 0 && n == crashAt {
 		p, err := os.FindProcess(os.Getpid())
@@ -88,6 +91,26 @@ func SetWriteFailure(n int64, shortWrite bool) {
 	}
 }
 
+var hook atomic.Pointer[func(string)]
+
+// SetHook makes every Point call fn with its name first (in-process crash
+// tests: fn may panic to stop the writer there); nil removes it.
+func SetHook(fn func(name string)) {
+	if fn == nil {
+		hook.Store(nil)
+		if crashAt == 0 && !count {
+			wmu.Lock()
+			if writeAt == 0 {
+				armed.Store(false)
+			}
+			wmu.Unlock()
+		}
+		return
+	}
+	hook.Store(&fn)
+	armed.Store(true)
+}
+
 // WriteCalls is the number of write calls seen since SetWriteFailure.
 func WriteCalls() int64 {
 	wmu.Lock()
@@ -115,7 +138,10 @@ func fail(n int) (int, bool) {
 }
 
 // WriteAt is f.WriteAt with the armed disk-full failure applied.
-func WriteAt(f *os.File, b []byte, off int64) (int, error) {
+func WriteAt(f interface {
+	io.WriterAt
+	Name() string
+}, b []byte, off int64) (int, error) {
 	if !armed.Load() {
 		return f.WriteAt(b, off)
 	}

@@ -129,7 +129,7 @@ func (s *Store) Handover(t testing.TB) *Store {
 	}
 	s.closed = true
 	dir := t.TempDir()
-	for _, name := range []string{tgms.LogFile, tgms.CheckpointFile} {
+	for _, name := range []string{tgms.LogFile, tgms.CheckpointFile, tgms.SealFile} {
 		b, err := os.ReadFile(filepath.Join(s.Dir, name))
 		if err != nil {
 			t.Fatal(err)
