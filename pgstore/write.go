@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"hash/crc32"
 	"slices"
+	"strings"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/tgms-go/tgms"
@@ -248,4 +249,34 @@ func closeVersions(ctx context.Context, tx pgx.Tx, table string, tt bt.Time, cs 
 		}
 	}
 	return nil
+}
+
+// IngestFrom is Ingest for content from a known source: every batch
+// records src ("sha256=<hex> part=<k>/<n> name=<name>", as in events.wal),
+// and unless allowRepeat the ingest is refused (a *tgms.RepeatIngestError,
+// nothing written) when the store already holds an ingest of the same
+// SHA-256.
+func (s *Store) IngestFrom(ctx context.Context, src tgms.Source, allowRepeat bool, events []bt.Event, nodeLabel string) (tgms.IngestResult, error) {
+	if !allowRepeat {
+		var (
+			n        int
+			seq, tt  *int64
+			firstSrc *string
+		)
+		err := s.conn.QueryRow(ctx, `SELECT count(*), min(seq), min(tt), (array_agg(source ORDER BY seq))[1]
+			FROM batches WHERE source LIKE $1`, "sha256="+src.SHA256+" %").Scan(&n, &seq, &tt, &firstSrc)
+		if err != nil {
+			return tgms.IngestResult{}, fmt.Errorf("looking for an earlier ingest of the same content: %w", err)
+		}
+		if n > 0 {
+			name := *firstSrc
+			if i := strings.Index(name, " name="); i >= 0 {
+				name = name[i+len(" name="):]
+			}
+			return tgms.IngestResult{}, &tgms.RepeatIngestError{Source: src, Earlier: name, FirstSeq: uint64(*seq), FirstTT: *tt, Batches: n}
+		}
+	}
+	return s.Ingest(ctx, events, nodeLabel, func(k, n int) string {
+		return fmt.Sprintf("sha256=%s part=%d/%d name=%s", src.SHA256, k+1, n, src.Name)
+	})
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/tgms-go/tgms"
 	bt "github.com/tgms-go/tgms/bitemporal"
+	"github.com/tgms-go/tgms/pgstore"
 )
 
 // storeStats is what `tgms stats` reports.
@@ -54,6 +55,9 @@ func newStats() *cobra.Command {
 		Use:   "stats --store DIR [--json]",
 		Short: "Print a store's size, extent and digest",
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			if pgstore.IsURL(store) {
+				return pgStats(cmd, store, asJSON)
+			}
 			db, err := openReadOnly(store)
 			if err != nil {
 				return err
@@ -88,6 +92,9 @@ func newDigest() *cobra.Command {
 		Use:   "digest --store DIR",
 		Short: "Print the store digest (SHA-256 over every version ever stored)",
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			if pgstore.IsURL(store) {
+				return pgDigest(cmd, store)
+			}
 			db, err := openReadOnly(store)
 			if err != nil {
 				return err

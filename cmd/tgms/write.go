@@ -18,6 +18,7 @@ import (
 	"github.com/tgms-go/tgms/datasets"
 	"github.com/tgms-go/tgms/engine"
 	"github.com/tgms-go/tgms/eventlog"
+	"github.com/tgms-go/tgms/pgstore"
 )
 
 func newIngest() *cobra.Command {
@@ -61,6 +62,9 @@ in ../shared/data and ./data, and downloaded from SNAP with --download.
 			src, err := ingestSource(dataset, source)
 			if err != nil {
 				return err
+			}
+			if pgstore.IsURL(store) {
+				return pgIngest(cmd, store, src, again, events, label, source)
 			}
 			db, err := openWith(store, storeOptions(tgms.Options{NoSync: noSync, GroupEvents: groupEvents}))
 			if err != nil {
@@ -177,6 +181,9 @@ Use "-" to read the ops from standard input.`,
 			ops, err := readOpsFile(opsFile)
 			if err != nil {
 				return err
+			}
+			if pgstore.IsURL(store) {
+				return pgWrite(cmd, store, opsFile, ops)
 			}
 			db, err := openStore(store, false)
 			if err != nil {
