@@ -98,6 +98,15 @@ func TestPostgresStoreCommands(t *testing.T) {
 	}
 	w.Close()
 
+	// A batch row whose checksum is wrong is refused with its tt (exit 5).
+	var tt int64
+	if err := conn.QueryRow(ctx, "UPDATE cli.batches SET checksum = (checksum + 1) % 4294967296 WHERE seq = 2 RETURNING tt").Scan(&tt); err != nil {
+		t.Fatal(err)
+	}
+	if _, errs, code := runCLI(t, "digest", "--store", url); code != exitDamaged || !strings.Contains(errs, fmt.Sprintf("batch at tt %d is damaged", tt)) {
+		t.Fatalf("digest of a store with a wrong checksum: exit %d %s", code, errs)
+	}
+
 	// A password is never printed.
 	bad := fmt.Sprintf("postgres://postgres:s3cretpw@127.0.0.1:%d/nosuchdb?sslmode=disable", c.Port)
 	if _, errs, code := runCLI(t, "stats", "--store", bad); code == 0 || strings.Contains(errs, "s3cretpw") {
