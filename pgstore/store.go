@@ -39,6 +39,9 @@ type Options struct {
 	// Clock returns the current time in µs; a batch's transaction time is
 	// max(Clock(), last+1). Nil means the wall clock.
 	Clock func() bt.Time
+	// Wait is how long a writer waits for another writer to release the
+	// store before it fails with a *LockedError. 0 means not at all.
+	Wait time.Duration
 }
 
 // ErrNoStore is returned by a read-only Open of a schema that holds no
@@ -117,14 +120,26 @@ func (s *Store) open(ctx context.Context) error {
 	return s.load(ctx)
 }
 
-// lock takes the writer's advisory lock, held by the session until Close.
+// lock takes the writer's advisory lock, held by the session until Close,
+// trying again until Options.Wait has passed.
 func (s *Store) lock(ctx context.Context) error {
-	var ok bool
-	if err := s.conn.QueryRow(ctx, "SELECT pg_try_advisory_lock($1, hashtext($2))", int32(lockClass), s.schema).Scan(&ok); err != nil {
-		return fmt.Errorf("taking the store's advisory lock: %w", err)
-	}
-	if ok {
-		return nil
+	deadline := time.Now().Add(s.opt.Wait)
+	for {
+		var ok bool
+		if err := s.conn.QueryRow(ctx, "SELECT pg_try_advisory_lock($1, hashtext($2))", int32(lockClass), s.schema).Scan(&ok); err != nil {
+			return fmt.Errorf("taking the store's advisory lock: %w", err)
+		}
+		if ok {
+			return nil
+		}
+		if !time.Now().Before(deadline) {
+			break
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(min(200*time.Millisecond, time.Until(deadline))):
+		}
 	}
 	e := &LockedError{Schema: s.schema}
 	err := s.conn.QueryRow(ctx, `SELECT a.pid, coalesce(a.application_name, '')

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/tgms-go/tgms"
@@ -286,10 +287,27 @@ func TestSecondWriterRefused(t *testing.T) {
 	if !errors.As(err, &le) || !errors.Is(err, tgms.ErrStoreInUse) || le.PID != pid || !strings.HasPrefix(le.App, "tgms pid ") {
 		t.Fatalf("second writer: %v (want the holder's pid %d)", err, pid)
 	}
+	// A writer that waits gets the store once the holder closes.
+	done := make(chan error, 1)
+	go func() {
+		s, err := Open(context.Background(), url, Options{Write: true, Wait: time.Minute})
+		if err == nil {
+			s.Close()
+		}
+		done <- err
+	}()
 	openPG(t, url, Options{}) // a reader opens beside the writer
 	// Another schema is another store, with its own lock.
 	openPG(t, schemaURL(c, "other"), Options{Write: true})
+	select {
+	case err := <-done:
+		t.Fatalf("a waiting writer returned (%v) while the holder still held the store", err)
+	case <-time.After(500 * time.Millisecond):
+	}
 	w.Close()
+	if err := <-done; err != nil {
+		t.Fatalf("the waiting writer: %v", err)
+	}
 	openPG(t, url, Options{Write: true})
 }
 

@@ -16,7 +16,7 @@ import (
 // for it. The password never appears in output: URLs are printed redacted.
 
 func openPG(cmd *cobra.Command, store string, write bool) (*pgstore.Store, error) {
-	s, err := pgstore.Open(cmd.Context(), store, pgstore.Options{Write: write})
+	s, err := pgstore.Open(cmd.Context(), store, pgstore.Options{Write: write, Wait: storeFlags.wait})
 	if err != nil {
 		var ce *pgstore.ChecksumError
 		if errors.As(err, &ce) {
