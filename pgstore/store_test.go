@@ -319,3 +319,45 @@ func TestReadOnlyOpenOfNoStore(t *testing.T) {
 		t.Fatalf("read-only open of an empty schema: %v", err)
 	}
 }
+
+// An ingest of events from before the nodes' believed validity starts
+// those nodes at the events (node-start corrections in front of the
+// batch), as in a file store.
+func TestLateIngestCorrectsNodeStarts(t *testing.T) {
+	c := pgtest.ForTest(t)
+	events, _ := synthSmall(t)
+	late, early := events[len(events)/2:], events[:len(events)/2]
+	db, err := tgms.Open(filepath.Join(t.TempDir(), "store"), &tgms.Options{NoSync: true, Clock: fixedClock, Logf: func(string, ...any) {}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	url := schemaURL(c, "late")
+	s := openPG(t, url, Options{Write: true, Clock: fixedClock})
+	ctx := context.Background()
+	for _, part := range [][]bt.Event{late, early} {
+		if _, err := db.Ingest(part, "Node", nil); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := s.Ingest(ctx, part, "Node", nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got, want := s.Digest(), db.Digest(); got != want {
+		t.Fatalf("digest %s, file store's %s", got, want)
+	}
+	var payload []byte
+	if err := s.conn.QueryRow(ctx, "SELECT payload FROM batches WHERE seq = 2").Scan(&payload); err != nil {
+		t.Fatal(err)
+	}
+	rec, err := eventlog.DecodeRecord(payload)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rec.Ops) < 2 || rec.Ops[0].Kind != bt.OpCorrect {
+		t.Fatalf("the late batch holds %d ops, want node-start corrections before the ingest", len(rec.Ops))
+	}
+	if got, want := tableDigest(t, url), db.Digest(); got != want {
+		t.Fatalf("version tables' digest %s, file store's %s", got, want)
+	}
+}
