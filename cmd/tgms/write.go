@@ -98,7 +98,7 @@ in ../shared/data and ./data, and downloaded from SNAP with --download.
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&store, "store", "", "store directory (created if missing)")
+	f.StringVar(&store, "store", "", "store directory (created if missing), or postgres://USER@HOST:PORT/DB?schema=NAME")
 	f.StringVar(&dataset, "dataset", "", "SNAP dataset name")
 	f.StringVar(&file, "file", "", "local copy of the dataset file (plain or .gz)")
 	f.StringVar(&eventsFile, "events", "", "JSONL file of events")
@@ -198,7 +198,7 @@ Use "-" to read the ops from standard input.`,
 			return nil
 		},
 	}
-	cmd.Flags().StringVar(&store, "store", "", "store directory (created if missing)")
+	cmd.Flags().StringVar(&store, "store", "", "store directory (created if missing), or postgres://USER@HOST:PORT/DB?schema=NAME")
 	cmd.Flags().StringVar(&opsFile, "ops", "", "JSONL file of ops, one batch")
 	return cmd
 }
