@@ -3,8 +3,10 @@ package pgstore
 import (
 	"context"
 	"errors"
+	"flag"
 	"fmt"
 	"math/rand/v2"
+	"os"
 	"testing"
 
 	bt "github.com/tgms-go/tgms/bitemporal"
@@ -20,6 +22,14 @@ import (
 // digest: live, after reopening, and from the version tables alone.
 func TestRandomHistoriesMatchModel(t *testing.T) {
 	c := pgtest.ForTest(t)
+	// Each check creates a schema: 30 by default keep the test to seconds;
+	// -rapid.checks or RAPID_CHECKS asks for more.
+	explicit := false
+	flag.Visit(func(f *flag.Flag) { explicit = explicit || f.Name == "rapid.checks" })
+	if _, env := os.LookupEnv("RAPID_CHECKS"); !explicit && !env {
+		flag.Set("rapid.checks", "30")
+		defer flag.Set("rapid.checks", "100")
+	}
 	ctx := context.Background()
 	n := 0
 	rapid.Check(t, func(rt *rapid.T) {
