@@ -21,7 +21,7 @@ import (
 // refused exactly where the model store refuses them, and give the model's
 // digest: live, after reopening, and from the version tables alone.
 func TestRandomHistoriesMatchModel(t *testing.T) {
-	c := pgtest.ForTest(t)
+	c := pgtest.Shared(t)
 	// Each check creates a schema: 30 by default keep the test to seconds;
 	// -rapid.checks or RAPID_CHECKS asks for more.
 	explicit := false

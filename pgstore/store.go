@@ -82,6 +82,8 @@ type Store struct {
 	eng    *engine.Store
 	last   bt.Time // clock's last value
 	failed error
+
+	retried bool // lock tried again after its holder left
 }
 
 var schemaName = regexp.MustCompile(`^[a-z_][a-z0-9_]{0,62}$`)
@@ -148,6 +150,11 @@ func (s *Store) lock(ctx context.Context) error {
 		  AND l.classid::bigint = $1 AND l.objid::bigint = (hashtext($2)::bigint & 4294967295)
 		  AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())
 		LIMIT 1`, int64(lockClass), s.schema).Scan(&e.PID, &e.App)
+	if errors.Is(err, pgx.ErrNoRows) && !s.retried {
+		// The holder left between the two statements: try once more.
+		s.retried = true
+		return s.lock(ctx)
+	}
 	if err != nil && !errors.Is(err, pgx.ErrNoRows) {
 		return fmt.Errorf("%v (and naming the holder failed: %v)", e, err)
 	}
@@ -268,9 +275,15 @@ func (s *Store) Stats() engine.Stats { return s.eng.Stats() }
 // LastTT is the last batch's transaction time.
 func (s *Store) LastTT() bt.Time { return s.eng.LastTT() }
 
-// Close releases the lock (by ending the session).
+// Close releases the writer's lock and ends the session. The lock is
+// released explicitly first: a server ends a closed session's backend, and
+// so frees its locks, only some time after the client has gone.
 func (s *Store) Close() error {
-	return s.conn.Close(context.Background())
+	ctx := context.Background()
+	if s.opt.Write && !s.conn.IsClosed() {
+		s.conn.Exec(ctx, "SELECT pg_advisory_unlock($1, hashtext($2))", int32(lockClass), s.schema)
+	}
+	return s.conn.Close(ctx)
 }
 
 func (s *Store) tick() bt.Time {

@@ -152,7 +152,7 @@ func tableDigest(t *testing.T, url string) string {
 // The batches of a file store's log, appended to a PostgreSQL store, give
 // the file store's digest when reopened, and so do the version tables.
 func TestReplayedLogMatchesFileStore(t *testing.T) {
-	c := pgtest.ForTest(t)
+	c := pgtest.Shared(t)
 	events, writes := synthSmall(t)
 	db := fileStore(t, events, writes)
 	want := db.Digest()
@@ -187,7 +187,7 @@ func TestReplayedLogMatchesFileStore(t *testing.T) {
 // Ingest and writes through a PostgreSQL store give the digest of the same
 // ingest and writes through a file store.
 func TestIngestAndWritesMatchFileStore(t *testing.T) {
-	c := pgtest.ForTest(t)
+	c := pgtest.Shared(t)
 	events, writes := synthSmall(t)
 	want := fileStore(t, events, writes).Digest()
 	url := schemaURL(c, "written")
@@ -217,7 +217,7 @@ func TestIngestAndWritesMatchFileStore(t *testing.T) {
 
 // A refused batch writes nothing: no batch row, no version change.
 func TestRefusedBatchWritesNothing(t *testing.T) {
-	c := pgtest.ForTest(t)
+	c := pgtest.Shared(t)
 	url := schemaURL(c, "refused")
 	s := openPG(t, url, Options{Write: true})
 	ctx := context.Background()
@@ -240,7 +240,7 @@ func TestRefusedBatchWritesNothing(t *testing.T) {
 // A batch row whose payload does not match its checksum is refused with
 // its tt, and so is one whose columns disagree with its payload.
 func TestDamagedBatchRefused(t *testing.T) {
-	c := pgtest.ForTest(t)
+	c := pgtest.Shared(t)
 	ctx := context.Background()
 	for _, tc := range []struct{ name, damage, want string }{
 		{"payload", "UPDATE batches SET payload = overlay(payload placing '\\xff'::bytea from length(payload) for 1) WHERE seq = 2", "checksum"},
@@ -275,7 +275,7 @@ func TestDamagedBatchRefused(t *testing.T) {
 
 // A second writer is refused, naming the holder; readers are not.
 func TestSecondWriterRefused(t *testing.T) {
-	c := pgtest.ForTest(t)
+	c := pgtest.Shared(t)
 	url := schemaURL(c, "locked")
 	w := openPG(t, url, Options{Write: true})
 	var pid int
@@ -313,7 +313,7 @@ func TestSecondWriterRefused(t *testing.T) {
 
 // A read-only open of a schema without a store is refused, creating nothing.
 func TestReadOnlyOpenOfNoStore(t *testing.T) {
-	c := pgtest.ForTest(t)
+	c := pgtest.Shared(t)
 	_, err := Open(context.Background(), schemaURL(c, "empty"), Options{})
 	if !errors.Is(err, ErrNoStore) {
 		t.Fatalf("read-only open of an empty schema: %v", err)
@@ -324,7 +324,7 @@ func TestReadOnlyOpenOfNoStore(t *testing.T) {
 // those nodes at the events (node-start corrections in front of the
 // batch), as in a file store.
 func TestLateIngestCorrectsNodeStarts(t *testing.T) {
-	c := pgtest.ForTest(t)
+	c := pgtest.Shared(t)
 	events, _ := synthSmall(t)
 	late, early := events[len(events)/2:], events[:len(events)/2]
 	db, err := tgms.Open(filepath.Join(t.TempDir(), "store"), &tgms.Options{NoSync: true, Clock: fixedClock, Logf: func(string, ...any) {}})

@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -148,4 +149,56 @@ func freePort() (int, error) {
 	}
 	defer l.Close()
 	return l.Addr().(*net.TCPAddr).Port, nil
+}
+
+var shared struct {
+	sync.Mutex
+	c   *Cluster
+	err error
+}
+
+// Shared is ForTest for a cluster that all the tests of a package share
+// (each in a schema or database of its own): started by the first test
+// that asks, stopped by StopShared, which the package's TestMain calls
+// after m.Run.
+func Shared(t testing.TB) *Cluster {
+	t.Helper()
+	if _, err := os.Stat(filepath.Join(BinDir(), "postgres")); err != nil {
+		msg := fmt.Sprintf("no PostgreSQL server at %s (apt-get install postgresql-15, or set TGMS_PG_BIN)", BinDir())
+		if os.Getenv("CI") == "true" {
+			t.Fatal(msg)
+		}
+		t.Skip(msg)
+	}
+	shared.Lock()
+	defer shared.Unlock()
+	if shared.c == nil && shared.err == nil {
+		dir, err := os.MkdirTemp("", "tgms-pgtest-")
+		if err == nil {
+			shared.c, err = Start(context.Background(), dir, "fsync=off", "synchronous_commit=off", "full_page_writes=off")
+			if err != nil {
+				os.RemoveAll(dir)
+			} else if shared.c.Dir != dir {
+				os.RemoveAll(dir) // run as root, the cluster lives in a directory of its own
+			}
+		}
+		shared.err = err
+	}
+	if shared.err != nil {
+		t.Fatal(shared.err)
+	}
+	return shared.c
+}
+
+// StopShared stops the cluster Shared started, if any.
+func StopShared() {
+	shared.Lock()
+	defer shared.Unlock()
+	if shared.c != nil {
+		shared.c.Stop()
+		if os.Geteuid() != 0 {
+			os.RemoveAll(shared.c.Dir)
+		}
+		shared.c = nil
+	}
 }
