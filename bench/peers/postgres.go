@@ -4,21 +4,16 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
-	"net"
 	"os"
-	"os/exec"
-	"os/user"
-	"path/filepath"
-	"strconv"
-	"strings"
 	"time"
 
 	"github.com/jackc/pgx/v5/stdlib"
+	"github.com/tgms-go/tgms/internal/pgtest"
 )
 
 // PostgresBin is where the server binaries are looked for (the Debian
 // layout); TGMS_PG_BIN overrides it.
-var PostgresBin = "/usr/lib/postgresql/15/bin"
+var PostgresBin = pgtest.Bin
 
 // pgSettings are the server settings: a warm, memory-resident analytical
 // setup (the data fit in shared_buffers), durability off for the load.
@@ -28,75 +23,15 @@ var pgSettings = []string{
 	"fsync=off", "synchronous_commit=off", "full_page_writes=off",
 }
 
-// openPostgres initializes a cluster in dir, starts a server on a free
-// loopback port and connects with pgx. Run as root, the server runs as the
-// postgres user (created by the Debian package) in a directory of its own.
+// openPostgres starts a cluster in dir (see pgtest.Start: run as root, the
+// server runs as the postgres user) and connects with pgx.
 func openPostgres(ctx context.Context, dir string) (*System, error) {
-	bin := PostgresBin
-	if b := os.Getenv("TGMS_PG_BIN"); b != "" {
-		bin = b
-	}
-	if _, err := os.Stat(filepath.Join(bin, "postgres")); err != nil {
-		return nil, fmt.Errorf("no PostgreSQL server at %s (install postgresql-15, or set TGMS_PG_BIN): %w", bin, err)
-	}
-	var asUser []string
-	if os.Geteuid() == 0 {
-		// The server refuses to run as root: it runs as postgres, in a
-		// directory of its own directly under the temporary directory, so
-		// that no parent of dir needs to be searchable by that user.
-		u, err := user.Lookup("postgres")
-		if err != nil {
-			return nil, fmt.Errorf("running as root, PostgreSQL needs an unprivileged user: no user postgres: %w", err)
-		}
-		uid, _ := strconv.Atoi(u.Uid)
-		gid, _ := strconv.Atoi(u.Gid)
-		own, err := os.MkdirTemp("", "tgms-pg-")
-		if err != nil {
-			return nil, err
-		}
-		if err := os.Chown(own, uid, gid); err != nil {
-			os.RemoveAll(own)
-			return nil, err
-		}
-		dir = own
-		asUser = []string{"runuser", "-u", "postgres", "--"}
-	}
-	data := filepath.Join(dir, "pgdata")
-	run := func(args ...string) error {
-		full := append(append([]string{}, asUser...), args...)
-		cmd := exec.CommandContext(ctx, full[0], full[1:]...)
-		cmd.Dir = dir
-		out, err := cmd.CombinedOutput()
-		if err != nil {
-			return fmt.Errorf("%s: %w\n%s", strings.Join(args, " "), err, out)
-		}
-		return nil
-	}
-	if err := run(filepath.Join(bin, "initdb"), "-D", data, "-U", "postgres", "--auth=trust", "-E", "UTF8", "--locale=C"); err != nil {
-		if asUser != nil {
-			os.RemoveAll(dir)
-		}
-		return nil, err
-	}
-	port, err := freePort()
+	pgtest.Bin = PostgresBin
+	c, err := pgtest.Start(ctx, dir, pgSettings...)
 	if err != nil {
 		return nil, err
 	}
-	opts := []string{"-p " + strconv.Itoa(port), "-c listen_addresses=127.0.0.1", "-k " + dir}
-	for _, s := range pgSettings {
-		opts = append(opts, "-c "+s)
-	}
-	pgctl := filepath.Join(bin, "pg_ctl")
-	if err := run(pgctl, "-D", data, "-l", filepath.Join(dir, "server.log"), "-w", "-t", "60", "-o", strings.Join(opts, " "), "start"); err != nil {
-		return nil, err
-	}
-	stop := func() error {
-		err := run(pgctl, "-D", data, "-m", "immediate", "-w", "stop")
-		if asUser != nil {
-			os.RemoveAll(dir)
-		}
-		return err
-	}
+	port, stop := c.Port, c.Stop
 	db, err := sql.Open("pgx", fmt.Sprintf("postgres://postgres@127.0.0.1:%d/postgres?sslmode=disable", port))
 	if err != nil {
 		stop()
@@ -155,13 +90,4 @@ func openPostgres(ctx context.Context, dir string) (*System, error) {
 		})
 	}
 	return s, nil
-}
-
-func freePort() (int, error) {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return 0, err
-	}
-	defer l.Close()
-	return l.Addr().(*net.TCPAddr).Port, nil
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/tgms-go/tgms"
 	bt "github.com/tgms-go/tgms/bitemporal"
 	"github.com/tgms-go/tgms/engine"
+	"github.com/tgms-go/tgms/pgstore"
 )
 
 // storeStats is what `tgms stats` reports.
@@ -56,6 +57,9 @@ func newStats() *cobra.Command {
 		Use:   "stats --store DIR [--json]",
 		Short: "Print a store's size, extent and digest",
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			if pgstore.IsURL(store) {
+				return pgStats(cmd, store, asJSON)
+			}
 			db, err := openReadOnly(store)
 			if err != nil {
 				return err
@@ -80,7 +84,7 @@ func newStats() *cobra.Command {
 			return nil
 		},
 	}
-	cmd.Flags().StringVar(&store, "store", "", "store directory")
+	cmd.Flags().StringVar(&store, "store", "", "store directory, or postgres://USER@HOST:PORT/DB?schema=NAME")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON")
 	return cmd
 }
@@ -91,6 +95,9 @@ func newDigest() *cobra.Command {
 		Use:   "digest --store DIR",
 		Short: "Print the store digest (SHA-256 over every version ever stored)",
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			if pgstore.IsURL(store) {
+				return pgDigest(cmd, store)
+			}
 			db, err := openReadOnly(store)
 			if err != nil {
 				return err
@@ -100,7 +107,7 @@ func newDigest() *cobra.Command {
 			return nil
 		},
 	}
-	cmd.Flags().StringVar(&store, "store", "", "store directory")
+	cmd.Flags().StringVar(&store, "store", "", "store directory, or postgres://USER@HOST:PORT/DB?schema=NAME")
 	return cmd
 }
 

@@ -18,6 +18,7 @@ import (
 	"github.com/tgms-go/tgms/datasets"
 	"github.com/tgms-go/tgms/engine"
 	"github.com/tgms-go/tgms/eventlog"
+	"github.com/tgms-go/tgms/pgstore"
 )
 
 func newIngest() *cobra.Command {
@@ -66,6 +67,9 @@ in ../shared/data and ./data, and downloaded from SNAP with --download.
 			if err != nil {
 				return err
 			}
+			if pgstore.IsURL(store) {
+				return pgIngest(cmd, store, src, again, events, label, source)
+			}
 			db, err := openWith(store, storeOptions(tgms.Options{NoSync: noSync, GroupEvents: groupEvents}))
 			if err != nil {
 				return err
@@ -98,7 +102,7 @@ in ../shared/data and ./data, and downloaded from SNAP with --download.
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&store, "store", "", "store directory (created if missing)")
+	f.StringVar(&store, "store", "", "store directory (created if missing), or postgres://USER@HOST:PORT/DB?schema=NAME")
 	f.StringVar(&dataset, "dataset", "", "SNAP dataset name")
 	f.StringVar(&file, "file", "", "local copy of the dataset file (plain or .gz)")
 	f.StringVar(&eventsFile, "events", "", "JSONL file of events")
@@ -183,6 +187,9 @@ Use "-" to read the ops from standard input.`,
 			if err != nil {
 				return err
 			}
+			if pgstore.IsURL(store) {
+				return pgWrite(cmd, store, opsFile, ops)
+			}
 			db, err := openStore(store, false)
 			if err != nil {
 				return err
@@ -196,7 +203,7 @@ Use "-" to read the ops from standard input.`,
 			return nil
 		},
 	}
-	cmd.Flags().StringVar(&store, "store", "", "store directory (created if missing)")
+	cmd.Flags().StringVar(&store, "store", "", "store directory (created if missing), or postgres://USER@HOST:PORT/DB?schema=NAME")
 	cmd.Flags().StringVar(&opsFile, "ops", "", "JSONL file of ops, one batch")
 	return cmd
 }

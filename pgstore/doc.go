@@ -1,0 +1,67 @@
+/*
+Package pgstore keeps a store in PostgreSQL: the batches table is the
+store's log, the version tables are maintained with it, and the in-memory
+engine (package engine) is a read model built from the log. A PostgreSQL
+store and a file store built from the same batches have the same digest.
+
+# Addressing
+
+A store is named by a URL, postgres://USER@HOST:PORT/DB?schema=NAME (see
+ParseURL). The schema (default "tgms", a lower-case identifier) holds one
+store; a database holds any number. Every other parameter is libpq's, and
+so is the password's lookup: PGPASSWORD, a password file or a service file
+(pgx reads them). Errors print the URL redacted.
+
+# Tables
+
+schema.sql (embedded; run with IF NOT EXISTS by the first writer) defines:
+
+	tgms_meta      one row: schema_version (SchemaVersion, 1), store_id, created_at
+	batches        tt PK, seq UNIQUE, source, payload bytea, checksum bigint, written
+	node_versions  vid PK, uid, label, props jsonb, vt_s, vt_e, tt_s, tt_e, opened_by, closed_by
+	edge_versions  vid PK, src, dst, rel_type, disc, props jsonb, vt_s, vt_e, tt_s, tt_e, opened_by, closed_by
+
+A batch row's payload is the batch's record in the encoding of events.wal
+(eventlog.AppendRecord, decoded by eventlog.DecodeRecord): type, tt, seq,
+source and the ops, byte for byte what the file log frames. checksum is the
+payload's CRC-32C (Castagnoli), as the file log's frame has it, stored as a
+non-negative bigint. The tt, seq and source columns repeat the payload's.
+
+Times are bigint microseconds (bitemporal.Time); an open end is 2^62.
+A version's vid is its position in insertion order over the whole store,
+from 0 (the engine's handle); tt_s is the transaction time of the batch
+that wrote it, tt_e that of the batch that closed it (2^62 while believed);
+opened_by and closed_by are bitemporal.OpKind values (closed_by 0 while
+believed). props is the version's property bag (an empty bag is {}).
+Store-assigned discriminators are stored spelt out (#<seq>.<n>). The
+tables' indexes and the reasons for each are commented in schema.sql, and
+so are the Citus distribution columns (node_versions by uid, edge_versions
+by src, co-located; batches and tgms_meta as reference tables).
+
+A later schema version than SchemaVersion is refused on open; a change to
+the tables comes with a new version and a migration from the older ones.
+
+# Writing
+
+A writer holds the session-level advisory lock
+pg_try_advisory_lock(0x74676d73, hashtext(schema)) until it closes; a
+second writer is refused with a *LockedError naming the holder's backend
+pid and application_name ("tgms pid <pid> on <host>"), which matches
+tgms.ErrStoreInUse. Readers take no lock.
+
+A batch is planned by the same bitemporal planner as a file store's
+(bitemporal.Planner, node-start corrections included) against the read
+model, then written in one transaction: the batch row, tt_e and closed_by of
+the versions it closes, and its new versions (COPY). The batch is
+acknowledged when the transaction commits, and only then applied to the
+read model. A refused batch writes nothing.
+
+# Opening
+
+Open reads batches in tt order inside one REPEATABLE READ transaction,
+verifies each row (checksum, decodable payload, columns equal to the
+payload's, seq one more than the previous), refusing the first bad one with
+a *ChecksumError naming its tt, replays it into a new engine, and checks
+that the version tables hold as many versions as the replay.
+*/
+package pgstore
