@@ -15,6 +15,8 @@ import (
 	"github.com/tgms-go/tgms/datasets"
 	"github.com/tgms-go/tgms/eval"
 	"github.com/tgms-go/tgms/exec"
+
+	"github.com/tgms-go/tgms/internal/testenv"
 )
 
 func fixedClock() func() bt.Time {
@@ -150,7 +152,7 @@ func TestBuiltinReadsSynthSuite(t *testing.T) {
 func TestBuiltinReadsCollegeMsgSuite(t *testing.T) {
 	path := filepath.Join("..", "..", "shared", "data", "CollegeMsg.txt.gz")
 	if _, err := os.Stat(path); err != nil {
-		t.Skipf("%s not found (the SNAP files live in ../shared/data beside the repository)", path)
+		testenv.Missing(t, "%s not found (the SNAP files live in ../shared/data beside the repository)", path)
 	}
 	if testing.Short() {
 		t.Skip("CollegeMsg suite skipped in -short mode")

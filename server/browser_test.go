@@ -16,6 +16,8 @@ import (
 	"github.com/tgms-go/tgms/internal/servertest/testdb"
 	"github.com/tgms-go/tgms/server"
 	"github.com/tgms-go/tgms/server/tools"
+
+	"github.com/tgms-go/tgms/internal/testenv"
 )
 
 // chromium finds a Chromium or Chrome binary ($TGMS_CHROMIUM first).
@@ -40,7 +42,7 @@ func chromium() string {
 func TestConsoleInChromium(t *testing.T) {
 	bin := chromium()
 	if bin == "" {
-		t.Skip("no Chromium binary (chromium, chromium-browser, google-chrome or $TGMS_CHROMIUM): install Debian's chromium to run the console test")
+		testenv.Missing(t, "no Chromium binary (chromium, chromium-browser, google-chrome or $TGMS_CHROMIUM): install Debian's chromium to run the console test")
 	}
 	s := testdb.New(t)
 	h, err := server.Handler(tools.New(s.DB, tools.Options{}), server.Config{}, true)
