@@ -125,7 +125,7 @@ func code(err error) string {
 // same set of versions, as canonical JSON and as the store digest.
 func TestWritesMatchPlan(t *testing.T) {
 	accepted := map[bt.OpKind]int{} // ops of accepted batches, by kind
-	refused, moved := 0, 0 // refused batches, accepted moving corrections
+	refused, moved := 0, 0          // refused batches, accepted moving corrections
 	rapid.Check(t, func(rt *rapid.T) {
 		g := &genHistory{t: rt, uids: []string{"a", "b", "c"}}
 		naive, model, eng := oracle.NewWrites(), bt.NewMemStore(), engine.New()
