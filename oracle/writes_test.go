@@ -19,10 +19,9 @@ import (
 // discriminators (some taken), and refs to store-assigned discriminators
 // of earlier and current batches.
 type genHistory struct {
-	t       *rapid.T
-	uids    []string
-	keys    []bt.EdgeKey
-	batches int
+	t    *rapid.T
+	uids []string
+	keys []bt.EdgeKey
 }
 
 func (g *genHistory) time() bt.Time {
