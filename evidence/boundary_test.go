@@ -56,7 +56,8 @@ func boundaryStore(t testing.TB) *tgms.DB {
 
 const boundaryPlan = `{"plan_id":"edges","steps":[
  {"id":"s1","op":"temporal_reachability","args":{"src":"acme","window":{"t_a":0,"t_b":100}},"depends_on":[]},
- {"id":"s2","op":"burst_detection","args":{"target":{"kind":"edge_event_rate"},"window":{"t_a":0,"t_b":200},"stride":10},"depends_on":[]}],
+ {"id":"s2","op":"burst_detection","args":{"target":{"kind":"edge_event_rate"},"window":{"t_a":0,"t_b":200},"stride":10},"depends_on":[]},
+ {"id":"s3","op":"compute","args":{"fn":"mean","input":[1,1.000001]},"depends_on":[]}],
  "answer_spec":{"kind":"interval","from":"s2.rows[0]"}}`
 
 func boundaryTrace(t testing.TB) *exec.Trace {
@@ -175,6 +176,9 @@ func TestValueToleranceBoundary(t *testing.T) {
 		{"integer as a float off by 2e-9", arr(11 + 2e-9), evidence.Unsupported},
 		{"integer as a float off by 1e-6", arr(11 + 1e-6), evidence.Unsupported},
 		{"integer exact", arr(int64(11)), evidence.Supported},
+		// An integer claim against a float 5e-7 away: another number.
+		{"integer against a float 5e-7 away", evidence.Claim{Kind: evidence.KindValue, Step: "s3", Path: "value", Value: int64(1)}, evidence.Unsupported},
+		{"float against that float", evidence.Claim{Kind: evidence.KindValue, Step: "s3", Path: "value", Value: 1.0000005}, evidence.Supported},
 		{"integer off by one", arr(int64(12)), evidence.Unsupported},
 	})
 }
@@ -206,5 +210,20 @@ func TestCompleteSetOverUncertifiedInputs(t *testing.T) {
 		{"membership over uncertified nodes", evidence.Claim{Kind: evidence.KindEntity, Step: "s5", Path: "nodes[*].uid", UIDs: members}, evidence.WeaklySupported},
 		{"exact set over complete rows", set("s2", "rows[*].uid", []string{"a1", "a2", "a3"}), evidence.Supported},
 		{"exact set over a page", set("s4", "rows[*].uid", []string{"a1", "a2"}), evidence.Unverifiable},
+	})
+}
+
+// An interval claim names both ends exactly.
+func TestIntervalBoundary(t *testing.T) {
+	tr := boundaryTrace(t)
+	iv := func(a, b int64) evidence.Claim {
+		return evidence.Claim{Kind: evidence.KindInterval, Step: "s2", Path: "rows[0]", TA: i64(a), TB: i64(b)}
+	}
+	runBoundary(t, tr, []boundaryCase{
+		{"exact", iv(100, 110), evidence.Supported},
+		{"end one µs late", iv(100, 111), evidence.Unsupported},
+		{"end one µs early", iv(100, 109), evidence.Unsupported},
+		{"start one µs early", iv(99, 110), evidence.Unsupported},
+		{"start one µs late", iv(101, 110), evidence.Unsupported},
 	})
 }
