@@ -5,7 +5,9 @@
 //
 // Each line of the list is tab-separated: file, the exact text to replace
 // (it must occur exactly once in the file), its replacement, the go test
-// -run pattern of the tests that must kill it, and a short name. Lines
+// -run pattern of the tests that must kill it (prefixed with a package
+// and a colon, as in ./eval/:TestFaults, to run another package's tests),
+// and a short name. Lines
 // starting with # are comments; \t and \n in the texts stand for a tab and
 // a newline. For every mutant the file is changed, the package's tests
 // matching the pattern run with CI=true (fixed seeds, no skips), and the
@@ -106,12 +108,15 @@ func runOne(ctx context.Context, m mutant, timeout time.Duration) (string, strin
 		return "error", err.Error()
 	}
 	defer os.WriteFile(m.file, orig, 0o644)
-	dir := filepath.Dir(m.file)
-	os.RemoveAll(filepath.Join(dir, "testdata", "rapid")) // no replay of another mutant's failures
-	defer os.RemoveAll(filepath.Join(dir, "testdata", "rapid"))
+	pkg, run := "./"+filepath.Dir(m.file)+"/", m.run
+	if p, r, ok := strings.Cut(m.run, ":"); ok && strings.HasPrefix(p, "./") {
+		pkg, run = p, r
+	}
+	os.RemoveAll(filepath.Join(pkg, "testdata", "rapid")) // no replay of another mutant's failures
+	defer os.RemoveAll(filepath.Join(pkg, "testdata", "rapid"))
 	tctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
-	cmd := exec.CommandContext(tctx, "go", "test", "-count=1", "-run", m.run, "./"+dir+"/")
+	cmd := exec.CommandContext(tctx, "go", "test", "-count=1", "-run", run, pkg)
 	cmd.Env = append(os.Environ(), "CI=true")
 	out, err := cmd.CombinedOutput()
 	var exit *exec.ExitError
