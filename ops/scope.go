@@ -449,7 +449,7 @@ func (a scopeArgs) window(k string) bt.Interval {
 	if !ok {
 		return always
 	}
-	iv := bt.Interval{Start: toInt(m["t_a"]) + 1, End: toInt(m["t_b"])}
+	iv := bt.Interval{Start: toInt(m["t_a"]), End: toInt(m["t_b"])}
 	if iv.Start >= iv.End {
 		return always
 	}
