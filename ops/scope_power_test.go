@@ -56,9 +56,11 @@ func boundaryOp(rng *rand.Rand, m *bt.MemStore, sc *ops.Scope) bt.Op {
 		return max(0, min(t, bt.OpenEnd-2))
 	}
 	if len(sc.Known) > 0 && rng.IntN(6) == 0 {
-		// Registration: an event that names a uid the call looked up.
+		// Registration: an event that names a uid the call looked up, at
+		// a time far from every interval the scope names, so that only
+		// the registration can meet it.
 		u := pick(sc.Known)
-		return bt.Ingest([]bt.Event{{Src: u, Dst: pick(storeUIDs[:6]), RelType: "R", VtS: bt.Time(rng.IntN(100))}}, "")
+		return bt.Ingest([]bt.Event{{Src: u, Dst: pick(storeUIDs[:6]), RelType: "R", VtS: bt.Time(1_000_000 + rng.IntN(100))}}, "")
 	}
 	nParts := len(sc.Nodes) + len(sc.Edges)
 	if nParts == 0 {

@@ -176,6 +176,14 @@ func freshCase(rng *rand.Rand, op string, p *precision, opt caseOpts) error {
 	ctx := context.Background()
 	tr := exec.Run(ctx, src, pl, exec.Options{Sequential: true})
 	aim := firstScope(tr) // later batches aim at the sound scope's edges
+	if s := &tr.Steps[0]; aim == nil && s.Status != "ok" {
+		// A refused step: aim at the scope of its arguments (the uids it
+		// looked up, registered later, change its outcome).
+		if _, args, err := ops.Prepare(s.Op, pl.Steps[0].Args); err == nil {
+			sc := ops.ScopeOf(s.Op, args)
+			aim = &sc
+		}
+	}
 	if narrow != nil {
 		e := tr.Steps[0].Evidence
 		if e == nil || e.Scope == nil || e.Scope.All {
