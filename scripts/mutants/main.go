@@ -1,7 +1,7 @@
 // Command mutants applies one-line mutants to the packages whose
 // correctness is the product and reports which ones the tests kill.
 //
-//	go run ./scripts/mutants [-list scripts/mutants/mutants.tsv] [-only SUBSTR] [-timeout 10m]
+//	go run ./scripts/mutants [-list scripts/mutants/mutants.tsv] [-only SUBSTR] [-skip SUBSTR] [-timeout 10m]
 //
 // Each line of the list is tab-separated: file, the exact text to replace
 // (it must occur exactly once in the file), its replacement, the go test
@@ -39,6 +39,7 @@ type mutant struct {
 func main() {
 	list := flag.String("list", "scripts/mutants/mutants.tsv", "the mutant list")
 	only := flag.String("only", "", "run only mutants whose file or name contains this")
+	skip := flag.String("skip", "", "skip mutants whose file or name contains this")
 	timeout := flag.Duration("timeout", 10*time.Minute, "time limit of one mutant's tests")
 	flag.Parse()
 	ms, err := read(*list)
@@ -51,7 +52,8 @@ func main() {
 	bad := false
 	fmt.Printf("%-10s %-44s %-10s %s\n", "package", "mutant", "result", "time")
 	for _, m := range ms {
-		if *only != "" && !strings.Contains(m.file, *only) && !strings.Contains(m.name, *only) {
+		if *only != "" && !strings.Contains(m.file, *only) && !strings.Contains(m.name, *only) ||
+			*skip != "" && (strings.Contains(m.file, *skip) || strings.Contains(m.name, *skip)) {
 			continue
 		}
 		start := time.Now()
