@@ -5,8 +5,8 @@ import (
 	"testing"
 
 	bt "github.com/tgms-go/tgms/bitemporal"
-	"github.com/tgms-go/tgms/oracle"
 	"github.com/tgms-go/tgms/ops"
+	"github.com/tgms-go/tgms/oracle"
 )
 
 // A bucket whose score equals the threshold is flagged (the rule is
