@@ -12,6 +12,8 @@ import (
 
 	bt "github.com/tgms-go/tgms/bitemporal"
 	"github.com/tgms-go/tgms/datasets"
+
+	"github.com/tgms-go/tgms/internal/testenv"
 )
 
 func synthEvents(b *testing.B, n int64) []bt.Event {
@@ -52,7 +54,7 @@ func BenchmarkIngestEmailEU(b *testing.B) {
 	spec, _ := datasets.Lookup("email-eu")
 	path, ok := datasets.Locate(spec, filepath.Join("..", "shared", "data"))
 	if !ok {
-		b.Skip("email-EU not found in ../shared/data")
+		testenv.Missing(b, "email-EU not found in ../shared/data")
 	}
 	evs, err := datasets.Load(spec, path)
 	if err != nil {

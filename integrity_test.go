@@ -15,6 +15,8 @@ import (
 
 	bt "github.com/tgms-go/tgms/bitemporal"
 	"github.com/tgms-go/tgms/eventlog"
+
+	"github.com/tgms-go/tgms/internal/testenv"
 )
 
 // closedStore writes a history into a new store and closes it (checkpoint
@@ -308,14 +310,14 @@ func TestReadOnlyNeverCreates(t *testing.T) {
 // The holder of a store in another process is named with its pid.
 func TestInUseNamesOtherProcess(t *testing.T) {
 	if _, err := os.Stat("/proc/locks"); err != nil {
-		t.Skip("no /proc/locks")
+		testenv.Missing(t, "no /proc/locks")
 	}
 	dir := t.TempDir()
 	closedStore(t, dir)
 	cmd := exec.Command("flock", "-s", filepath.Join(dir, lockFile), "-c", "echo held; sleep 5")
 	out, _ := cmd.StdoutPipe()
 	if err := cmd.Start(); err != nil {
-		t.Skip("no flock(1)")
+		testenv.Missing(t, "no flock(1)")
 	}
 	defer cmd.Process.Kill()
 	var buf [5]byte

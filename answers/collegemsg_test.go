@@ -14,6 +14,8 @@ import (
 	"github.com/tgms-go/tgms/engine"
 	"github.com/tgms-go/tgms/exec"
 	"github.com/tgms-go/tgms/fresh"
+
+	"github.com/tgms-go/tgms/internal/testenv"
 )
 
 const day = 24 * 3600 * 1_000_000
@@ -27,7 +29,7 @@ func collegeMsg(t testing.TB) *tgms.DB {
 	}
 	path, ok := datasets.Locate(spec, "../../shared/data")
 	if !ok {
-		t.Skip("CollegeMsg.txt.gz not found in ../../shared/data (the SNAP files live beside the repository)")
+		testenv.Missing(t, "CollegeMsg.txt.gz not found in ../../shared/data (the SNAP files live beside the repository)")
 	}
 	events, err := datasets.Load(spec, path)
 	if err != nil {

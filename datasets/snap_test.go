@@ -16,6 +16,8 @@ import (
 	"unsafe"
 
 	"github.com/tgms-go/tgms/bitemporal"
+
+	"github.com/tgms-go/tgms/internal/testenv"
 )
 
 // sharedData is where the pinned SNAP files live in the development setup.
@@ -333,7 +335,7 @@ func realFile(t testing.TB, name string) (Spec, string) {
 	}
 	p, ok := Locate(spec, sharedData)
 	if !ok {
-		t.Skipf("%s not found in %s: the real-data tests need the pinned SNAP files there (see shared/data/README.md)", spec.FileName, sharedData)
+		testenv.Missing(t, "%s not found in %s: the real-data tests need the pinned SNAP files there (see shared/data/README.md)", spec.FileName, sharedData)
 	}
 	return spec, p
 }

@@ -2,6 +2,7 @@ package eval
 
 import (
 	"fmt"
+	"math"
 	"slices"
 	"sort"
 
@@ -38,6 +39,9 @@ func faultClasses(cfg FaultConfig) []faultClass {
 		{"wrong_step_citation", cfg.Extended, mutateStep},
 		{"citation_of_missing_path", cfg.Extended, mutateMissingPath},
 		{"dropped_member", cfg.Extended, mutateDropped},
+		{"ordering_tie", cfg.Extended, mutateTie},
+		{"value_epsilon", cfg.Extended, mutateEpsilon},
+		{"adjacent_burst", cfg.Extended, mutateAdjacent},
 	}
 }
 
@@ -71,6 +75,16 @@ func enrich(tr *exec.Trace) []evidence.Claim {
 	var out []evidence.Claim
 	for _, s := range tr.Steps {
 		rows, _ := tr.FullResult(s.StepID)["rows"].([]any)
+		if s.Op == "burst_detection" && s.Evidence != nil && s.Evidence.Completeness.Complete {
+			for i := range min(2, len(rows)) {
+				m, _ := rows[i].(map[string]any)
+				ta, okA := m["t_a"].(int64)
+				tb, okB := m["t_b"].(int64)
+				if okA && okB {
+					out = append(out, evidence.Claim{Kind: evidence.KindPattern, Step: s.StepID, Pattern: "burst", TA: &ta, TB: &tb})
+				}
+			}
+		}
 		if len(rows) < 2 || s.Evidence == nil || !s.Evidence.Completeness.Complete {
 			continue
 		}
@@ -334,5 +348,90 @@ func mutateDropped(_ *faultEnv, k int, p *pooled) (evidence.Claim, *exec.Trace, 
 		return c, nil, false
 	}
 	c.UIDs = append(slices.Clone(c.UIDs[:k]), c.UIDs[k+1:]...)
+	return c, p.trace, true
+}
+
+// mutateTie claims that one row comes strictly before another with the
+// same value of the ordering column: the k-th tie among the cited rows,
+// or (k = 0, when the rows hold none) a row before itself.
+func mutateTie(_ *faultEnv, k int, p *pooled) (evidence.Claim, *exec.Trace, bool) {
+	c := p.claim
+	if c.Kind != evidence.KindOrdering {
+		return c, nil, false
+	}
+	rows, _ := p.trace.FullResult(c.Step)["rows"].([]any)
+	n := 0
+	for i := range rows {
+		for j := i + 1; j < len(rows); j++ {
+			a, _ := rows[i].(map[string]any)
+			b, _ := rows[j].(map[string]any)
+			ka, okA := a[c.Key].(string)
+			kb, okB := b[c.Key].(string)
+			if !okA || !okB || ka == kb || a[c.By] == nil || !canon.Equal(a[c.By], b[c.By]) {
+				continue
+			}
+			if n == k {
+				c.First, c.Second = ka, kb
+				return c, p.trace, true
+			}
+			n++
+		}
+	}
+	if n == 0 && k == 0 {
+		c.Second = c.First
+		return c, p.trace, true
+	}
+	return c, nil, false
+}
+
+// mutateEpsilon moves a stated number by 1e-6 of its size (at least 1e-6),
+// up (even k) or down (odd k): a thousand times the verifier's tolerance,
+// a thousandth of a tolerance 10^6 times too wide.
+func mutateEpsilon(_ *faultEnv, k int, p *pooled) (evidence.Claim, *exec.Trace, bool) {
+	c := p.claim
+	if k >= 2 || c.Kind != evidence.KindValue && c.Kind != evidence.KindBelief {
+		return c, nil, false
+	}
+	var v float64
+	switch x := c.Value.(type) {
+	case int64:
+		v = float64(x)
+	case float64:
+		v = x
+	default:
+		return c, nil, false
+	}
+	eps := 1e-6 * max(1, math.Abs(v))
+	if k == 1 {
+		eps = -eps
+	}
+	c.Value = v + eps
+	return c, p.trace, true
+}
+
+// mutateAdjacent moves a burst claim onto the bucket-sized interval just
+// after (even k) or just before (odd k) the flagged bucket it names: it
+// touches the bucket but shares no microsecond with it. Mutants that
+// overlap another flagged bucket are no faults.
+func mutateAdjacent(_ *faultEnv, k int, p *pooled) (evidence.Claim, *exec.Trace, bool) {
+	c := p.claim
+	if k >= 2 || c.Kind != evidence.KindPattern || c.TA == nil || c.TB == nil {
+		return c, nil, false
+	}
+	w := *c.TB - *c.TA
+	ta, tb := *c.TB, *c.TB+w
+	if k == 1 {
+		ta, tb = *c.TA-w, *c.TA
+	}
+	rows, _ := p.trace.FullResult(c.Step)["rows"].([]any)
+	for _, r := range rows {
+		m, _ := r.(map[string]any)
+		a, _ := m["t_a"].(int64)
+		b, _ := m["t_b"].(int64)
+		if a < tb && ta < b {
+			return c, nil, false
+		}
+	}
+	c.TA, c.TB = &ta, &tb
 	return c, p.trace, true
 }

@@ -88,18 +88,17 @@ type Report struct {
 }
 
 type gen struct {
-	ctx      context.Context
-	db       *tgms.DB
-	cfg      GenConfig
-	stats    *ops.Stats
-	asOf     bt.Time
-	t0, t1   int64
-	span     int64
-	uids     []string
-	rng      *rand.Rand
-	events   map[string][]evt
-	report   *Report
-	templErr error
+	ctx    context.Context
+	db     *tgms.DB
+	cfg    GenConfig
+	stats  *ops.Stats
+	asOf   bt.Time
+	t0, t1 int64
+	span   int64
+	uids   []string
+	rng    *rand.Rand
+	events map[string][]evt
+	report *Report
 }
 
 // evt is one event incident to a node, as the generator sees it.

@@ -18,6 +18,8 @@ import (
 	"github.com/tgms-go/tgms/exec"
 	"github.com/tgms-go/tgms/ops"
 	"github.com/tgms-go/tgms/plan"
+
+	"github.com/tgms-go/tgms/internal/testenv"
 )
 
 // synthConfig is the small synthetic workload of the tests: ~20k
@@ -426,7 +428,7 @@ func TestSuiteRoundTrip(t *testing.T) {
 func TestCollegeMsgSuite(t *testing.T) {
 	path := filepath.Join("..", "..", "shared", "data", "CollegeMsg.txt.gz")
 	if _, err := os.Stat(path); err != nil {
-		t.Skipf("%s not found (the SNAP files live in ../shared/data beside the repository)", path)
+		testenv.Missing(t, "%s not found (the SNAP files live in ../shared/data beside the repository)", path)
 	}
 	spec, err := datasets.Lookup("collegemsg")
 	if err != nil {

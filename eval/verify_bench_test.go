@@ -13,6 +13,8 @@ import (
 	"github.com/tgms-go/tgms/datasets"
 	"github.com/tgms-go/tgms/evidence"
 	"github.com/tgms-go/tgms/exec"
+
+	"github.com/tgms-go/tgms/internal/testenv"
 )
 
 // collegeTraces runs every oracle plan of the CollegeMsg suite (seed 0,
@@ -21,7 +23,7 @@ import (
 func collegeTraces(b *testing.B) ([]*exec.Trace, []*evidence.Answer) {
 	collegeOnce.Do(func() { collegeTrs, collegeAnswers = loadCollegeTraces(b) })
 	if len(collegeTrs) == 0 {
-		b.Skip("no CollegeMsg traces")
+		testenv.Missing(b, "no CollegeMsg traces")
 	}
 	return collegeTrs, collegeAnswers
 }

@@ -9,6 +9,8 @@ import (
 	bt "github.com/tgms-go/tgms/bitemporal"
 	"github.com/tgms-go/tgms/datasets"
 	"github.com/tgms-go/tgms/exec"
+
+	"github.com/tgms-go/tgms/internal/testenv"
 )
 
 // "How many directed pairs exchanged exactly one message?" on CollegeMsg as
@@ -19,7 +21,7 @@ func TestCollegeMsgPairsWithOneMessage(t *testing.T) {
 	spec, _ := datasets.Lookup("collegemsg")
 	path, ok := datasets.Locate(spec, filepath.Join("..", "..", "shared", "data"), filepath.Join("..", "shared", "data"))
 	if !ok {
-		t.Skip("CollegeMsg not found in ../shared/data")
+		testenv.Missing(t, "CollegeMsg not found in ../shared/data")
 	}
 	evs, err := datasets.Load(spec, path)
 	if err != nil {

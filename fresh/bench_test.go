@@ -16,6 +16,8 @@ import (
 	"github.com/tgms-go/tgms/engine"
 	"github.com/tgms-go/tgms/exec"
 	"github.com/tgms-go/tgms/fresh"
+
+	"github.com/tgms-go/tgms/internal/testenv"
 )
 
 const day = 24 * 3600 * 1_000_000
@@ -58,7 +60,7 @@ func setupCheckBench(b *testing.B) *checkBench {
 		benchSet, benchErr = buildCheckBench(dir)
 	})
 	if benchErr != nil {
-		b.Skip(benchErr)
+		testenv.Missing(b, "building the benchmark store: %v", benchErr)
 	}
 	return benchSet
 }

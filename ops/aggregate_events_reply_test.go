@@ -14,13 +14,6 @@ import (
 
 var replyStats = []string{"count", "min", "median", "mean", "max"}
 
-func replyCol(stat string) string {
-	if stat == "count" {
-		return "replied"
-	}
-	return stat + "_reply_delay"
-}
-
 // TestAggregateEventsReplyDelayMatchesOracle: 500 random calls that always
 // hold a reply_delay aggregate (half of them grouped by directed pair)
 // equal the brute-force oracle, which looks through the whole population

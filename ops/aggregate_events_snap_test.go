@@ -15,6 +15,8 @@ import (
 	"github.com/tgms-go/tgms/datasets"
 	"github.com/tgms-go/tgms/engine"
 	"github.com/tgms-go/tgms/ops"
+
+	"github.com/tgms-go/tgms/internal/testenv"
 )
 
 // snapEvent is one line of a SNAP file, read here without the loader.
@@ -34,7 +36,7 @@ func readSNAP(t *testing.T, file string, csv bool) []snapEvent {
 	}
 	f, err := os.Open(path)
 	if err != nil {
-		t.Skipf("%s not found (the SNAP files live in ../shared/data)", file)
+		testenv.Missing(t, "%s not found (the SNAP files live in ../shared/data)", file)
 	}
 	defer f.Close()
 	z, err := gzip.NewReader(f)
@@ -75,7 +77,7 @@ func snapStore(t *testing.T, name string) *engine.Store {
 	spec, _ := datasets.Lookup(name)
 	path, ok := datasets.Locate(spec, filepath.Join("..", "..", "shared", "data"), filepath.Join("..", "shared", "data"))
 	if !ok {
-		t.Skipf("%s not found", name)
+		testenv.Missing(t, "%s not found", name)
 	}
 	evs, err := datasets.Load(spec, path)
 	if err != nil {

@@ -3,6 +3,7 @@ package ops_test
 import (
 	"context"
 	"errors"
+	"math"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -15,6 +16,9 @@ import (
 
 // --- random arguments ---------------------------------------------------------
 
+// negZero is IEEE negative zero (a -0.0 literal is +0 in Go).
+var negZero = math.Copysign(0, -1)
+
 // computeGenScalar draws a value of any JSON kind: mostly numbers, then
 // strings, booleans, null and (rarely) nested values.
 func computeGenScalar(rng *rand.Rand, nested bool) any {
@@ -22,7 +26,7 @@ func computeGenScalar(rng *rand.Rand, nested bool) any {
 	case r < 6:
 		return int64(rng.IntN(11) - 5)
 	case r < 9:
-		return []float64{0.5, -1.5, 2.0, 0.1, 0.2, 3.25, -0.0, 1.0, 1e-7, 7.125}[rng.IntN(10)]
+		return []float64{0.5, -1.5, 2.0, 0.1, 0.2, 3.25, negZero, 1.0, 1e-7, 7.125}[rng.IntN(10)]
 	case r < 10:
 		return []int64{1 << 62, -(1 << 62), 9223372036854775807, -9223372036854775808, 9007199254740993}[rng.IntN(5)]
 	case r < 11:
@@ -63,7 +67,7 @@ func computeGenKey(rng *rand.Rand, bad int) any {
 	if bad > 0 && rng.IntN(bad) == 0 {
 		return []any{int64(1)}
 	}
-	keys := []any{int64(1), 1.0, int64(2), 2.5, true, false, nil, "a", "b", "", -0.0, int64(0)}
+	keys := []any{int64(1), 1.0, int64(2), 2.5, true, false, nil, "a", "b", "", negZero, int64(0)}
 	return keys[rng.IntN(len(keys))]
 }
 
@@ -778,4 +782,45 @@ func FuzzCompute(f *testing.F) {
 			t.Fatalf("%s:\n engine %s\n oracle %s", data, a, b)
 		}
 	})
+}
+
+// countNegZero counts the negative zeros inside a generated value.
+func countNegZero(v any) int {
+	switch x := v.(type) {
+	case float64:
+		if x == 0 && math.Signbit(x) {
+			return 1
+		}
+	case []any:
+		n := 0
+		for _, e := range x {
+			n += countNegZero(e)
+		}
+		return n
+	case map[string]any:
+		n := 0
+		for _, e := range x {
+			n += countNegZero(e)
+		}
+		return n
+	}
+	return 0
+}
+
+// The generators draw real negative zeros, as scalars, numbers and keys,
+// so the oracle comparison meets the -0 case.
+func TestComputeGenDrawsNegativeZero(t *testing.T) {
+	if !math.Signbit(negZero) || negZero != 0 {
+		t.Fatalf("negZero = %v is not a negative zero", negZero)
+	}
+	rng := rand.New(rand.NewPCG(27, 12))
+	var scalars, keys, args int
+	for range 2000 {
+		scalars += countNegZero(computeGenScalar(rng, false))
+		keys += countNegZero(computeGenKey(rng, 0))
+		args += countNegZero(computeGenArgs(rng))
+	}
+	if scalars == 0 || keys == 0 || args == 0 {
+		t.Fatalf("negative zeros drawn: %d scalars, %d keys, %d argument sets of 2000", scalars, keys, args)
+	}
 }

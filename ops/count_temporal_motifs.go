@@ -138,7 +138,7 @@ func runCountTemporalMotifs(c *Call) (map[string]any, error) {
 // 3 min, 15 min and 1 h; measured: cyclic triangle 2.5 s, 4.0 s, 9.3 s;
 // acyclic triangle 0.7 s, 2.1 s, 14.7 s; four-node path 2.8 s, 10.3 s,
 // 28.0 s (delta 3 h: estimate 691M, refused). The weights (motifWeight) put
-// the estimates at about motifUnitsPerSecond units per second of measured
+// the estimates at about MaxExpansionsEst/60 units per second of measured
 // time, so the expansion ceiling (MaxExpansionsEst) admits calls of about
 // a minute, the default deadline of a call and of a plan.
 func motifCost(c *Call, find bool) Cost {
@@ -182,12 +182,9 @@ func motifCost(c *Call, find bool) Cost {
 	return Cost{Rows: int64(math.Min(rows, 1<<40)), Expansions: int64(math.Min(exp, 1<<40))}
 }
 
-// motifUnitsPerSecond is the rate the motif cost model is calibrated to
-// (see motifCost): MaxExpansionsEst over a one-minute deadline.
-const motifUnitsPerSecond = MaxExpansionsEst / 60
-
 // motifWeight is the measured cost of one second-edge candidate of a
-// δ-window counter relative to motifUnitsPerSecond: the four-node path
+// δ-window counter relative to the calibrated rate (MaxExpansionsEst
+// units over a one-minute deadline, see motifCost): the four-node path
 // looks its third edge up in adjacency lists less the pair lists towards
 // every bound node, a triangle in one pair list.
 func motifWeight(d *motifDef) float64 {

@@ -13,6 +13,8 @@ import (
 	"github.com/tgms-go/tgms/datasets"
 	"github.com/tgms-go/tgms/engine"
 	"github.com/tgms-go/tgms/ops"
+
+	"github.com/tgms-go/tgms/internal/testenv"
 )
 
 // motifBenchIngest applies events to a fresh engine store in batches of
@@ -142,7 +144,7 @@ func BenchmarkCountMotifsCollegeMsg(b *testing.B) {
 	spec, _ := datasets.Lookup("collegemsg")
 	path, ok := datasets.Locate(spec, filepath.Join("..", "..", "shared", "data"), filepath.Join("..", "shared", "data"))
 	if !ok {
-		b.Skip("CollegeMsg not found in ../shared/data")
+		testenv.Missing(b, "CollegeMsg not found in ../shared/data")
 	}
 	evs, err := datasets.Load(spec, path)
 	if err != nil {

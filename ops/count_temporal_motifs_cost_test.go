@@ -92,12 +92,6 @@ func TestMotifCostTracksBurstyStore(t *testing.T) {
 	}
 }
 
-type engineSource struct{ s *engine.Store }
-
-func (src engineSource) Read(asOf bt.Time, fn func(engine.Reader) error) error {
-	return fn(src.s.Reader(asOf))
-}
-
 // Integer bounds are compared exactly and printed exactly: 2^62+1 is over
 // a maximum of 2^62 although both are the same float64.
 func TestIntegerBoundsExact(t *testing.T) {

@@ -273,10 +273,6 @@ func aggregateEvents(s *bt.MemStore, args map[string]any) (map[string]any, error
 		}
 		return nil
 	}
-	type dimVal struct {
-		cols map[string]any
-		key  []any
-	}
 	// keysOf lists the (distinct) group keys of an occurrence.
 	keysOf := func(o aggOcc) [][]any {
 		views := []string{o.src}

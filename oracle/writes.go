@@ -36,6 +36,10 @@ import (
 //     correct, and one version with the new props covers all of iv (gaps
 //     included), with the label of the earliest overlapped node version.
 //     Nothing overlapping is E_NOT_FOUND.
+//   - a moving correct (to_vt set) closes and carves the same versions, but
+//     its one new version covers to_vt instead of iv; when, after the
+//     carving, a believed version of the identity still overlaps to_vt the
+//     op is E_CONFLICT (a fact is never believed twice over one instant).
 //   - ingest writes one edge version per event; an event without a
 //     discriminator gets "#<batch>.<n>" (n counting such events of the
 //     batch from 0); an explicit discriminator that is taken or has that
@@ -233,7 +237,11 @@ func (b *batch) apply(i int, op bt.Op) error {
 			}
 			label := b.Nodes[hits[0]].Label
 			b.carveNodes(hits, op.Valid, op.Kind)
-			b.addNode(bt.NodeVersion{UID: op.Ref.UID, Label: label, Props: op.Props, Valid: op.Valid}, op.Kind)
+			to, err := b.target(i, op, len(b.believedNodes(op.Ref.UID, op.To)))
+			if err != nil {
+				return err
+			}
+			b.addNode(bt.NodeVersion{UID: op.Ref.UID, Label: label, Props: op.Props, Valid: to}, op.Kind)
 			return nil
 		}
 		hits := b.believedEdges(op.Ref.Edge, op.Valid)
@@ -241,11 +249,29 @@ func (b *batch) apply(i int, op bt.Op) error {
 			return refusal(bt.CodeNotFound, i, op.Kind, "nothing to correct")
 		}
 		b.carveEdges(hits, op.Valid, op.Kind)
-		b.addEdge(bt.EdgeVersion{Key: op.Ref.Edge, Props: op.Props, Valid: op.Valid}, op.Kind)
+		to, err := b.target(i, op, len(b.believedEdges(op.Ref.Edge, op.To)))
+		if err != nil {
+			return err
+		}
+		b.addEdge(bt.EdgeVersion{Key: op.Ref.Edge, Props: op.Props, Valid: to}, op.Kind)
 	case bt.OpIngest:
 		return b.ingest(i, op)
 	}
 	return nil
+}
+
+// target is where a correct op's new version goes: the corrected interval,
+// or for a move (To set) the interval it moves onto, which must hold no
+// believed version of the identity (believedThere counts them, after the
+// carve).
+func (b *batch) target(i int, op bt.Op, believedThere int) (bt.Interval, error) {
+	if op.To == (bt.Interval{}) {
+		return op.Valid, nil
+	}
+	if believedThere > 0 {
+		return bt.Interval{}, refusal(bt.CodeConflict, i, op.Kind, "moving onto %v, where the fact is still believed", op.To)
+	}
+	return op.To, nil
 }
 
 func (b *batch) ingest(i int, op bt.Op) error {

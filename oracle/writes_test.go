@@ -19,10 +19,9 @@ import (
 // discriminators (some taken), and refs to store-assigned discriminators
 // of earlier and current batches.
 type genHistory struct {
-	t       *rapid.T
-	uids    []string
-	keys    []bt.EdgeKey
-	batches int
+	t    *rapid.T
+	uids []string
+	keys []bt.EdgeKey
 }
 
 func (g *genHistory) time() bt.Time {
@@ -62,15 +61,27 @@ func (g *genHistory) ref() bt.Ref {
 }
 
 func (g *genHistory) op(seq int) bt.Op {
-	switch rapid.IntRange(0, 5).Draw(g.t, "kind") {
+	switch rapid.IntRange(0, 6).Draw(g.t, "kind") {
 	case 0:
 		return bt.AssertNode(rapid.SampledFrom(g.uids).Draw(g.t, "uid"), rapid.SampledFrom([]string{"P", "Q"}).Draw(g.t, "label"), g.props(), g.interval())
 	case 1:
 		return bt.AssertEdge(g.key(), g.props(), g.interval())
 	case 2:
 		return bt.Retract(g.ref(), rapid.Int64Range(0, 40).Draw(g.t, "retract_t"))
-	case 3, 4:
+	case 3:
 		return bt.Correct(g.ref(), g.props(), g.interval())
+	case 4, 5:
+		// A moving correction: the fact believed over one interval really
+		// held over another (often free, sometimes still believed there).
+		to := g.interval()
+		if rapid.Bool().Draw(g.t, "far") {
+			to.Start, to.End = to.Start+70, min(to.End+70, bt.OpenEnd)
+		}
+		from := g.interval()
+		if rapid.Bool().Draw(g.t, "from_open") {
+			from.End = bt.OpenEnd // meets any version that ends after its start
+		}
+		return bt.CorrectTime(g.ref(), g.props(), from, to)
 	}
 	n := rapid.IntRange(1, 4).Draw(g.t, "events")
 	evs := make([]bt.Event, n)
@@ -113,7 +124,7 @@ func code(err error) string {
 // same set of versions, as canonical JSON and as the store digest.
 func TestWritesMatchPlan(t *testing.T) {
 	accepted := map[bt.OpKind]int{} // ops of accepted batches, by kind
-	refused := 0
+	refused, moved := 0, 0          // refused batches, accepted moving corrections
 	rapid.Check(t, func(rt *rapid.T) {
 		g := &genHistory{t: rt, uids: []string{"a", "b", "c"}}
 		naive, model, eng := oracle.NewWrites(), bt.NewMemStore(), engine.New()
@@ -140,6 +151,9 @@ func TestWritesMatchPlan(t *testing.T) {
 				seq++
 				for _, op := range ops {
 					accepted[op.Kind]++
+					if op.Kind == bt.OpCorrect && op.Moves() {
+						moved++
+					}
 				}
 			} else {
 				refused++
@@ -163,7 +177,10 @@ func TestWritesMatchPlan(t *testing.T) {
 	if refused < 20 {
 		t.Errorf("only %d refused batches", refused)
 	}
-	t.Logf("accepted ops by kind %v, refused batches %d", accepted, refused)
+	if moved < 10 {
+		t.Errorf("only %d accepted moving corrections", moved)
+	}
+	t.Logf("accepted ops by kind %v, of them %d moving corrections; refused batches %d", accepted, moved, refused)
 }
 
 // naiveDigest is the store digest of the naive model's versions.
@@ -194,12 +211,24 @@ func TestWritesGolden(t *testing.T) {
 		{"ingest, then correct a store-assigned edge in the same batch",
 			[][]bt.Op{{bt.Ingest([]bt.Event{{Src: "a", Dst: "b", RelType: "R", VtS: 4}}, ""), bt.Correct(bt.EdgeRef(bt.EdgeKey{Src: "a", Dst: "b", RelType: "R", Disc: "#1.0"}), `{"w":1}`, iv(4, 5))}},
 			`{"edges":[{"closed_by":null,"created_by":"correct","disc":"#1.0","dst":"b","props":{"w":1},"rel_type":"R","src":"a","tt_e":4611686018427387904,"tt_s":1,"vt_e":5,"vt_s":4}],"nodes":[{"closed_by":null,"created_by":"ingest","label":"Node","props":{},"tt_e":4611686018427387904,"tt_s":1,"uid":"a","vt_e":4611686018427387904,"vt_s":4},{"closed_by":null,"created_by":"ingest","label":"Node","props":{},"tt_e":4611686018427387904,"tt_s":1,"uid":"b","vt_e":4611686018427387904,"vt_s":4}]}`},
+		{"moving correction: the carved parts stay, the fact moves",
+			[][]bt.Op{{bt.AssertNode("a", "P", "", iv(0, 10))}, {bt.CorrectTime(bt.NodeRef("a"), `{"w":3}`, iv(5, 10), iv(20, 30))}},
+			`{"edges":[],"nodes":[{"closed_by":"correct","created_by":"assert_node","label":"P","props":{},"tt_e":2,"tt_s":1,"uid":"a","vt_e":10,"vt_s":0},{"closed_by":null,"created_by":"correct","label":"P","props":{"w":3},"tt_e":4611686018427387904,"tt_s":2,"uid":"a","vt_e":30,"vt_s":20},{"closed_by":null,"created_by":"correct","label":"P","props":{},"tt_e":4611686018427387904,"tt_s":2,"uid":"a","vt_e":5,"vt_s":0}]}`},
+		{"moving an edge onto time it is believed over is refused",
+			[][]bt.Op{{bt.AssertEdge(bt.EdgeKey{Src: "a", Dst: "b", RelType: "R", Disc: "x"}, "", iv(0, 10))}, {bt.CorrectTime(bt.EdgeRef(bt.EdgeKey{Src: "a", Dst: "b", RelType: "R", Disc: "x"}), "", iv(5, 10), iv(3, 7))}},
+			"E_CONFLICT"},
 	} {
 		w := oracle.NewWrites()
+		refused := ""
 		for i, ops := range c.batches {
 			if err := w.Write(bt.Time(i+1), ops); err != nil {
-				t.Fatalf("%s: batch %d: %v", c.name, i, err)
+				if refused = code(err); refused != c.want || i != len(c.batches)-1 {
+					t.Fatalf("%s: batch %d: %v", c.name, i, err)
+				}
 			}
+		}
+		if refused != "" {
+			continue
 		}
 		if got := string(oracle.VersionSet(w.Nodes, w.Edges)); got != c.want {
 			t.Errorf("%s:\n got  %s\n want %s", c.name, got, c.want)

@@ -17,6 +17,8 @@ import (
 	"github.com/tgms-go/tgms/fresh"
 	"github.com/tgms-go/tgms/server"
 	"github.com/tgms-go/tgms/server/tools"
+
+	"github.com/tgms-go/tgms/internal/testenv"
 )
 
 // BenchmarkTraceCheck times trace_check of one saved trace (node n1's
@@ -32,7 +34,7 @@ func BenchmarkTraceCheck(b *testing.B) {
 	}
 	path, ok := datasets.Locate(spec, filepath.Join("..", "..", "shared", "data"))
 	if !ok {
-		b.Skip("CollegeMsg.txt.gz not found in ../../shared/data")
+		testenv.Missing(b, "CollegeMsg.txt.gz not found in ../../shared/data")
 	}
 	events, err := datasets.Load(spec, path)
 	if err != nil {

@@ -14,6 +14,8 @@ import (
 	bt "github.com/tgms-go/tgms/bitemporal"
 	"github.com/tgms-go/tgms/datasets"
 	"github.com/tgms-go/tgms/engine"
+
+	"github.com/tgms-go/tgms/internal/testenv"
 )
 
 func TestSameLines(t *testing.T) {
@@ -192,7 +194,7 @@ func TestPostgresAgrees(t *testing.T) {
 		t.Skip("starts a PostgreSQL server")
 	}
 	if _, err := os.Stat(filepath.Join(PostgresBin, "postgres")); err != nil {
-		t.Skipf("no PostgreSQL server binaries: %v", err)
+		testenv.Missing(t, "no PostgreSQL server binaries: %v", err)
 	}
 	agreeOn(t, "postgres")
 }

@@ -7,6 +7,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/tgms-go/tgms/internal/testenv"
 )
 
 const sharedData = "../../../shared/data" // beside the repository root
@@ -15,7 +17,7 @@ func needData(t *testing.T, name string) string {
 	t.Helper()
 	p := filepath.Join(sharedData, name)
 	if _, err := os.Stat(p); err != nil {
-		t.Skipf("%s not found (the SNAP files live in ../shared/data beside the repository)", p)
+		testenv.Missing(t, "%s not found (the SNAP files live in ../shared/data beside the repository)", p)
 	}
 	return p
 }
