@@ -270,10 +270,9 @@ func (c *csvWriter) close() error {
 // parquetWriter writes a flat schema: every column optional, times as
 // TIMESTAMP(MICROS), the rest strings.
 type parquetWriter struct {
-	w    *parquet.Writer
+	w    *parquet.GenericWriter[any]
 	cols []string
 	idx  []int // schema column index of cols[i]
-	row  parquet.Row
 	buf  []parquet.Row
 }
 
@@ -295,7 +294,7 @@ func newParquetWriter(f io.Writer, cols []string) *parquetWriter {
 		}
 	}
 	schema := parquet.NewSchema("tgms", g)
-	p := &parquetWriter{w: parquet.NewWriter(f, schema, parquet.MaxRowsPerRowGroup(65536)), cols: cols}
+	p := &parquetWriter{w: parquet.NewGenericWriter[any](f, schema, parquet.MaxRowsPerRowGroup(65536)), cols: cols}
 	order := map[string]int{}
 	for i, fld := range schema.Fields() {
 		order[fld.Name()] = i

@@ -24,14 +24,13 @@ import (
 // event tables (--file), node tables (--nodes) and change logs
 // (--changes), read through a column mapping.
 type tableFlags struct {
-	m                  tabular.Mapping
-	props, types       string
-	nodes, changes     string
-	mappingFile        string
-	dryRun             bool
-	maxProblems        int
-	propsSet, typesSet bool
-	flags              *pflag.FlagSet
+	m              tabular.Mapping
+	props, types   string
+	nodes, changes string
+	mappingFile    string
+	dryRun         bool
+	maxProblems    int
+	flags          *pflag.FlagSet
 }
 
 const tableHelp = `
