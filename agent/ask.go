@@ -266,7 +266,13 @@ func finish(ctx context.Context, res *Result, rep Reporter, opt Options) (*Resul
 		ans = evidence.Mechanical(res.Trace, res.Plan)
 	}
 	res.Answer = ans
-	res.Certified = evidence.Gate(res.Trace, ans, evidence.Options{})
+	// The claims, their verdicts and the certified text go into the trace
+	// (and its digest), so an edited answer in a saved trace is caught.
+	if c, err := evidence.Attach(res.Trace, ans); err == nil {
+		res.Certified, res.TraceDigest = c, res.Trace.TraceDigest
+	} else {
+		res.Certified = evidence.Gate(res.Trace, ans, evidence.Options{})
+	}
 	res.Value = certifiedValue(res)
 	if opt.Ungated && res.Trace.AnswerError == nil {
 		res.Value = res.Trace.Answer

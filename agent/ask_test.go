@@ -10,6 +10,7 @@ import (
 	"github.com/tgms-go/tgms"
 	"github.com/tgms-go/tgms/agent"
 	"github.com/tgms-go/tgms/canon"
+	"github.com/tgms-go/tgms/evidence"
 	"github.com/tgms-go/tgms/llm"
 	"github.com/tgms-go/tgms/ops"
 	"github.com/tgms-go/tgms/plan"
@@ -193,5 +194,34 @@ func TestLLMPlannerRepairsOverReplay(t *testing.T) {
 	}
 	if temp, ok := reqs[0].Params["temperature"]; ok && temp != float64(0) {
 		t.Fatalf("temperature %v", temp)
+	}
+}
+
+// An asked question's trace records the answer's claims, their verdicts and
+// the certified text, so an edit to any of them fails VerifyTrace.
+func TestAskTraceRecordsTheReport(t *testing.T) {
+	db, _ := synthStore(t, 5000)
+	ctx := context.Background()
+	res, err := agent.Ask(ctx, db, storeQuestion(db, "n1"), agent.Options{})
+	if err != nil || res.Trace == nil {
+		t.Fatalf("ask: %v", err)
+	}
+	if res.Trace.Report == nil || res.Trace.Report.Text == "" || res.TraceDigest != res.Trace.TraceDigest {
+		t.Fatalf("the trace records no report (report %+v, digests %s / %s)", res.Trace.Report, res.TraceDigest, res.Trace.TraceDigest)
+	}
+	chk, err := evidence.VerifyTrace(ctx, db, res.Trace)
+	if err != nil || len(chk.Diffs) != 0 {
+		t.Fatalf("the unedited trace does not verify: %v %+v", err, chk)
+	}
+	edited := *res.Trace
+	rep := *res.Trace.Report
+	rep.Text = strings.Replace(rep.Text, fmt.Sprint(res.Value), "999999", 1)
+	if rep.Text == res.Trace.Report.Text {
+		t.Fatalf("the certified text %q does not state the value %v", rep.Text, res.Value)
+	}
+	edited.Report = &rep
+	chk, err = evidence.VerifyTrace(ctx, db, &edited)
+	if err != nil || len(chk.Diffs) == 0 {
+		t.Fatalf("an edited certified text verified: %v %+v", err, chk)
 	}
 }
