@@ -81,7 +81,9 @@
 // standing alone ("2011: …"), and "(UTC)" after a time.
 //
 // Ranges: "from A to B", "between A and B", "A .. B" are [A, B); "A
-// through B" and "A to B inclusive" end at the end of B's period, and so
+// through B" and "A to B" with an inclusion marker after B ("inclusive",
+// "(inclusive)", "both days included") end at the end of B's period, as
+// does "until B" with one ("before B inclusive" is refused), and so
 // does a lone "through B" (from the start of the store); "after D"
 // starts where D ends ("the two weeks after D" too), "since A" where A
 // starts, both running to the end of the store; "until B" and "before B"
@@ -100,7 +102,8 @@
 // first burst") is answered "none" over that window.
 //
 // Durations are taken exactly as written ("1.5 hours" is 5,400,000,000
-// µs; a value that is not a whole number of microseconds is refused):
+// µs; a value that is not a whole number of microseconds is refused;
+// number words read as numerals, "thirty-six" and "half an hour" too):
 // "weekly", "daily", "10-day buckets", "in buckets of 3 days", "within 2
 // hours", "δ = 90 minutes", "a one-day burst"; a rounded figure with "(N
 // µs)" beside it is read as N, which must round to the figure.

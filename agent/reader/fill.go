@@ -49,11 +49,10 @@ func (x *extractor) times() (*timeRead, error) {
 					return nil, fmt.Errorf("read %q as \"between A and B\"", x.span(t.w.i-1, n.w.j))
 				}
 				end, incl := n.w.start, false
-				if conn == "through" || conn == "thru" || conn == "up to and including" || x.tok(n.w.j).low == "inclusive" || x.tok(n.w.j).low == "inclusively" {
+				mark := x.inclusiveAt(n.w.j)
+				if conn == "through" || conn == "thru" || conn == "up to and including" || mark > n.w.j {
 					end, incl = n.w.end, true
-					if x.tok(n.w.j).low == "inclusive" || x.tok(n.w.j).low == "inclusively" {
-						x.toks[n.w.j].used = true
-					}
+					x.use(n.w.j, mark)
 				}
 				// A compact day range ("5 to 11 May", "June 1-7") and a dash
 				// between two days name whole days: the last one is included.
@@ -99,6 +98,17 @@ func (x *extractor) times() (*timeRead, error) {
 				return nil, err
 			}
 		case prep == "until" || prep == "till" || prep == "before" || (prep == "to" && x.tok(t.w.i-2).low == "up"):
+			// "until D inclusive" ends where D ends; "before D inclusive"
+			// contradicts itself.
+			if x.inclusiveAt(t.w.j) > t.w.j {
+				if prep == "before" {
+					return nil, fmt.Errorf("%q both excludes and includes %s; write \"through %s\" or \"before %s\"", x.span(t.w.i-1, x.inclusiveAt(t.w.j)), t.w.text, t.w.text, t.w.text)
+				}
+				if err := mkWin(x.lo, t.w.end, "(from the start of the store) "+x.span(t.w.i-1, x.inclusiveAt(t.w.j)), true); err != nil {
+					return nil, err
+				}
+				continue
+			}
 			if err := mkWin(x.lo, t.w.start, "(from the start of the store) "+x.span(t.w.i-1, t.w.j), false); err != nil {
 				return nil, err
 			}
@@ -183,6 +193,11 @@ func (x *extractor) fill(in *intent, text string) (*Reading, string) {
 	}
 	switch in.nodes {
 	case 1:
+		// A reach question counts from its node; a node written where
+		// paths end ("reached n9", "arrive at n9") asks the reverse.
+		if roleOf(in) == "source" && s.nodes[0].cue == "dst" {
+			return nil, fmt.Sprintf("%s is written as where paths end, but this question follows paths from its node; write \"reachable from %s\"", s.nodes[0].written, s.nodes[0].written)
+		}
 		r.Nodes = []Node{mkNode(s.nodes[0], roleOf(in))}
 	case 2:
 		a, b := s.nodes[0], s.nodes[1]

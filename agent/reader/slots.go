@@ -63,7 +63,63 @@ var unitUS = map[string]int64{
 }
 
 var numberWords = map[string]int64{"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
-	"eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "fifteen": 15, "twenty": 20, "thirty": 30}
+	"eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13, "fourteen": 14, "fifteen": 15,
+	"sixteen": 16, "seventeen": 17, "eighteen": 18, "nineteen": 19, "twenty": 20, "thirty": 30, "forty": 40,
+	"fifty": 50, "sixty": 60, "seventy": 70, "eighty": 80, "ninety": 90}
+
+// numberWordAt reads a cardinal written in words at i: "five", "sixty",
+// and a tens word joined by a hyphen to a unit word ("thirty-six"). It
+// returns the value and the index after it, or 0 and i.
+func (x *extractor) numberWordAt(i int) (int64, int) {
+	t := x.tok(i)
+	n := numberWords[t.low]
+	if t.kind != tWord || n == 0 {
+		return 0, i
+	}
+	if n >= 20 && n%10 == 0 && x.tok(i+1).text == "-" {
+		if u := x.tok(i + 2); u.kind == tWord && numberWords[u.low] >= 1 && numberWords[u.low] <= 9 && u.low != "a" && u.low != "an" {
+			return n + numberWords[u.low], i + 3
+		}
+	}
+	return n, i + 1
+}
+
+// inclusiveAt reads a marker after a range's end that includes the end's
+// whole period: "inclusive", ", inclusive", "(inclusive)", "both
+// included", "both days included", "(both dates inclusive)". It returns
+// the index after the marker, or j when there is none.
+func (x *extractor) inclusiveAt(j int) int {
+	k, paren := j, false
+	switch x.tok(k).text {
+	case ",":
+		k++
+	case "(":
+		k, paren = k+1, true
+	}
+	switch l := x.tok(k).low; {
+	case l == "inclusive" || l == "inclusively":
+		k++
+	case l == "both":
+		k++
+		switch x.tok(k).low {
+		case "days", "dates", "ends", "endpoints", "bounds":
+			k++
+		}
+		if l := x.tok(k).low; l != "included" && l != "inclusive" {
+			return j
+		}
+		k++
+	default:
+		return j
+	}
+	if paren {
+		if x.tok(k).text != ")" {
+			return j
+		}
+		k++
+	}
+	return k
+}
 
 var adverbDur = map[string]int64{"hourly": usHour, "daily": usDay, "weekly": usWeek}
 
@@ -93,11 +149,21 @@ func (x *extractor) durAt(i int) (durSlot, int, error) {
 		return durSlot{us: us, written: t.text, role: "bucket", i: i}, i + 1, nil
 	}
 	var num string
+	j := i + 1
 	switch {
 	case t.kind == tNum:
 		num = t.low
 	case numberWords[t.low] > 0 && t.kind == tWord:
-		num = strconv.FormatInt(numberWords[t.low], 10)
+		var n int64
+		n, j = x.numberWordAt(i)
+		num = strconv.FormatInt(n, 10)
+	case t.low == "half" && (x.tok(i+1).low == "a" || x.tok(i+1).low == "an") && x.tok(i+2).kind == tWord && unitUS[x.tok(i+2).low] >= usMinute:
+		// "half an hour", "half a day": half of one unit, exactly.
+		u := unitUS[x.tok(i+2).low]
+		if s := x.tok(i + 2).low; strings.HasSuffix(s, "s") && s != "s" || u%2 != 0 {
+			return durSlot{}, i, nil
+		}
+		return durSlot{us: u / 2, written: x.span(i, i+3), i: i}, i + 3, nil
 	default:
 		// "day-long", "hour-long"
 		if u, ok := unitUS[t.low]; ok && u >= usHour && x.tok(i+1).text == "-" && x.tok(i+2).low == "long" {
@@ -105,7 +171,6 @@ func (x *extractor) durAt(i int) (durSlot, int, error) {
 		}
 		return durSlot{}, i, nil
 	}
-	j := i + 1
 	if x.tok(j).text == "-" {
 		j++
 	}
@@ -276,10 +341,16 @@ func (x *extractor) extract() error {
 			prep, _ := x.prevWord(i)
 			x.s.times = append(x.s.times, timeSlot{w: w, prep: prep, i: i})
 			x.use(w.i, w.j)
+			// ", both days included" after a time belongs to it.
+			next := w.j
+			if m := x.inclusiveAt(w.j); m > w.j {
+				x.use(w.j, m)
+				next = m
+			}
 			if w.inferred != "" {
 				x.s.notes = append(x.s.notes, w.text+": "+w.inferred)
 			}
-			i = w.j - 1
+			i = next - 1
 			continue
 		}
 		// A duration.
@@ -359,7 +430,7 @@ func (x *extractor) extract() error {
 			}
 		}
 		// "the 5 most", "which three nodes".
-		if n, ok := x.count(i); ok && (x.tok(i+1).low == "most" || x.tok(i+1).low == "busiest" || isNodeNoun(x.tok(i+1).low) || isNodeNoun(x.tok(i+2).low) && x.tok(i+1).low == "most") {
+		if n, ok := x.count(i); ok && (x.tok(i+1).low == "most" || x.tok(i+1).low == "busiest" || isSuperlative(x.tok(i+1).low) || isNodeNoun(x.tok(i+1).low) || isNodeNoun(x.tok(i+2).low) && x.tok(i+1).low == "most") {
 			if p, _ := x.prevWord(i); p == "which" || p == "top" || p == "what" || p == "list" || p == "name" || p == "the" || p == "" || p == "are" || p == "were" || x.tok(i+1).low == "most" {
 				x.s.k, x.s.kText = n, t.text
 				t.used = true
@@ -407,6 +478,13 @@ func (x *extractor) rawRange(i int) (int, bool) {
 }
 
 func isNodeNoun(w string) bool { return concept(w) == cNodeNoun }
+
+// isSuperlative reports whether w is a ranking superlative ("biggest",
+// "largest", "heaviest"), before which a count is how many to rank.
+func isSuperlative(w string) bool {
+	c := concept(w)
+	return (c == cRank || c == cPeak) && strings.HasSuffix(w, "est")
+}
 
 // count reads a small count at i: "5" or "five".
 func (x *extractor) count(i int) (int64, bool) {

@@ -37,6 +37,7 @@ var tokenRE = regexp.MustCompile(strings.Join([]string{
 	`\d{1,4}/\d{1,2}/\d{1,4}`,
 	`\d{1,2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:[Zz]\b|[+-]\d{2}:?\d{2})?`,
 	`\d+(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?`,
+	`\b(?:[iI]\.[eE]|[eE]\.[gG])\.`,
 	`[\p{L}_][\p{L}\p{N}_]*(?:['’][\p{L}]+)?`,
 	`\.\.|->|→|>=|<=|≥|≤|[^\s\p{L}\p{N}]`,
 }, "|"))
@@ -66,6 +67,9 @@ func tokenize(s string) []*token {
 		case unicode.IsDigit(r[0]):
 			t.kind = tNum
 			t.low = strings.ReplaceAll(m, ",", "")
+		case len(m) == 4 && m[1] == '.' && m[3] == '.':
+			// "i.e.", "e.g.": one word, read as the discourse marker it is.
+			t.kind, t.low = tWord, strings.ToLower(m[:3])
 		case unicode.IsLetter(r[0]) || r[0] == '_':
 			t.kind = tWord
 			if t.low == "o'clock" || t.low == "o’clock" {

@@ -1,0 +1,98 @@
+package reader_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/tgms-go/tgms/agent/reader"
+)
+
+// A marker after a range's end ("both days included", "(inclusive)")
+// includes the end's whole day; without one the end is excluded.
+func TestInclusiveMarkers(t *testing.T) {
+	cases := []struct{ q, a, b string }{
+		{"How many messages were sent between May 3, 2004 and June 10, 2004, both days included?", "2004-05-03", "2004-06-11"},
+		{"How many messages were sent from May 3, 2004 to June 10, 2004 (inclusive)?", "2004-05-03", "2004-06-11"},
+		{"How many messages were sent from May 3, 2004 to June 10, 2004, both dates inclusive?", "2004-05-03", "2004-06-11"},
+		{"How many messages were sent from May 3, 2004 to June 10, 2004?", "2004-05-03", "2004-06-10"},
+		{"How many messages were sent until June 10, 2004, both included?", "2004-04-15T14:56:01Z", "2004-06-11"},
+	}
+	for _, c := range cases {
+		r, err := reader.Read(c.q, collegeEnv)
+		if err != nil {
+			t.Errorf("%q: %v", c.q, err)
+			continue
+		}
+		if r.Window == nil || r.Window.Start != us(c.a) || r.Window.End != us(c.b) {
+			t.Errorf("%q: %s, want [%s, %s)", c.q, r.Line(), c.a, c.b)
+		}
+	}
+	// "before D inclusive" cannot be both; "both" alone stays unknown.
+	for _, q := range []string{
+		"How many messages were sent before June 10, 2004 inclusive?",
+		"How many messages were sent from May 3, 2004 to June 10, 2004, both?",
+	} {
+		if r, err := reader.Read(q, collegeEnv); err == nil {
+			t.Errorf("%q: read as %s, want a refusal", q, r.Line())
+		}
+	}
+}
+
+// Number words read like numerals in durations, compounds and halves
+// included; a ranking count may stand before a superlative.
+func TestNumberWords(t *testing.T) {
+	cases := []struct {
+		q     string
+		delta int64
+	}{
+		{"How many cyclic triangles completed within sixty minutes in May 2004?", 60 * 60_000_000},
+		{"How many cyclic triangles completed within thirty-six hours in May 2004?", 36 * 3_600_000_000},
+		{"How many cyclic triangles completed within half an hour in May 2004?", 30 * 60_000_000},
+		{"How many cyclic triangles completed within half a day in May 2004?", 12 * 3_600_000_000},
+	}
+	for _, c := range cases {
+		r, err := reader.Read(c.q, collegeEnv)
+		if err != nil || r.Delta == nil || r.Delta.Micros != c.delta {
+			t.Errorf("%q: %v %v, want delta %d", c.q, r, err, c.delta)
+		}
+	}
+	r, err := reader.Read("Who are the three biggest senders in May 2004?", collegeEnv)
+	if err != nil || r.K != 3 {
+		t.Errorf("three biggest senders: %v %v, want k 3", r, err)
+	}
+	// "half" without an article, or of a plural unit, is not a duration.
+	if r, err := reader.Read("How many cyclic triangles completed within half hours in May 2004?", collegeEnv); err == nil {
+		t.Errorf("half hours: read as %s", r.Line())
+	}
+}
+
+// "i.e." is one discourse word; what it introduces is still read.
+func TestRestatementMarker(t *testing.T) {
+	r, err := reader.Read("How many nodes can n42 reach in May 2004, i.e. along time-respecting paths?", collegeEnv)
+	if err != nil {
+		t.Fatalf("i.e.: %v", err)
+	}
+	if !strings.Contains(strings.Join(r.Ignored, " "), "i.e.") {
+		t.Errorf("ignored %v, want i.e. listed", r.Ignored)
+	}
+	if _, err := reader.Read("How many nodes can n42 reach in May 2004, i.e. not via n7?", collegeEnv); err == nil {
+		t.Error("a negation after i.e. was ignored")
+	}
+}
+
+// A reach question follows paths from its node: a node written where
+// paths end is refused, not read as the source.
+func TestReachDirection(t *testing.T) {
+	for _, q := range []string{
+		"How many nodes could have reached n42 in May 2004?",
+		"How many nodes can reach n42 in May 2004?",
+	} {
+		if r, err := reader.Read(q, collegeEnv); err == nil {
+			t.Errorf("%q: read as %s, want a refusal", q, r.Line())
+		}
+	}
+	r, err := reader.Read("How many nodes are reachable from n42 in May 2004?", collegeEnv)
+	if err != nil || len(r.Nodes) != 1 || r.Nodes[0].Role != "source" {
+		t.Errorf("reachable from n42: %v %v", r, err)
+	}
+}
