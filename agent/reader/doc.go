@@ -65,7 +65,8 @@
 // 2004"; a time of day before or after a date ("noon UTC on May 3, 2004",
 // "May 3, 2004 at 15:30 UTC", "3pm", "midnight", "10:00+02:00"); months
 // ("May 2004", "in June": a missing year is filled in when exactly one
-// year of the store's extent fits, and the reading says so); weeks ("the
+// year of the store's extent fits, or inside parentheses after a period
+// of one year, which it restates, and the reading says so); weeks ("the
 // first week of June 2004" is June 1–7, "the last week of …" the last
 // seven days, "the week of May 3, 2004" seven days from then, "2004-W23"
 // and "week 23 of 2004" ISO weeks); quarters ("Q3 2004", "2004-Q3", "the

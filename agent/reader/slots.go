@@ -250,6 +250,9 @@ func (x *extractor) extract() error {
 	toks := x.toks
 	for i := 0; i < len(toks); i++ {
 		t := toks[i]
+		if t.text == ")" {
+			x.restated = [2]int64{}
+		}
 		if t.used {
 			continue
 		}
@@ -346,6 +349,9 @@ func (x *extractor) extract() error {
 			if m := x.inclusiveAt(w.j); m > w.j {
 				x.use(w.j, m)
 				next = m
+			}
+			if x.tok(next).text == "(" && w.prec != PrecInstant {
+				x.restated = [2]int64{w.start, w.end}
 			}
 			if w.inferred != "" {
 				x.s.notes = append(x.s.notes, w.text+": "+w.inferred)

@@ -70,6 +70,11 @@ var yearPreps = map[string]bool{"in": true, "during": true, "throughout": true, 
 type timeParser struct {
 	toks   []*token
 	lo, hi int64
+	// restated is the period of a time just before an opening
+	// parenthesis, while inside it: a month written there without a year
+	// takes the year that period lies in ("the first half of 1971
+	// (January until June)").
+	restated [2]int64
 }
 
 func (p *timeParser) tok(i int) *token {
@@ -701,6 +706,12 @@ func (p *timeParser) quarter(i, y, q, j int) (when, bool, error) {
 func (p *timeParser) inferYear(period func(y int) (int64, int64)) (int, string, error) {
 	if p.hi <= p.lo {
 		return 0, "", fmt.Errorf("which year? the store holds no events to infer it from")
+	}
+	if r := p.restated; r[1] > r[0] {
+		a, b := time.UnixMicro(r[0]).UTC().Year(), time.UnixMicro(r[1]-1).UTC().Year()
+		if s, e := period(a); a == b && s < r[1] && e > r[0] {
+			return a, fmt.Sprintf("year %d: that of the window it restates", a), nil
+		}
 	}
 	y0 := time.UnixMicro(p.lo).UTC().Year()
 	y1 := time.UnixMicro(p.hi - 1).UTC().Year()

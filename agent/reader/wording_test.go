@@ -96,3 +96,20 @@ func TestReachDirection(t *testing.T) {
 		t.Errorf("reachable from n42: %v %v", r, err)
 	}
 }
+
+// A month restated in parentheses after a period takes that period's
+// year; the restatement must still agree with the period.
+func TestRestatedMonthTakesYear(t *testing.T) {
+	wide := reader.Env{VtMin: us("2004-01-01"), VtMax: us("2006-01-01"), IsNode: uidBelow(10)}
+	r, err := reader.Read("How many messages were sent in the first half of 2005 (January to June inclusive)?", wide)
+	if err != nil || r.Window == nil || r.Window.Start != us("2005-01-01") || r.Window.End != us("2005-07-01") {
+		t.Errorf("restated half: %v %v", r, err)
+	}
+	if r, err := reader.Read("How many messages were sent in the first half of 2005 (January to May inclusive)?", wide); err == nil {
+		t.Errorf("a disagreeing restatement was read as %s", r.Line())
+	}
+	// Outside the parentheses the year is still asked for.
+	if _, err := reader.Read("How many messages were sent in the first half of 2005 or in June?", wide); err == nil {
+		t.Error("a month outside the restatement took its year")
+	}
+}
