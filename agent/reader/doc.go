@@ -79,7 +79,10 @@
 // 11/05/1970"), ordinal words ("the fifth of January", "twenty-sixth"),
 // half years ("H1 2012", "the first half of 1971"), "3/2013", "July
 // '12" (the century in the store's extent), "all of 2013", a year
-// standing alone ("2011: …"), and "(UTC)" after a time.
+// standing alone ("2011: …"), "(UTC)" after a time, the fixed-date
+// holidays ("New Year's Day 1970", "Christmas Day", "New Year's Eve"),
+// and "only" right after a time ("on 1 May only"), which restates its
+// window.
 //
 // Ranges: "from A to B", "between A and B", "A .. B" are [A, B); "A
 // through B" and "A to B" with an inclusion marker after B ("inclusive",

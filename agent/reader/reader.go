@@ -41,7 +41,7 @@ func Read(text string, env Env) (*Reading, error) {
 
 // prepare extracts the slots and reads the remaining words.
 func prepare(text string, env Env) (*extractor, error) {
-	toks := joinHyphenated(tokenize(text))
+	toks := holidays(joinHyphenated(tokenize(text)))
 	x := &extractor{timeParser: timeParser{toks: toks, lo: env.VtMin, hi: env.VtMax}, env: env, s: &slots{concepts: map[string]int{}}}
 	if err := x.extract(); err != nil {
 		if rf, ok := err.(*Refusal); ok {

@@ -350,6 +350,12 @@ func (x *extractor) extract() error {
 				x.use(w.j, m)
 				next = m
 			}
+			// "on 1 May only", "at that instant only": "only" after a
+			// time restricts to that time, which the window already does.
+			if x.tok(next).low == "only" && (x.tok(next+1).kind == tPunct || next+1 >= len(toks)) {
+				x.use(next, next+1)
+				next++
+			}
 			if x.tok(next).text == "(" && w.prec != PrecInstant {
 				x.restated = [2]int64{w.start, w.end}
 			}

@@ -92,3 +92,42 @@ func tokenize(s string) []*token {
 	}
 	return out
 }
+
+// holidays rewrites the fixed-date holidays of the Gregorian calendar
+// into the day and month they name, keeping their spelling: "New Year's
+// Day 1970" reads as 1 January 1970, "Christmas Day" as 25 December,
+// "New Year's Eve" as 31 December. Movable feasts (Easter) are left
+// alone and stay unknown words.
+func holidays(toks []*token) []*token {
+	var out []*token
+	for i := 0; i < len(toks); i++ {
+		low := func(k int) string {
+			if i+k < len(toks) && toks[i+k].kind == tWord {
+				return toks[i+k].low
+			}
+			return ""
+		}
+		day, month, n := "", "", 0
+		switch {
+		case low(0) == "new" && low(1) == "year" && strings.ContainsAny(toks[i+1].text, "'’") && low(2) == "day":
+			day, month, n = "1", "january", 3
+		case low(0) == "new" && low(1) == "year" && strings.ContainsAny(toks[i+1].text, "'’") && low(2) == "eve":
+			day, month, n = "31", "december", 3
+		case low(0) == "christmas" && low(1) == "day":
+			day, month, n = "25", "december", 2
+		case low(0) == "christmas" && low(1) == "eve":
+			day, month, n = "24", "december", 2
+		}
+		if n == 0 {
+			out = append(out, toks[i])
+			continue
+		}
+		text := toks[i].text
+		for _, t := range toks[i+1 : i+n-1] {
+			text += " " + t.text
+		}
+		out = append(out, &token{kind: tNum, text: text, low: day}, &token{kind: tWord, text: toks[i+n-1].text, low: month})
+		i += n - 1
+	}
+	return out
+}

@@ -113,3 +113,30 @@ func TestRestatedMonthTakesYear(t *testing.T) {
 		t.Error("a month outside the restatement took its year")
 	}
 }
+
+// Fixed-date holidays read as the day they name; "only" right after a
+// time restates its window.
+func TestHolidaysAndOnly(t *testing.T) {
+	cases := []struct{ q, a, b string }{
+		{"How many messages were sent on New Year's Day 2005?", "2005-01-01", "2005-01-02"},
+		{"How many messages were sent on Christmas Day 2004?", "2004-12-25", "2004-12-26"},
+		{"How many messages were sent on New Year's Eve 2004?", "2004-12-31", "2005-01-01"},
+		{"How many messages were sent on May 3, 2004 only?", "2004-05-03", "2004-05-04"},
+	}
+	wide := reader.Env{VtMin: us("2004-01-01"), VtMax: us("2006-01-01"), IsNode: uidBelow(10)}
+	for _, c := range cases {
+		r, err := reader.Read(c.q, wide)
+		if err != nil || r.Window == nil || r.Window.Start != us(c.a) || r.Window.End != us(c.b) {
+			t.Errorf("%q: %v %v, want [%s, %s)", c.q, r, err, c.a, c.b)
+		}
+	}
+	for _, q := range []string{
+		"How many messages were sent on May 3, 2004 only to n7?", // "only" before a restriction
+		"How many messages were sent only by n7 on May 3, 2004?",
+		"How many messages were sent at Easter 2005?",
+	} {
+		if r, err := reader.Read(q, wide); err == nil {
+			t.Errorf("%q: read as %s, want a refusal", q, r.Line())
+		}
+	}
+}
