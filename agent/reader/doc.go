@@ -92,7 +92,9 @@
 // starts where D ends ("the two weeks after D" too), "since A" where A
 // starts, both running to the end of the store; "until B" and "before B"
 // end where B starts; "during P", "in P", "on D" are P's period; "N days
-// starting A" is [A, A+N). Compact day ranges name whole days, the last
+// starting A" is [A, A+N). A weekday range beside a window ("(Monday to
+// Friday)") restates its first and last days: read when both agree,
+// refused when either does not. Compact day ranges name whole days, the last
 // included: "5 to 11 January 1970", "the 5th to the 11th of January",
 // "Monday 2 and Friday 6 March", "June 1-7", "May 3–9, 2004", and a dash
 // between two dates ("2004-06-01 - 2004-06-07"). No window means the

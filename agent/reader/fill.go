@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 )
 
 // timeRead is what the times of a question are: windows and instants.
@@ -286,6 +287,21 @@ func (x *extractor) fill(in *intent, text string) (*Reading, string) {
 		}
 	} else if in.inst != 2 && len(tr.wins) > 0 {
 		return nil, fmt.Sprintf("this question takes no window, but it writes %q", tr.wins[0].Written)
+	}
+	// "(Monday to Friday)" must name the window's first and last days.
+	for _, dr := range s.dayRanges {
+		w := r.Window
+		if w == nil {
+			return nil, fmt.Sprintf("%q restates the days of a window, but this question takes none", dr.written)
+		}
+		first := time.UnixMicro(w.Start).UTC()
+		last := time.UnixMicro(w.End - 1).UTC()
+		if w.End-w.Start > 7*usDay || first.Weekday() != dr.first || last.Weekday() != dr.last ||
+			w.Start%usDay != 0 || w.End%usDay != 0 {
+			return nil, fmt.Sprintf("the window [%s, %s) runs %s to %s, but the question restates it as %q", w.StartText, w.EndText,
+				first.Weekday(), last.Weekday(), dr.written)
+		}
+		r.Notes = append(r.Notes, fmt.Sprintf("%q agrees with the window's first and last days", dr.written))
 	}
 	if len(r.Instants) == 2 {
 		r.Instants[0].Role, r.Instants[1].Role = "t1", "t2"

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 )
 
 // slots is everything typed a question holds, before an intent is chosen.
@@ -27,6 +28,47 @@ type slots struct {
 	// eventKind is a word naming one kind of event on a store with
 	// several relation types ("" when there is none).
 	eventKind string
+	// dayRanges are weekday ranges written beside a window ("(Monday to
+	// Friday)"), which must name its first and last days.
+	dayRanges []dayRange
+}
+
+// dayRange is "Monday to Friday" restating a window's first and last days.
+type dayRange struct {
+	first, last time.Weekday
+	written     string
+}
+
+// dayRangeAt reads a weekday range beside a time at i: "(Monday to
+// Friday)", ", Monday to Sunday inclusive", "Mon–Fri". A weekday followed
+// by a day number is a date, not a restatement, and is left alone.
+func (x *extractor) dayRangeAt(i int) (dayRange, int, bool) {
+	k, paren := i, false
+	switch x.tok(k).text {
+	case "(":
+		k, paren = k+1, true
+	case ",":
+		k++
+	}
+	a, ok1 := weekdays[x.tok(k).low]
+	conn := x.tok(k + 1).low
+	b, ok2 := weekdays[x.tok(k+2).low]
+	if !ok1 || !ok2 || x.tok(k).kind != tWord || x.tok(k+2).kind != tWord ||
+		conn != "to" && conn != "through" && conn != "thru" && conn != "until" && conn != "till" && conn != "-" && conn != "–" {
+		return dayRange{}, i, false
+	}
+	e := k + 3
+	if n := x.tok(e); n.kind == tNum || n.low == "the" || dayOrdinals[n.low] > 0 {
+		return dayRange{}, i, false
+	}
+	e = x.inclusiveAt(e)
+	if paren {
+		if x.tok(e).text != ")" {
+			return dayRange{}, i, false
+		}
+		e++
+	}
+	return dayRange{first: a, last: b, written: x.span(k, k+3)}, e, true
 }
 
 type nodeSlot struct {
@@ -348,6 +390,11 @@ func (x *extractor) extract() error {
 			next := w.j
 			if m := x.inclusiveAt(w.j); m > w.j {
 				x.use(w.j, m)
+				next = m
+			}
+			if dr, m, ok := x.dayRangeAt(next); ok && w.prec != PrecInstant {
+				x.s.dayRanges = append(x.s.dayRanges, dr)
+				x.use(next, m)
 				next = m
 			}
 			// "on 1 May only", "at that instant only": "only" after a

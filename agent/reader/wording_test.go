@@ -140,3 +140,30 @@ func TestHolidaysAndOnly(t *testing.T) {
 		}
 	}
 }
+
+// A weekday range beside a window restates its first and last days: read
+// when they agree, refused when they do not.
+func TestWeekdayRangeRestatement(t *testing.T) {
+	// 2004-05-03 is a Monday.
+	ok := []string{
+		"How many messages were sent from 3 May 2004 to 7 May 2004 inclusive (Monday to Friday)?",
+		"How many messages were sent in the week of May 3, 2004 (Monday to Sunday)?",
+		"How many messages were sent from 3 May 2004 to 7 May 2004, both days included, Monday to Friday?",
+	}
+	for _, q := range ok {
+		r, err := reader.Read(q, collegeEnv)
+		if err != nil || r.Window == nil || r.Window.Start != us("2004-05-03") {
+			t.Errorf("%q: %v %v", q, r, err)
+		}
+	}
+	bad := []string{
+		"How many messages were sent from 3 May 2004 to 7 May 2004 inclusive (Tuesday to Friday)?",
+		"How many messages were sent in the week of May 3, 2004 (Monday to Friday)?",
+		"How many messages were sent in May 2004 (Monday to Friday)?",
+	}
+	for _, q := range bad {
+		if r, err := reader.Read(q, collegeEnv); err == nil {
+			t.Errorf("%q: read as %s, want a refusal", q, r.Line())
+		}
+	}
+}
