@@ -61,7 +61,8 @@
 // ("1083412800000000", "1083412800000000 µs"); RFC 3339 with or without an
 // offset; ISO dates and date-times ("2004-05-03", "2004-05-03 12:00 UTC");
 // "2004/05/03", and "03/05/2004" only when the day and month cannot be
-// swapped; "May 3, 2004", "May 3rd 2004", "3 May 2004", "the 3rd of May
+// swapped, or when another slashed date of the same question settles its
+// writer's order ("15/05/2004" is day first); "May 3, 2004", "May 3rd 2004", "3 May 2004", "the 3rd of May
 // 2004"; a time of day before or after a date ("noon UTC on May 3, 2004",
 // "May 3, 2004 at 15:30 UTC", "3pm", "midnight", "10:00+02:00"); months
 // ("May 2004", "in June": a missing year is filled in when exactly one

@@ -248,6 +248,7 @@ func (p *timeParser) core(i int) (when, bool, error) {
 		b, _ := strconv.Atoi(parts[1])
 		c, _ := strconv.Atoi(parts[2])
 		var y, m, d int
+		how := ""
 		switch {
 		case len(parts[0]) == 4:
 			y, m, d = a, b, c
@@ -261,8 +262,15 @@ func (p *timeParser) core(i int) (when, bool, error) {
 			case a == b:
 				m, d = a, b
 			default:
-				return bad(i+1, fmt.Sprintf("it could be %s or %s; write it as %04d-%02d-%02d or %04d-%02d-%02d",
-					dayMonthText(a, b, c), dayMonthText(b, a, c), c, b, a, c, a, b))
+				switch order, by := p.slashOrder(); order {
+				case dayFirst:
+					d, m, how = a, b, "day first, as "+by+" is written"
+				case monthFirst:
+					m, d, how = a, b, "month first, as "+by+" is written"
+				default:
+					return bad(i+1, fmt.Sprintf("it could be %s or %s; write it as %04d-%02d-%02d or %04d-%02d-%02d",
+						dayMonthText(a, b, c), dayMonthText(b, a, c), c, b, a, c, a, b))
+				}
 			}
 		default:
 			return bad(i+1, "write the year with four digits")
@@ -270,7 +278,11 @@ func (p *timeParser) core(i int) (when, bool, error) {
 		if !validDay(y, m, d) {
 			return bad(i+1, "no such day")
 		}
-		return p.withClock(i, utc(y, m, d), i+1)
+		w, ok, err := p.withClock(i, utc(y, m, d), i+1)
+		if how != "" && err == nil {
+			w.inferred = how
+		}
+		return w, ok, err
 	case tClock:
 		return p.clockFirst(i)
 	case tWeek:
@@ -729,4 +741,46 @@ func (p *timeParser) inferYear(period func(y int) (int64, int64)) (int, string, 
 		return 0, "", fmt.Errorf("which year? no year of the store's extent (%d–%d) has it", y0, y1)
 	}
 	return 0, "", fmt.Errorf("which year? the store's extent has %d of them (%d–%d); add the year", len(fit), fit[0], fit[len(fit)-1])
+}
+
+// Orders of a slashed date's day and month.
+const (
+	orderUnknown = iota
+	dayFirst
+	monthFirst
+)
+
+// slashOrder is the order in which this question writes slashed dates,
+// settled by one whose day exceeds 12 ("26/08/1970" is day first): a
+// writer keeps one convention within a question. It is unknown when no
+// slashed date settles it or when two settle it differently. by is the
+// date that settled it.
+func (p *timeParser) slashOrder() (int, string) {
+	order, by := orderUnknown, ""
+	for _, t := range p.toks {
+		if t.kind != tSlash {
+			continue
+		}
+		parts := strings.Split(t.low, "/")
+		if len(parts) != 3 || len(parts[2]) != 4 {
+			continue
+		}
+		a, _ := strconv.Atoi(parts[0])
+		b, _ := strconv.Atoi(parts[1])
+		o := orderUnknown
+		switch {
+		case a > 12 && a <= 31 && b <= 12:
+			o = dayFirst
+		case b > 12 && b <= 31 && a <= 12:
+			o = monthFirst
+		}
+		switch {
+		case o == orderUnknown:
+		case order == orderUnknown:
+			order, by = o, t.text
+		case order != o:
+			return orderUnknown, ""
+		}
+	}
+	return order, by
 }

@@ -167,3 +167,29 @@ func TestWeekdayRangeRestatement(t *testing.T) {
 		}
 	}
 }
+
+// A slashed date whose day exceeds 12 settles the order of the others in
+// the same question; two that disagree settle nothing.
+func TestSlashedDateConvention(t *testing.T) {
+	cases := []struct{ q, a, b string }{
+		{"How many messages were sent from 03/05/2004 to 15/05/2004?", "2004-05-03", "2004-05-15"},
+		{"How many messages were sent from 05/03/2004 to 05/15/2004?", "2004-05-03", "2004-05-15"},
+	}
+	for _, c := range cases {
+		r, err := reader.Read(c.q, collegeEnv)
+		if err != nil || r.Window == nil || r.Window.Start != us(c.a) || r.Window.End != us(c.b) {
+			t.Errorf("%q: %v %v, want [%s, %s)", c.q, r, err, c.a, c.b)
+		}
+		if err == nil && !strings.Contains(strings.Join(r.Notes, " "), "first, as") {
+			t.Errorf("%q: notes %v do not say how the order was settled", c.q, r.Notes)
+		}
+	}
+	for _, q := range []string{
+		"How many messages were sent from 03/05/2004 to 06/05/2004?",
+		"How many messages were sent from 03/05/2004 to 15/05/2004 or 05/16/2004?",
+	} {
+		if r, err := reader.Read(q, collegeEnv); err == nil {
+			t.Errorf("%q: read as %s, want a refusal", q, r.Line())
+		}
+	}
+}
