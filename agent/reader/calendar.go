@@ -224,16 +224,11 @@ func (p *timeParser) shortYear(j int) (int, int, bool, error) {
 		return 0, j, false, nil
 	}
 	yy, _ := strconv.Atoi(n.low)
-	var fit []int
-	for _, y := range []int{1900 + yy, 2000 + yy} {
-		if utc(y, 1, 1) < p.hi && utc(y+1, 1, 1) > p.lo {
-			fit = append(fit, y)
-		}
-	}
-	if len(fit) != 1 {
+	y, ok := p.centuryOf(yy)
+	if !ok {
 		return 0, j + 2, true, fmt.Errorf("which century? write the year with four digits")
 	}
-	return fit[0], j + 2, true, nil
+	return y, j + 2, true, nil
 }
 
 // standaloneYear reports whether a four-digit number at i stands as a

@@ -346,18 +346,22 @@ func (x *extractor) extract() error {
 				continue
 			}
 			if (t.low == "hops" || t.low == "hop") && i >= 2 {
-				if n, ok := x.count(i - 1); ok && (x.tok(i-2).low == "most" || x.tok(i-2).low == "max" || x.tok(i-2).low == "than" ||
+				// "than" bounds the hops only as "no more than" / "not
+				// longer than"; "more than 3 hops" is a threshold, refused.
+				noMore := x.tok(i-2).low == "than" && (x.tok(i-4).low == "no" || x.tok(i-4).low == "not") &&
+					(x.tok(i-3).low == "more" || x.tok(i-3).low == "longer" || x.tok(i-3).low == "greater")
+				if n, ok := x.count(i - 1); ok && (x.tok(i-2).low == "most" || x.tok(i-2).low == "max" || noMore ||
 					x.tok(i-2).low == "to" && x.tok(i-3).low == "up" || x.tok(i-2).text == "<=" || x.tok(i-2).text == "≤") {
 					if x.tok(i-2).low == "to" {
 						x.use(i-3, i-2)
 					}
 					x.s.maxHops = n
 					x.use(i-2, i+1)
-					if l := x.tok(i - 3).low; l == "at" || l == "more" || l == "no" {
+					if l := x.tok(i - 3).low; l == "at" {
 						x.use(i-3, i-2)
 					}
-					if x.tok(i-3).low == "more" && x.tok(i-4).low == "no" {
-						x.use(i-4, i-3)
+					if noMore {
+						x.use(i-4, i-2)
 					}
 					continue
 				}

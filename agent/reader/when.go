@@ -252,8 +252,15 @@ func (p *timeParser) core(i int) (when, bool, error) {
 		switch {
 		case len(parts[0]) == 4:
 			y, m, d = a, b, c
-		case len(parts[2]) == 4:
+		case len(parts[2]) == 4 || len(parts[2]) == 2 && len(parts[0]) <= 2:
 			y = c
+			if len(parts[2]) == 2 {
+				// "3/24/13": the year of that century in the store's extent.
+				var ok bool
+				if y, ok = p.centuryOf(c); !ok {
+					return bad(i+1, "which century? write the year with four digits")
+				}
+			}
 			switch {
 			case a > 12 && b <= 12:
 				d, m = a, b
@@ -269,7 +276,7 @@ func (p *timeParser) core(i int) (when, bool, error) {
 					m, d, how = a, b, "month first, as "+by+" is written"
 				default:
 					return bad(i+1, fmt.Sprintf("it could be %s or %s; write it as %04d-%02d-%02d or %04d-%02d-%02d",
-						dayMonthText(a, b, c), dayMonthText(b, a, c), c, b, a, c, a, b))
+						dayMonthText(a, b, y), dayMonthText(b, a, y), y, b, a, y, a, b))
 				}
 			}
 		default:
@@ -762,7 +769,7 @@ func (p *timeParser) slashOrder() (int, string) {
 			continue
 		}
 		parts := strings.Split(t.low, "/")
-		if len(parts) != 3 || len(parts[2]) != 4 {
+		if len(parts) != 3 || len(parts[0]) > 2 {
 			continue
 		}
 		a, _ := strconv.Atoi(parts[0])
@@ -783,4 +790,19 @@ func (p *timeParser) slashOrder() (int, string) {
 		}
 	}
 	return order, by
+}
+
+// centuryOf is the one year ending in yy (0–99) that overlaps the store's
+// extent; ok is false when none or both centuries do.
+func (p *timeParser) centuryOf(yy int) (int, bool) {
+	var fit []int
+	for _, y := range []int{1900 + yy, 2000 + yy} {
+		if utc(y, 1, 1) < p.hi && utc(y+1, 1, 1) > p.lo {
+			fit = append(fit, y)
+		}
+	}
+	if len(fit) != 1 {
+		return 0, false
+	}
+	return fit[0], true
 }

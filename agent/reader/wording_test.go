@@ -193,3 +193,39 @@ func TestSlashedDateConvention(t *testing.T) {
 		}
 	}
 }
+
+// "no more than N hops" bounds a path; "more than N hops" is a
+// threshold and is refused, never read as a bound.
+func TestHopBounds(t *testing.T) {
+	for _, q := range []string{
+		"How many time-respecting paths go from n1 to n2 with no more than 3 hops in May 2004?",
+		"How many time-respecting paths go from n1 to n2 with no longer than 3 hops in May 2004?",
+		"How many time-respecting paths go from n1 to n2 with at most 3 hops in May 2004?",
+	} {
+		r, err := reader.Read(q, collegeEnv)
+		if err != nil || !strings.Contains(r.Line(), "at most 3 hops") {
+			t.Errorf("%q: %v %v", q, r, err)
+		}
+	}
+	for _, q := range []string{
+		"How many time-respecting paths go from n1 to n2 with more than 3 hops in May 2004?",
+		"How many time-respecting paths go from n1 to n2 with longer than 3 hops in May 2004?",
+		"How many time-respecting paths go from n1 to n2 with fewer than 3 hops in May 2004?",
+	} {
+		if r, err := reader.Read(q, collegeEnv); err == nil {
+			t.Errorf("%q: read as %s, want a refusal", q, r.Line())
+		}
+	}
+}
+
+// A two-digit year in a slashed date takes the century of the store's
+// extent.
+func TestSlashedShortYear(t *testing.T) {
+	r, err := reader.Read("How many messages were sent from 5/3/04 to 5/15/04?", collegeEnv)
+	if err != nil || r.Window == nil || r.Window.Start != us("2004-05-03") || r.Window.End != us("2004-05-15") {
+		t.Errorf("short years: %v %v", r, err)
+	}
+	if _, err := reader.Read("How many messages were sent on 5/6/04?", collegeEnv); err == nil || !strings.Contains(err.Error(), "2004") {
+		t.Errorf("ambiguous short-year date: %v", err)
+	}
+}
