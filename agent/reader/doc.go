@@ -32,7 +32,11 @@
 //     ordinals (second, third), calendar cycles outside a cycle question
 //     (Mondays, weekends) and future time (will, forecast, next).
 //     Direction and role words (from, to, by, sent, received) are read by
-//     the intents, never ignored.
+//     the intents, never ignored. A node that is the subject of a passive
+//     sending verb ("was n5 sent", "n5 has been rated") receives, and is
+//     refused; so is a reach question's node written where paths end
+//     ("reached n5"), and "more than N hops" (only "no more than" and "at
+//     most" bound a path).
 //   - Words that cannot change intent, ignored and listed in the reading:
 //     greetings and thanks, politeness formulae ("could you", "if I may
 //     ask"), hedges and intensifiers (roughly, exactly, really), speech-act

@@ -92,6 +92,8 @@ var phrases = []struct {
 	{"pass it on", cReach}, {"passed on", cReach}, {"get to", cReach}, {"got to", cReach}, {"hear from", cReach}, {"hears from", cReach},
 	{"in common", cUnsupported}, {"3 cycle", cTriangle}, {"3 cycles", cTriangle}, {"2 node", ""},
 	{"how late", cLatest}, {"how soon", cFirst}, {"ping pongs", cPingPong}, {"highest number of", cPeak}, {"largest number of", cPeak},
+	{"earliest arrival", cReach + "+" + cFirst + "+" + cWhen}, {"first arrival", cReach + "+" + cFirst + "+" + cWhen},
+	{"arrival time", cReach + "+" + cWhen},
 	{"most number of", cPeak}, {"right now", ""}, {"closed by", ""}, {"each other", ""}, {"one another", ""},
 }
 

@@ -229,3 +229,43 @@ func TestSlashedShortYear(t *testing.T) {
 		t.Errorf("ambiguous short-year date: %v", err)
 	}
 }
+
+// A node that is the subject of a passive sending verb receives; the
+// reader refuses rather than read it as the sender.
+func TestPassiveSubjectRefused(t *testing.T) {
+	for _, q := range []string{
+		"How many messages was n5 sent in May 2004?",
+		"How many ratings had n5 been given in May 2004?",
+		"How many messages has n5 been sent in May 2004?",
+		"How many messages was node n5 sent in May 2004?",
+	} {
+		if r, err := reader.Read(q, collegeEnv); err == nil {
+			t.Errorf("%q: read as %s, want a refusal", q, r.Line())
+		} else if !strings.Contains(err.Error(), "passive") {
+			t.Errorf("%q: %v, want the passive named", q, err)
+		}
+	}
+	// The active voice, past perfect included, still reads.
+	for _, q := range []string{
+		"How many messages had n5 sent in May 2004?",
+		"How many messages did n5 send in May 2004?",
+		"How many messages were sent by n5 in May 2004?",
+	} {
+		r, err := reader.Read(q, collegeEnv)
+		if err != nil || !strings.Contains(r.Line(), "sent by n5") {
+			t.Errorf("%q: %v %v", q, r, err)
+		}
+	}
+}
+
+// "earliest arrival" asks for a time: with two nodes it is the earliest
+// arrival; with one it fits no shape.
+func TestEarliestArrivalPhrase(t *testing.T) {
+	r, err := reader.Read("What is the earliest arrival from n9 to n5 in May 2004?", collegeEnv)
+	if err != nil || r.Intent != "earliest-arrival" || r.Nodes[0].UID != "n9" || r.Nodes[1].UID != "n5" {
+		t.Errorf("earliest arrival: %v %v", r, err)
+	}
+	if r, err := reader.Read("Which node has the earliest arrival from n9 in May 2004?", collegeEnv); err == nil {
+		t.Errorf("one-node earliest arrival read as %s", r.Line())
+	}
+}
