@@ -96,7 +96,8 @@
 // does a lone "through B" (from the start of the store); "after D"
 // starts where D ends ("the two weeks after D" too), "since A" where A
 // starts, both running to the end of the store; "until B" and "before B"
-// end where B starts; "during P", "in P", "on D" are P's period; "N days
+// end where B starts; "during P", "in P", "on D" are P's period, and so
+// is "of P" after a noun naming what is counted ("the raters of 2013"); "N days
 // starting A" is [A, A+N). A weekday range beside a window ("(Monday to
 // Friday)") restates its first and last days: read when both agree,
 // refused when either does not. Compact day ranges name whole days, the last

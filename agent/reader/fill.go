@@ -117,7 +117,7 @@ func (x *extractor) times() (*timeRead, error) {
 			if err := mkWin(x.lo, t.w.end, "(from the start of the store) "+x.span(t.w.i-1, t.w.j), true); err != nil {
 				return nil, err
 			}
-		case t.w.prec != PrecInstant && prep != "at" && (prep != "of" || x.wholeOf(t)):
+		case t.w.prec != PrecInstant && prep != "at" && (prep != "of" || x.wholeOf(t) || x.countedOf(t)):
 			if err := mkWin(t.w.start, t.w.end, x.span(t.w.i, t.w.j), false); err != nil {
 				return nil, err
 			}
@@ -589,6 +589,28 @@ func (x *extractor) writtenInstant(t int64) bool {
 
 // wholeOf reports whether a period is written "all of P", "the whole of
 // P": the period itself.
+// countedOf reports whether "of P" follows a noun naming what is counted
+// or ranked ("the raters of 2013", "ratings of March 2013", "which bucket
+// of 2011"), where P is the window; a part of a period ("the end of
+// 2010", "the last day of 2010") is not.
+func (x *extractor) countedOf(t timeSlot) bool {
+	_, k := x.prevWord(t.w.i)
+	w, k2 := x.prevWord(k)
+	if k2 < 0 || x.tok(k2).kind != tWord {
+		return false
+	}
+	switch concept(w) {
+	case cEvent, cNodeNoun, cSenders, cRecipients, cBucket:
+	default:
+		return false
+	}
+	// "the first ratings of 2013", "the last bucket of 2011": an ordinal
+	// or extremum before the noun picks a part; leave it to the intents.
+	p, _ := x.prevWord(k2)
+	c := concept(p)
+	return c != cFirst && c != cLatest && changers[p] == ""
+}
+
 func (x *extractor) wholeOf(t timeSlot) bool {
 	_, k := x.prevWord(t.w.i)
 	w, _ := x.prevWord(k)

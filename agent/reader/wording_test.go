@@ -269,3 +269,26 @@ func TestEarliestArrivalPhrase(t *testing.T) {
 		t.Errorf("one-node earliest arrival read as %s", r.Line())
 	}
 }
+
+// "of P" after a noun naming what is counted makes P the window.
+func TestCountedOfPeriod(t *testing.T) {
+	for _, q := range []string{
+		"Who were the top 3 senders of May 2004?",
+		"How many messages of May 2004 were sent by n5?",
+	} {
+		r, err := reader.Read(q, collegeEnv)
+		if err != nil || r.Window == nil || r.Window.Start != us("2004-05-01") || r.Window.End != us("2004-06-01") {
+			t.Errorf("%q: %v %v", q, r, err)
+		}
+	}
+	// A part of a period is not the period.
+	for _, q := range []string{
+		"How many messages were sent on the last day of May 2004?",
+		"How many messages were sent at the end of May 2004?",
+	} {
+		r, err := reader.Read(q, collegeEnv)
+		if err == nil && r.Window != nil && r.Window.Start == us("2004-05-01") && r.Window.End == us("2004-06-01") {
+			t.Errorf("%q: read as all of May: %s", q, r.Line())
+		}
+	}
+}
