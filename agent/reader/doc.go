@@ -115,7 +115,8 @@
 //
 // Durations are taken exactly as written ("1.5 hours" is 5,400,000,000
 // µs; a value that is not a whole number of microseconds is refused;
-// number words read as numerals, "thirty-six" and "half an hour" too):
+// number words read as numerals, "thirty-six", "half an hour" and "a
+// quarter of an hour" too):
 // "weekly", "daily", "10-day buckets", "in buckets of 3 days", "within 2
 // hours", "δ = 90 minutes", "a one-day burst"; a rounded figure with "(N
 // µs)" beside it is read as N, which must round to the figure.

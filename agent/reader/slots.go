@@ -199,6 +199,9 @@ func (x *extractor) durAt(i int) (durSlot, int, error) {
 		var n int64
 		n, j = x.numberWordAt(i)
 		num = strconv.FormatInt(n, 10)
+	case t.low == "quarter" && x.tok(i+1).low == "of" && x.tok(i+2).low == "an" && x.tok(i+3).low == "hour":
+		// "a quarter of an hour": fifteen minutes.
+		return durSlot{us: 15 * usMinute, written: x.span(i, i+4), i: i}, i + 4, nil
 	case t.low == "half" && (x.tok(i+1).low == "a" || x.tok(i+1).low == "an") && x.tok(i+2).kind == tWord && unitUS[x.tok(i+2).low] >= usMinute:
 		// "half an hour", "half a day": half of one unit, exactly.
 		u := unitUS[x.tok(i+2).low]

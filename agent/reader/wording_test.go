@@ -292,3 +292,16 @@ func TestCountedOfPeriod(t *testing.T) {
 		}
 	}
 }
+
+// "a quarter of an hour" is fifteen minutes; "the third quarter of 2004"
+// stays a quarter of the year.
+func TestQuarterOfAnHour(t *testing.T) {
+	r, err := reader.Read("How many cyclic triangles completed within a quarter of an hour in May 2004?", collegeEnv)
+	if err != nil || r.Delta == nil || r.Delta.Micros != 15*60_000_000 {
+		t.Errorf("quarter of an hour: %v %v", r, err)
+	}
+	r, err = reader.Read("How many messages were sent in the third quarter of 2004?", collegeEnv)
+	if err != nil || r.Window == nil || r.Window.Start != us("2004-07-01") {
+		t.Errorf("third quarter: %v %v", r, err)
+	}
+}
