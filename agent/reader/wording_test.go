@@ -305,3 +305,15 @@ func TestQuarterOfAnHour(t *testing.T) {
 		t.Errorf("third quarter: %v %v", r, err)
 	}
 }
+
+// "how much" with a mass noun of events counts them; "how much" alone is
+// an amount the store does not hold.
+func TestHowMuchMail(t *testing.T) {
+	r, err := reader.Read("How much mail did n5 send in May 2004?", collegeEnv)
+	if err != nil || !strings.Contains(r.Line(), "number of events sent by n5") {
+		t.Errorf("how much mail: %v %v", r, err)
+	}
+	if r, err := reader.Read("How much did n5 send in May 2004?", collegeEnv); err == nil {
+		t.Errorf("how much alone read as %s", r.Line())
+	}
+}
