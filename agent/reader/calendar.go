@@ -224,16 +224,11 @@ func (p *timeParser) shortYear(j int) (int, int, bool, error) {
 		return 0, j, false, nil
 	}
 	yy, _ := strconv.Atoi(n.low)
-	var fit []int
-	for _, y := range []int{1900 + yy, 2000 + yy} {
-		if utc(y, 1, 1) < p.hi && utc(y+1, 1, 1) > p.lo {
-			fit = append(fit, y)
-		}
-	}
-	if len(fit) != 1 {
+	y, ok := p.centuryOf(yy)
+	if !ok {
 		return 0, j + 2, true, fmt.Errorf("which century? write the year with four digits")
 	}
-	return fit[0], j + 2, true, nil
+	return y, j + 2, true, nil
 }
 
 // standaloneYear reports whether a four-digit number at i stands as a
@@ -327,4 +322,61 @@ func (p *timeParser) wordClock(i int) (int, int, int, bool) {
 		j += 2
 	}
 	return h % 24, m, j, true
+}
+
+// Orders of a slashed date's day and month.
+const (
+	orderUnknown = iota
+	dayFirst
+	monthFirst
+)
+
+// slashOrder is the order in which this question writes slashed dates,
+// settled by one whose day exceeds 12 ("26/08/1970" is day first): a
+// writer keeps one convention within a question. It is unknown when no
+// slashed date settles it or when two settle it differently. by is the
+// date that settled it.
+func (p *timeParser) slashOrder() (int, string) {
+	order, by := orderUnknown, ""
+	for _, t := range p.toks {
+		if t.kind != tSlash {
+			continue
+		}
+		parts := strings.Split(t.low, "/")
+		if len(parts) != 3 || len(parts[0]) > 2 {
+			continue
+		}
+		a, _ := strconv.Atoi(parts[0])
+		b, _ := strconv.Atoi(parts[1])
+		o := orderUnknown
+		switch {
+		case a > 12 && a <= 31 && b <= 12:
+			o = dayFirst
+		case b > 12 && b <= 31 && a <= 12:
+			o = monthFirst
+		}
+		switch {
+		case o == orderUnknown:
+		case order == orderUnknown:
+			order, by = o, t.text
+		case order != o:
+			return orderUnknown, ""
+		}
+	}
+	return order, by
+}
+
+// centuryOf is the one year ending in yy (0–99) that overlaps the store's
+// extent; ok is false when none or both centuries do.
+func (p *timeParser) centuryOf(yy int) (int, bool) {
+	var fit []int
+	for _, y := range []int{1900 + yy, 2000 + yy} {
+		if utc(y, 1, 1) < p.hi && utc(y+1, 1, 1) > p.lo {
+			fit = append(fit, y)
+		}
+	}
+	if len(fit) != 1 {
+		return 0, false
+	}
+	return fit[0], true
 }

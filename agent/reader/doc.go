@@ -32,7 +32,11 @@
 //     ordinals (second, third), calendar cycles outside a cycle question
 //     (Mondays, weekends) and future time (will, forecast, next).
 //     Direction and role words (from, to, by, sent, received) are read by
-//     the intents, never ignored.
+//     the intents, never ignored. A node that is the subject of a passive
+//     sending verb ("was n5 sent", "n5 has been rated") receives, and is
+//     refused; so is a reach question's node written where paths end
+//     ("reached n5"), and "more than N hops" (only "no more than" and "at
+//     most" bound a path).
 //   - Words that cannot change intent, ignored and listed in the reading:
 //     greetings and thanks, politeness formulae ("could you", "if I may
 //     ask"), hedges and intensifiers (roughly, exactly, really), speech-act
@@ -61,11 +65,13 @@
 // ("1083412800000000", "1083412800000000 µs"); RFC 3339 with or without an
 // offset; ISO dates and date-times ("2004-05-03", "2004-05-03 12:00 UTC");
 // "2004/05/03", and "03/05/2004" only when the day and month cannot be
-// swapped; "May 3, 2004", "May 3rd 2004", "3 May 2004", "the 3rd of May
+// swapped, or when another slashed date of the same question settles its
+// writer's order ("15/05/2004" is day first); "May 3, 2004", "May 3rd 2004", "3 May 2004", "the 3rd of May
 // 2004"; a time of day before or after a date ("noon UTC on May 3, 2004",
 // "May 3, 2004 at 15:30 UTC", "3pm", "midnight", "10:00+02:00"); months
 // ("May 2004", "in June": a missing year is filled in when exactly one
-// year of the store's extent fits, and the reading says so); weeks ("the
+// year of the store's extent fits, or inside parentheses after a period
+// of one year, which it restates, and the reading says so); weeks ("the
 // first week of June 2004" is June 1–7, "the last week of …" the last
 // seven days, "the week of May 3, 2004" seven days from then, "2004-W23"
 // and "week 23 of 2004" ISO weeks); quarters ("Q3 2004", "2004-Q3", "the
@@ -78,15 +84,23 @@
 // 11/05/1970"), ordinal words ("the fifth of January", "twenty-sixth"),
 // half years ("H1 2012", "the first half of 1971"), "3/2013", "July
 // '12" (the century in the store's extent), "all of 2013", a year
-// standing alone ("2011: …"), and "(UTC)" after a time.
+// standing alone ("2011: …"), "(UTC)" after a time, the fixed-date
+// holidays ("New Year's Day 1970", "Christmas Day", "New Year's Eve"),
+// and "only" right after a time ("on 1 May only"), which restates its
+// window.
 //
 // Ranges: "from A to B", "between A and B", "A .. B" are [A, B); "A
-// through B" and "A to B inclusive" end at the end of B's period, and so
+// through B" and "A to B" with an inclusion marker after B ("inclusive",
+// "(inclusive)", "both days included") end at the end of B's period, as
+// does "until B" with one ("before B inclusive" is refused), and so
 // does a lone "through B" (from the start of the store); "after D"
 // starts where D ends ("the two weeks after D" too), "since A" where A
 // starts, both running to the end of the store; "until B" and "before B"
-// end where B starts; "during P", "in P", "on D" are P's period; "N days
-// starting A" is [A, A+N). Compact day ranges name whole days, the last
+// end where B starts; "during P", "in P", "on D" are P's period, and so
+// is "of P" after a noun naming what is counted ("the raters of 2013"); "N days
+// starting A" is [A, A+N). A weekday range beside a window ("(Monday to
+// Friday)") restates its first and last days: read when both agree,
+// refused when either does not. Compact day ranges name whole days, the last
 // included: "5 to 11 January 1970", "the 5th to the 11th of January",
 // "Monday 2 and Friday 6 March", "June 1-7", "May 3–9, 2004", and a dash
 // between two dates ("2004-06-01 - 2004-06-07"). No window means the
@@ -100,7 +114,9 @@
 // first burst") is answered "none" over that window.
 //
 // Durations are taken exactly as written ("1.5 hours" is 5,400,000,000
-// µs; a value that is not a whole number of microseconds is refused):
+// µs; a value that is not a whole number of microseconds is refused;
+// number words read as numerals, "thirty-six", "half an hour" and "a
+// quarter of an hour" too):
 // "weekly", "daily", "10-day buckets", "in buckets of 3 days", "within 2
 // hours", "δ = 90 minutes", "a one-day burst"; a rounded figure with "(N
 // µs)" beside it is read as N, which must round to the figure.

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 )
 
 // timeRead is what the times of a question are: windows and instants.
@@ -49,11 +50,10 @@ func (x *extractor) times() (*timeRead, error) {
 					return nil, fmt.Errorf("read %q as \"between A and B\"", x.span(t.w.i-1, n.w.j))
 				}
 				end, incl := n.w.start, false
-				if conn == "through" || conn == "thru" || conn == "up to and including" || x.tok(n.w.j).low == "inclusive" || x.tok(n.w.j).low == "inclusively" {
+				mark := x.inclusiveAt(n.w.j)
+				if conn == "through" || conn == "thru" || conn == "up to and including" || mark > n.w.j {
 					end, incl = n.w.end, true
-					if x.tok(n.w.j).low == "inclusive" || x.tok(n.w.j).low == "inclusively" {
-						x.toks[n.w.j].used = true
-					}
+					x.use(n.w.j, mark)
 				}
 				// A compact day range ("5 to 11 May", "June 1-7") and a dash
 				// between two days name whole days: the last one is included.
@@ -99,6 +99,17 @@ func (x *extractor) times() (*timeRead, error) {
 				return nil, err
 			}
 		case prep == "until" || prep == "till" || prep == "before" || (prep == "to" && x.tok(t.w.i-2).low == "up"):
+			// "until D inclusive" ends where D ends; "before D inclusive"
+			// contradicts itself.
+			if x.inclusiveAt(t.w.j) > t.w.j {
+				if prep == "before" {
+					return nil, fmt.Errorf("%q both excludes and includes %s; write \"through %s\" or \"before %s\"", x.span(t.w.i-1, x.inclusiveAt(t.w.j)), t.w.text, t.w.text, t.w.text)
+				}
+				if err := mkWin(x.lo, t.w.end, "(from the start of the store) "+x.span(t.w.i-1, x.inclusiveAt(t.w.j)), true); err != nil {
+					return nil, err
+				}
+				continue
+			}
 			if err := mkWin(x.lo, t.w.start, "(from the start of the store) "+x.span(t.w.i-1, t.w.j), false); err != nil {
 				return nil, err
 			}
@@ -106,7 +117,7 @@ func (x *extractor) times() (*timeRead, error) {
 			if err := mkWin(x.lo, t.w.end, "(from the start of the store) "+x.span(t.w.i-1, t.w.j), true); err != nil {
 				return nil, err
 			}
-		case t.w.prec != PrecInstant && prep != "at" && (prep != "of" || x.wholeOf(t)):
+		case t.w.prec != PrecInstant && prep != "at" && (prep != "of" || x.wholeOf(t) || x.countedOf(t)):
 			if err := mkWin(t.w.start, t.w.end, x.span(t.w.i, t.w.j), false); err != nil {
 				return nil, err
 			}
@@ -183,6 +194,11 @@ func (x *extractor) fill(in *intent, text string) (*Reading, string) {
 	}
 	switch in.nodes {
 	case 1:
+		// A reach question counts from its node; a node written where
+		// paths end ("reached n9", "arrive at n9") asks the reverse.
+		if roleOf(in) == "source" && s.nodes[0].cue == "dst" {
+			return nil, fmt.Sprintf("%s is written as where paths end, but this question follows paths from its node; write \"reachable from %s\"", s.nodes[0].written, s.nodes[0].written)
+		}
 		r.Nodes = []Node{mkNode(s.nodes[0], roleOf(in))}
 	case 2:
 		a, b := s.nodes[0], s.nodes[1]
@@ -271,6 +287,21 @@ func (x *extractor) fill(in *intent, text string) (*Reading, string) {
 		}
 	} else if in.inst != 2 && len(tr.wins) > 0 {
 		return nil, fmt.Sprintf("this question takes no window, but it writes %q", tr.wins[0].Written)
+	}
+	// "(Monday to Friday)" must name the window's first and last days.
+	for _, dr := range s.dayRanges {
+		w := r.Window
+		if w == nil {
+			return nil, fmt.Sprintf("%q restates the days of a window, but this question takes none", dr.written)
+		}
+		first := time.UnixMicro(w.Start).UTC()
+		last := time.UnixMicro(w.End - 1).UTC()
+		if w.End-w.Start > 7*usDay || first.Weekday() != dr.first || last.Weekday() != dr.last ||
+			w.Start%usDay != 0 || w.End%usDay != 0 {
+			return nil, fmt.Sprintf("the window [%s, %s) runs %s to %s, but the question restates it as %q", w.StartText, w.EndText,
+				first.Weekday(), last.Weekday(), dr.written)
+		}
+		r.Notes = append(r.Notes, fmt.Sprintf("%q agrees with the window's first and last days", dr.written))
 	}
 	if len(r.Instants) == 2 {
 		r.Instants[0].Role, r.Instants[1].Role = "t1", "t2"
@@ -558,6 +589,28 @@ func (x *extractor) writtenInstant(t int64) bool {
 
 // wholeOf reports whether a period is written "all of P", "the whole of
 // P": the period itself.
+// countedOf reports whether "of P" follows a noun naming what is counted
+// or ranked ("the raters of 2013", "ratings of March 2013", "which bucket
+// of 2011"), where P is the window; a part of a period ("the end of
+// 2010", "the last day of 2010") is not.
+func (x *extractor) countedOf(t timeSlot) bool {
+	_, k := x.prevWord(t.w.i)
+	w, k2 := x.prevWord(k)
+	if k2 < 0 || x.tok(k2).kind != tWord {
+		return false
+	}
+	switch concept(w) {
+	case cEvent, cNodeNoun, cSenders, cRecipients, cBucket:
+	default:
+		return false
+	}
+	// "the first ratings of 2013", "the last bucket of 2011": an ordinal
+	// or extremum before the noun picks a part; leave it to the intents.
+	p, _ := x.prevWord(k2)
+	c := concept(p)
+	return c != cFirst && c != cLatest && changers[p] == ""
+}
+
 func (x *extractor) wholeOf(t timeSlot) bool {
 	_, k := x.prevWord(t.w.i)
 	w, _ := x.prevWord(k)

@@ -81,7 +81,8 @@ var phrases = []struct {
 	{"in principle", cIgnored}, {"all told", cIgnored}, {"thank you", cIgnored},
 	{"in order of time", cTimeOrder}, {"no earlier than", cTimeOrder},
 	{"back and forth", cPingPong}, {"ping pong", cPingPong}, {"tit for tat", cPingPong},
-	{"most active", cPeak}, {"how many", cHowMany}, {"how much", cUnsupported}, {"number of", cHowMany},
+	{"most active", cPeak}, {"how many", cHowMany}, {"how much mail", cHowMany + "+" + cEvent}, {"how much email", cHowMany + "+" + cEvent},
+	{"how much traffic", cHowMany + "+" + cEvent}, {"how much activity", cHowMany + "+" + cEvent}, {"how much", cUnsupported}, {"number of", cHowMany},
 	{"on record", ""}, {"take part in", cAround}, {"takes part in", cAround}, {"took part in", cAround}, {"taking part in", cAround}, {"part of", ""},
 	{"so far", ""}, {"at all", ""}, {"at any point", ""}, {"all time", ""}, {"of all", ""}, {"in total", cHowMany},
 	{"the whole store", ""}, {"the whole dataset", ""}, {"the whole graph", ""}, {"the entire store", ""},
@@ -92,6 +93,8 @@ var phrases = []struct {
 	{"pass it on", cReach}, {"passed on", cReach}, {"get to", cReach}, {"got to", cReach}, {"hear from", cReach}, {"hears from", cReach},
 	{"in common", cUnsupported}, {"3 cycle", cTriangle}, {"3 cycles", cTriangle}, {"2 node", ""},
 	{"how late", cLatest}, {"how soon", cFirst}, {"ping pongs", cPingPong}, {"highest number of", cPeak}, {"largest number of", cPeak},
+	{"earliest arrival", cReach + "+" + cFirst + "+" + cWhen}, {"first arrival", cReach + "+" + cFirst + "+" + cWhen},
+	{"arrival time", cReach + "+" + cWhen},
 	{"most number of", cPeak}, {"right now", ""}, {"closed by", ""}, {"each other", ""}, {"one another", ""},
 }
 

@@ -41,7 +41,7 @@ func Read(text string, env Env) (*Reading, error) {
 
 // prepare extracts the slots and reads the remaining words.
 func prepare(text string, env Env) (*extractor, error) {
-	toks := joinHyphenated(tokenize(text))
+	toks := holidays(joinHyphenated(tokenize(text)))
 	x := &extractor{timeParser: timeParser{toks: toks, lo: env.VtMin, hi: env.VtMax}, env: env, s: &slots{concepts: map[string]int{}}}
 	if err := x.extract(); err != nil {
 		if rf, ok := err.(*Refusal); ok {
@@ -52,7 +52,38 @@ func prepare(text string, env Env) (*extractor, error) {
 	if err := x.concepts(); err != nil {
 		return nil, err
 	}
+	if err := x.passiveNode(); err != nil {
+		return nil, err
+	}
 	return x, nil
+}
+
+var beForms = map[string]bool{"was": true, "were": true, "is": true, "are": true, "be": true, "been": true, "being": true, "get": true, "got": true, "gets": true}
+
+// passiveNode refuses a node that is the subject of a passive sending
+// verb ("was n5 sent", "n5 has been rated", "had n5 been given"): there
+// the node receives, the reverse of the active voice the intents read.
+func (x *extractor) passiveNode() error {
+	participle := func(k int) bool {
+		t := x.tok(k)
+		return t.kind == tWord && concept(t.low) == cSend && !strings.HasSuffix(t.low, "ing") &&
+			(t.low == "sent" || t.low == "written" || strings.HasSuffix(t.low, "ed") || strings.HasSuffix(t.low, "en"))
+	}
+	for _, n := range x.s.nodes {
+		i := n.i
+		before := x.tok(i - 1).low
+		if isNodeNoun(before) || before == "the" {
+			before = x.tok(i - 2).low // "was account n5 rated"
+		}
+		passive := beForms[before] && before != "been" && participle(i+1) || // "was n5 sent"
+			x.tok(i+1).low == "been" && participle(i+2) || // "has n5 been sent"
+			beForms[x.tok(i+1).low] && participle(i+2) || // "n5 was rated"
+			(x.tok(i+1).low == "has" || x.tok(i+1).low == "had" || x.tok(i+1).low == "have") && x.tok(i+2).low == "been" && participle(i+3)
+		if passive {
+			return &Refusal{Problem: fmt.Sprintf("%s is the subject of a passive verb, so it receives; write \"sent to %s\" or \"received by %s\"", n.written, n.written, n.written)}
+		}
+	}
+	return nil
 }
 
 // Claims lists every intent whose concepts and slots a question fits.

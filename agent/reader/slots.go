@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 )
 
 // slots is everything typed a question holds, before an intent is chosen.
@@ -27,6 +28,47 @@ type slots struct {
 	// eventKind is a word naming one kind of event on a store with
 	// several relation types ("" when there is none).
 	eventKind string
+	// dayRanges are weekday ranges written beside a window ("(Monday to
+	// Friday)"), which must name its first and last days.
+	dayRanges []dayRange
+}
+
+// dayRange is "Monday to Friday" restating a window's first and last days.
+type dayRange struct {
+	first, last time.Weekday
+	written     string
+}
+
+// dayRangeAt reads a weekday range beside a time at i: "(Monday to
+// Friday)", ", Monday to Sunday inclusive", "Mon–Fri". A weekday followed
+// by a day number is a date, not a restatement, and is left alone.
+func (x *extractor) dayRangeAt(i int) (dayRange, int, bool) {
+	k, paren := i, false
+	switch x.tok(k).text {
+	case "(":
+		k, paren = k+1, true
+	case ",":
+		k++
+	}
+	a, ok1 := weekdays[x.tok(k).low]
+	conn := x.tok(k + 1).low
+	b, ok2 := weekdays[x.tok(k+2).low]
+	if !ok1 || !ok2 || x.tok(k).kind != tWord || x.tok(k+2).kind != tWord ||
+		conn != "to" && conn != "through" && conn != "thru" && conn != "until" && conn != "till" && conn != "-" && conn != "–" {
+		return dayRange{}, i, false
+	}
+	e := k + 3
+	if n := x.tok(e); n.kind == tNum || n.low == "the" || dayOrdinals[n.low] > 0 {
+		return dayRange{}, i, false
+	}
+	e = x.inclusiveAt(e)
+	if paren {
+		if x.tok(e).text != ")" {
+			return dayRange{}, i, false
+		}
+		e++
+	}
+	return dayRange{first: a, last: b, written: x.span(k, k+3)}, e, true
 }
 
 type nodeSlot struct {
@@ -63,7 +105,63 @@ var unitUS = map[string]int64{
 }
 
 var numberWords = map[string]int64{"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
-	"eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "fifteen": 15, "twenty": 20, "thirty": 30}
+	"eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13, "fourteen": 14, "fifteen": 15,
+	"sixteen": 16, "seventeen": 17, "eighteen": 18, "nineteen": 19, "twenty": 20, "thirty": 30, "forty": 40,
+	"fifty": 50, "sixty": 60, "seventy": 70, "eighty": 80, "ninety": 90}
+
+// numberWordAt reads a cardinal written in words at i: "five", "sixty",
+// and a tens word joined by a hyphen to a unit word ("thirty-six"). It
+// returns the value and the index after it, or 0 and i.
+func (x *extractor) numberWordAt(i int) (int64, int) {
+	t := x.tok(i)
+	n := numberWords[t.low]
+	if t.kind != tWord || n == 0 {
+		return 0, i
+	}
+	if n >= 20 && n%10 == 0 && x.tok(i+1).text == "-" {
+		if u := x.tok(i + 2); u.kind == tWord && numberWords[u.low] >= 1 && numberWords[u.low] <= 9 && u.low != "a" && u.low != "an" {
+			return n + numberWords[u.low], i + 3
+		}
+	}
+	return n, i + 1
+}
+
+// inclusiveAt reads a marker after a range's end that includes the end's
+// whole period: "inclusive", ", inclusive", "(inclusive)", "both
+// included", "both days included", "(both dates inclusive)". It returns
+// the index after the marker, or j when there is none.
+func (x *extractor) inclusiveAt(j int) int {
+	k, paren := j, false
+	switch x.tok(k).text {
+	case ",":
+		k++
+	case "(":
+		k, paren = k+1, true
+	}
+	switch l := x.tok(k).low; {
+	case l == "inclusive" || l == "inclusively":
+		k++
+	case l == "both":
+		k++
+		switch x.tok(k).low {
+		case "days", "dates", "ends", "endpoints", "bounds":
+			k++
+		}
+		if l := x.tok(k).low; l != "included" && l != "inclusive" {
+			return j
+		}
+		k++
+	default:
+		return j
+	}
+	if paren {
+		if x.tok(k).text != ")" {
+			return j
+		}
+		k++
+	}
+	return k
+}
 
 var adverbDur = map[string]int64{"hourly": usHour, "daily": usDay, "weekly": usWeek}
 
@@ -93,11 +191,24 @@ func (x *extractor) durAt(i int) (durSlot, int, error) {
 		return durSlot{us: us, written: t.text, role: "bucket", i: i}, i + 1, nil
 	}
 	var num string
+	j := i + 1
 	switch {
 	case t.kind == tNum:
 		num = t.low
 	case numberWords[t.low] > 0 && t.kind == tWord:
-		num = strconv.FormatInt(numberWords[t.low], 10)
+		var n int64
+		n, j = x.numberWordAt(i)
+		num = strconv.FormatInt(n, 10)
+	case t.low == "quarter" && x.tok(i+1).low == "of" && x.tok(i+2).low == "an" && x.tok(i+3).low == "hour":
+		// "a quarter of an hour": fifteen minutes.
+		return durSlot{us: 15 * usMinute, written: x.span(i, i+4), i: i}, i + 4, nil
+	case t.low == "half" && (x.tok(i+1).low == "a" || x.tok(i+1).low == "an") && x.tok(i+2).kind == tWord && unitUS[x.tok(i+2).low] >= usMinute:
+		// "half an hour", "half a day": half of one unit, exactly.
+		u := unitUS[x.tok(i+2).low]
+		if s := x.tok(i + 2).low; strings.HasSuffix(s, "s") && s != "s" || u%2 != 0 {
+			return durSlot{}, i, nil
+		}
+		return durSlot{us: u / 2, written: x.span(i, i+3), i: i}, i + 3, nil
 	default:
 		// "day-long", "hour-long"
 		if u, ok := unitUS[t.low]; ok && u >= usHour && x.tok(i+1).text == "-" && x.tok(i+2).low == "long" {
@@ -105,7 +216,6 @@ func (x *extractor) durAt(i int) (durSlot, int, error) {
 		}
 		return durSlot{}, i, nil
 	}
-	j := i + 1
 	if x.tok(j).text == "-" {
 		j++
 	}
@@ -185,6 +295,9 @@ func (x *extractor) extract() error {
 	toks := x.toks
 	for i := 0; i < len(toks); i++ {
 		t := toks[i]
+		if t.text == ")" {
+			x.restated = [2]int64{}
+		}
 		if t.used {
 			continue
 		}
@@ -236,18 +349,22 @@ func (x *extractor) extract() error {
 				continue
 			}
 			if (t.low == "hops" || t.low == "hop") && i >= 2 {
-				if n, ok := x.count(i - 1); ok && (x.tok(i-2).low == "most" || x.tok(i-2).low == "max" || x.tok(i-2).low == "than" ||
+				// "than" bounds the hops only as "no more than" / "not
+				// longer than"; "more than 3 hops" is a threshold, refused.
+				noMore := x.tok(i-2).low == "than" && (x.tok(i-4).low == "no" || x.tok(i-4).low == "not") &&
+					(x.tok(i-3).low == "more" || x.tok(i-3).low == "longer" || x.tok(i-3).low == "greater")
+				if n, ok := x.count(i - 1); ok && (x.tok(i-2).low == "most" || x.tok(i-2).low == "max" || noMore ||
 					x.tok(i-2).low == "to" && x.tok(i-3).low == "up" || x.tok(i-2).text == "<=" || x.tok(i-2).text == "≤") {
 					if x.tok(i-2).low == "to" {
 						x.use(i-3, i-2)
 					}
 					x.s.maxHops = n
 					x.use(i-2, i+1)
-					if l := x.tok(i - 3).low; l == "at" || l == "more" || l == "no" {
+					if l := x.tok(i - 3).low; l == "at" {
 						x.use(i-3, i-2)
 					}
-					if x.tok(i-3).low == "more" && x.tok(i-4).low == "no" {
-						x.use(i-4, i-3)
+					if noMore {
+						x.use(i-4, i-2)
 					}
 					continue
 				}
@@ -276,10 +393,30 @@ func (x *extractor) extract() error {
 			prep, _ := x.prevWord(i)
 			x.s.times = append(x.s.times, timeSlot{w: w, prep: prep, i: i})
 			x.use(w.i, w.j)
+			// ", both days included" after a time belongs to it.
+			next := w.j
+			if m := x.inclusiveAt(w.j); m > w.j {
+				x.use(w.j, m)
+				next = m
+			}
+			if dr, m, ok := x.dayRangeAt(next); ok && w.prec != PrecInstant {
+				x.s.dayRanges = append(x.s.dayRanges, dr)
+				x.use(next, m)
+				next = m
+			}
+			// "on 1 May only", "at that instant only": "only" after a
+			// time restricts to that time, which the window already does.
+			if x.tok(next).low == "only" && (x.tok(next+1).kind == tPunct || next+1 >= len(toks)) {
+				x.use(next, next+1)
+				next++
+			}
+			if x.tok(next).text == "(" && w.prec != PrecInstant {
+				x.restated = [2]int64{w.start, w.end}
+			}
 			if w.inferred != "" {
 				x.s.notes = append(x.s.notes, w.text+": "+w.inferred)
 			}
-			i = w.j - 1
+			i = next - 1
 			continue
 		}
 		// A duration.
@@ -359,7 +496,7 @@ func (x *extractor) extract() error {
 			}
 		}
 		// "the 5 most", "which three nodes".
-		if n, ok := x.count(i); ok && (x.tok(i+1).low == "most" || x.tok(i+1).low == "busiest" || isNodeNoun(x.tok(i+1).low) || isNodeNoun(x.tok(i+2).low) && x.tok(i+1).low == "most") {
+		if n, ok := x.count(i); ok && (x.tok(i+1).low == "most" || x.tok(i+1).low == "busiest" || isSuperlative(x.tok(i+1).low) || isNodeNoun(x.tok(i+1).low) || isNodeNoun(x.tok(i+2).low) && x.tok(i+1).low == "most") {
 			if p, _ := x.prevWord(i); p == "which" || p == "top" || p == "what" || p == "list" || p == "name" || p == "the" || p == "" || p == "are" || p == "were" || x.tok(i+1).low == "most" {
 				x.s.k, x.s.kText = n, t.text
 				t.used = true
@@ -407,6 +544,13 @@ func (x *extractor) rawRange(i int) (int, bool) {
 }
 
 func isNodeNoun(w string) bool { return concept(w) == cNodeNoun }
+
+// isSuperlative reports whether w is a ranking superlative ("biggest",
+// "largest", "heaviest"), before which a count is how many to rank.
+func isSuperlative(w string) bool {
+	c := concept(w)
+	return (c == cRank || c == cPeak) && strings.HasSuffix(w, "est")
+}
 
 // count reads a small count at i: "5" or "five".
 func (x *extractor) count(i int) (int64, bool) {

@@ -37,6 +37,7 @@ var tokenRE = regexp.MustCompile(strings.Join([]string{
 	`\d{1,4}/\d{1,2}/\d{1,4}`,
 	`\d{1,2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:[Zz]\b|[+-]\d{2}:?\d{2})?`,
 	`\d+(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?`,
+	`\b(?:[iI]\.[eE]|[eE]\.[gG])\.`,
 	`[\p{L}_][\p{L}\p{N}_]*(?:['’][\p{L}]+)?`,
 	`\.\.|->|→|>=|<=|≥|≤|[^\s\p{L}\p{N}]`,
 }, "|"))
@@ -66,6 +67,9 @@ func tokenize(s string) []*token {
 		case unicode.IsDigit(r[0]):
 			t.kind = tNum
 			t.low = strings.ReplaceAll(m, ",", "")
+		case len(m) == 4 && m[1] == '.' && m[3] == '.':
+			// "i.e.", "e.g.": one word, read as the discourse marker it is.
+			t.kind, t.low = tWord, strings.ToLower(m[:3])
 		case unicode.IsLetter(r[0]) || r[0] == '_':
 			t.kind = tWord
 			if t.low == "o'clock" || t.low == "o’clock" {
@@ -85,6 +89,45 @@ func tokenize(s string) []*token {
 			continue
 		}
 		out = append(out, t)
+	}
+	return out
+}
+
+// holidays rewrites the fixed-date holidays of the Gregorian calendar
+// into the day and month they name, keeping their spelling: "New Year's
+// Day 1970" reads as 1 January 1970, "Christmas Day" as 25 December,
+// "New Year's Eve" as 31 December. Movable feasts (Easter) are left
+// alone and stay unknown words.
+func holidays(toks []*token) []*token {
+	var out []*token
+	for i := 0; i < len(toks); i++ {
+		low := func(k int) string {
+			if i+k < len(toks) && toks[i+k].kind == tWord {
+				return toks[i+k].low
+			}
+			return ""
+		}
+		day, month, n := "", "", 0
+		switch {
+		case low(0) == "new" && low(1) == "year" && strings.ContainsAny(toks[i+1].text, "'’") && low(2) == "day":
+			day, month, n = "1", "january", 3
+		case low(0) == "new" && low(1) == "year" && strings.ContainsAny(toks[i+1].text, "'’") && low(2) == "eve":
+			day, month, n = "31", "december", 3
+		case low(0) == "christmas" && low(1) == "day":
+			day, month, n = "25", "december", 2
+		case low(0) == "christmas" && low(1) == "eve":
+			day, month, n = "24", "december", 2
+		}
+		if n == 0 {
+			out = append(out, toks[i])
+			continue
+		}
+		text := toks[i].text
+		for _, t := range toks[i+1 : i+n-1] {
+			text += " " + t.text
+		}
+		out = append(out, &token{kind: tNum, text: text, low: day}, &token{kind: tWord, text: toks[i+n-1].text, low: month})
+		i += n - 1
 	}
 	return out
 }

@@ -70,6 +70,11 @@ var yearPreps = map[string]bool{"in": true, "during": true, "throughout": true, 
 type timeParser struct {
 	toks   []*token
 	lo, hi int64
+	// restated is the period of a time just before an opening
+	// parenthesis, while inside it: a month written there without a year
+	// takes the year that period lies in ("the first half of 1971
+	// (January until June)").
+	restated [2]int64
 }
 
 func (p *timeParser) tok(i int) *token {
@@ -243,11 +248,19 @@ func (p *timeParser) core(i int) (when, bool, error) {
 		b, _ := strconv.Atoi(parts[1])
 		c, _ := strconv.Atoi(parts[2])
 		var y, m, d int
+		how := ""
 		switch {
 		case len(parts[0]) == 4:
 			y, m, d = a, b, c
-		case len(parts[2]) == 4:
+		case len(parts[2]) == 4 || len(parts[2]) == 2 && len(parts[0]) <= 2:
 			y = c
+			if len(parts[2]) == 2 {
+				// "3/24/13": the year of that century in the store's extent.
+				var ok bool
+				if y, ok = p.centuryOf(c); !ok {
+					return bad(i+1, "which century? write the year with four digits")
+				}
+			}
 			switch {
 			case a > 12 && b <= 12:
 				d, m = a, b
@@ -256,8 +269,15 @@ func (p *timeParser) core(i int) (when, bool, error) {
 			case a == b:
 				m, d = a, b
 			default:
-				return bad(i+1, fmt.Sprintf("it could be %s or %s; write it as %04d-%02d-%02d or %04d-%02d-%02d",
-					dayMonthText(a, b, c), dayMonthText(b, a, c), c, b, a, c, a, b))
+				switch order, by := p.slashOrder(); order {
+				case dayFirst:
+					d, m, how = a, b, "day first, as "+by+" is written"
+				case monthFirst:
+					m, d, how = a, b, "month first, as "+by+" is written"
+				default:
+					return bad(i+1, fmt.Sprintf("it could be %s or %s; write it as %04d-%02d-%02d or %04d-%02d-%02d",
+						dayMonthText(a, b, y), dayMonthText(b, a, y), y, b, a, y, a, b))
+				}
 			}
 		default:
 			return bad(i+1, "write the year with four digits")
@@ -265,7 +285,11 @@ func (p *timeParser) core(i int) (when, bool, error) {
 		if !validDay(y, m, d) {
 			return bad(i+1, "no such day")
 		}
-		return p.withClock(i, utc(y, m, d), i+1)
+		w, ok, err := p.withClock(i, utc(y, m, d), i+1)
+		if how != "" && err == nil {
+			w.inferred = how
+		}
+		return w, ok, err
 	case tClock:
 		return p.clockFirst(i)
 	case tWeek:
@@ -701,6 +725,12 @@ func (p *timeParser) quarter(i, y, q, j int) (when, bool, error) {
 func (p *timeParser) inferYear(period func(y int) (int64, int64)) (int, string, error) {
 	if p.hi <= p.lo {
 		return 0, "", fmt.Errorf("which year? the store holds no events to infer it from")
+	}
+	if r := p.restated; r[1] > r[0] {
+		a, b := time.UnixMicro(r[0]).UTC().Year(), time.UnixMicro(r[1]-1).UTC().Year()
+		if s, e := period(a); a == b && s < r[1] && e > r[0] {
+			return a, fmt.Sprintf("year %d: that of the window it restates", a), nil
+		}
 	}
 	y0 := time.UnixMicro(p.lo).UTC().Year()
 	y1 := time.UnixMicro(p.hi - 1).UTC().Year()
