@@ -15,46 +15,35 @@ import (
 
 // Fault classes that sit on the verifier's numeric and completeness
 // boundaries: a number stated across the integer/float divide a hair off
-// the evidence, and a complete set claimed over a step computed from a
-// truncated input.
+// the evidence (either way), and a complete set claimed over a step
+// computed from a truncated input.
 
 // intFloatGaps are the offsets of an int/float mutant: each a thousand
 // times the verifier's 1e-9 tolerance or more, each under 1e-3.
 var intFloatGaps = []float64{1e-6, 1e-5, 1e-4, 5e-4}
 
-// mutateIntFloat states a number across the integer/float divide, off by a
-// small gap: an integer of the evidence as a float off by the k/2-th gap
-// (up for even k, down for odd k), or a float of the evidence as the
-// nearest integer when the two are less than 1e-3 apart. A mutant whose
-// float cannot represent the gap (a large integer) is no fault.
+// mutateIntFloat states an integer of the evidence as a float off by the
+// k/2-th gap (up for even k, down for odd k). A mutant whose float cannot
+// represent the gap (a large integer) is no fault. (The reverse, a float
+// of the evidence stated as a nearby integer, is floatsNearIntegers.)
 func mutateIntFloat(_ *faultEnv, k int, p *pooled) (evidence.Claim, *exec.Trace, bool) {
 	c := p.claim
 	if c.Kind != evidence.KindValue && c.Kind != evidence.KindBelief {
 		return c, nil, false
 	}
-	switch v := c.Value.(type) {
-	case int64:
-		if k >= 2*len(intFloatGaps) {
-			return c, nil, false
-		}
-		gap := intFloatGaps[k/2]
-		if k%2 == 1 {
-			gap = -gap
-		}
-		f := float64(v) + gap
-		if d := math.Abs(f - float64(v)); math.Abs(float64(v)) > 1<<53 || d <= 1e-9 || d >= 1e-3 {
-			return c, nil, false
-		}
-		c.Value = f
-	case float64:
-		r := math.Round(v)
-		if d := math.Abs(v - r); k > 0 || d <= 1e-9 || d >= 1e-3 || math.Abs(r) > 1<<53 {
-			return c, nil, false
-		}
-		c.Value = int64(r)
-	default:
+	v, ok := c.Value.(int64)
+	if !ok || k >= 2*len(intFloatGaps) {
 		return c, nil, false
 	}
+	gap := intFloatGaps[k/2]
+	if k%2 == 1 {
+		gap = -gap
+	}
+	f := float64(v) + gap
+	if d := math.Abs(f - float64(v)); math.Abs(float64(v)) > 1<<53 || d <= 1e-9 || d >= 1e-3 {
+		return c, nil, false
+	}
+	c.Value = f
 	return c, p.trace, true
 }
 
@@ -116,7 +105,14 @@ func setsOverUncertified(ctx context.Context, db *tgms.DB, clean []pooled, cfg F
 // whose column col is set, and makes it the answer; it returns the new
 // step's id and the index of step id in the copy.
 func withFilter(p *plan.Plan, id, col string) (*plan.Plan, string, int, bool) {
-	filterStep := fmt.Sprintf("s%d", len(p.Steps)+1)
+	return withStep(p, id, map[string]any{"fn": "filter", "input": map[string]any{"$ref": id + ".rows"}, "field": col, "cmp": "not_null"})
+}
+
+// withStep copies a plan with a compute step of the given arguments that
+// reads step id, and makes it the answer; it returns the new step's id and
+// the index of step id in the copy.
+func withStep(p *plan.Plan, id string, args map[string]any) (*plan.Plan, string, int, bool) {
+	newID := fmt.Sprintf("s%d", len(p.Steps)+1)
 	b, err := p.JSON()
 	if err != nil {
 		return nil, "", 0, false
@@ -126,9 +122,8 @@ func withFilter(p *plan.Plan, id, col string) (*plan.Plan, string, int, bool) {
 		return nil, "", 0, false
 	}
 	steps, _ := raw["steps"].([]any)
-	raw["steps"] = append(steps, map[string]any{"id": filterStep, "op": "compute", "depends_on": []any{id},
-		"args": map[string]any{"fn": "filter", "input": map[string]any{"$ref": id + ".rows"}, "field": col, "cmp": "not_null"}})
-	raw["answer_spec"] = map[string]any{"kind": "value", "from": filterStep}
+	raw["steps"] = append(steps, map[string]any{"id": newID, "op": "compute", "depends_on": []any{id}, "args": args})
+	raw["answer_spec"] = map[string]any{"kind": "value", "from": newID}
 	if b, err = json.Marshal(raw); err != nil {
 		return nil, "", 0, false
 	}
@@ -137,5 +132,73 @@ func withFilter(p *plan.Plan, id, col string) (*plan.Plan, string, int, bool) {
 		return nil, "", 0, false
 	}
 	_, j, ok := v.Plan.Step(id)
-	return v.Plan, filterStep, j, ok
+	return v.Plan, newID, j, ok
+}
+
+// floatScale is the factor floatsNearIntegers scales integers by: small
+// integers move by a millionth of themselves, a thousand times the
+// verifier's tolerance and well under 1e-3.
+const floatScale = 1 + 1e-6
+
+// floatsNearIntegers builds the float side of the int/float boundary,
+// which the evidence of the suite seldom holds: for a supported value
+// claim about a small integer column of a row (1 <= |v| <= 100), the plan
+// gains a step deriving that column times floatScale, and the integer is
+// claimed as the derived column's value, a float within 1e-4 of it. The
+// clean counterpart claims the derived float itself.
+func floatsNearIntegers(ctx context.Context, db *tgms.DB, clean []pooled, cfg FaultConfig) FaultRow {
+	row := FaultRow{Class: "float_as_integer_epsilon"}
+	seen := map[string]bool{}
+	for i := range clean {
+		pc := &clean[i]
+		c := pc.claim
+		v, isInt := c.Value.(int64)
+		idx, col, ok := rowColumn(c.Path)
+		if row.Mutants >= cfg.Extended || !pc.supported || c.Kind != evidence.KindValue || !isInt || !ok ||
+			v == 0 || v < -100 || v > 100 || seen[pc.task.ID+c.Step+c.Path] {
+			continue
+		}
+		seen[pc.task.ID+c.Step+c.Path] = true
+		p, err := taskPlan(pc.task)
+		if err != nil {
+			continue
+		}
+		into := col + "_scaled"
+		full, id, _, ok := withStep(p, c.Step, map[string]any{"fn": "derive", "input": map[string]any{"$ref": c.Step + ".rows"},
+			"field": col, "op": "mul", "value": floatScale, "into": into})
+		if !ok {
+			continue
+		}
+		tr := exec.Run(ctx, db, full, exec.Options{AsOf: pc.task.AsOfTT})
+		path := fmt.Sprintf("rows[%d].%s", idx, into)
+		got, ok := valueAt(tr, id, path)
+		f, isFloat := got.(float64)
+		if !ok || !isFloat || math.Abs(f-float64(v)) <= 1e-9 || math.Abs(f-float64(v)) >= 1e-3 {
+			continue
+		}
+		m := evidence.Claim{ID: "c1", Kind: evidence.KindValue, Step: id, Path: path, Value: v}
+		good := m
+		good.Value = f
+		row.Base++
+		row.count(verify(tr, m, cfg.Verifier).Verdict)
+		row.clean(verify(tr, good, cfg.Verifier).Verdict)
+	}
+	return row
+}
+
+// rowColumn splits a path of the form rows[i].col.
+func rowColumn(path string) (int, string, bool) {
+	var i int
+	rest, ok := strings.CutPrefix(path, "rows[")
+	if !ok {
+		return 0, "", false
+	}
+	n, col, ok := strings.Cut(rest, "].")
+	if !ok || strings.ContainsAny(col, ".[") {
+		return 0, "", false
+	}
+	if _, err := fmt.Sscanf(n, "%d", &i); err != nil || fmt.Sprint(i) != n {
+		return 0, "", false
+	}
+	return i, col, true
 }
