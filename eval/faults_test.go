@@ -108,7 +108,8 @@ var classAblation = map[string]evidence.Options{
 	"adjacent_burst":                {Ablate: evidence.AblateOverlap},
 	"truncated_count":               {IgnoreCompleteness: true},
 	"complete_set_on_page":          {IgnoreCompleteness: true},
-	"int_float_epsilon":             {Ablate: evidence.AblateValues},
+	"integer_as_float_epsilon":      {Ablate: evidence.AblateValues},
+	"float_as_integer_epsilon":      {Ablate: evidence.AblateValues},
 	"complete_set_over_uncertified": {IgnoreCompleteness: true},
 }
 

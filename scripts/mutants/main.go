@@ -52,7 +52,7 @@ func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	bad := false
-	fmt.Printf("%-10s %-44s %-10s %s\n", "package", "mutant", "result", "time")
+	fmt.Printf("%-12s %-44s %-10s %s\n", "package", "mutant", "result", "time")
 	for _, m := range ms {
 		if *only != "" && !strings.Contains(m.file, *only) && !strings.Contains(m.name, *only) ||
 			*skip != "" && (strings.Contains(m.file, *skip) || strings.Contains(m.name, *skip)) {
@@ -63,7 +63,7 @@ func main() {
 		if res != "killed" {
 			bad = true
 		}
-		fmt.Printf("%-10s %-44s %-10s %.0fs\n", filepath.Dir(m.file), m.name, res, time.Since(start).Seconds())
+		fmt.Printf("%-12s %-44s %-10s %.0fs\n", filepath.Dir(m.file), m.name, res, time.Since(start).Seconds())
 		if res == "no-build" || res == "ERROR" {
 			fmt.Println(indent(tail(out, 8)))
 		}
