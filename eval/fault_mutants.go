@@ -42,6 +42,7 @@ func faultClasses(cfg FaultConfig) []faultClass {
 		{"ordering_tie", cfg.Extended, mutateTie},
 		{"value_epsilon", cfg.Extended, mutateEpsilon},
 		{"adjacent_burst", cfg.Extended, mutateAdjacent},
+		{"integer_as_float_epsilon", cfg.Extended, mutateIntFloat},
 	}
 }
 

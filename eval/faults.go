@@ -135,7 +135,7 @@ func Faults(ctx context.Context, db *tgms.DB, tasks []Task, cfg FaultConfig) (*F
 		return nil, err
 	}
 	setOn, setOff := setsOnPages(ctx, db, clean, cfg)
-	rep.Rows = append(rep.Rows, on, off, setOn, setOff)
+	rep.Rows = append(rep.Rows, on, off, setOn, setOff, setsOverUncertified(ctx, db, clean, cfg), floatsNearIntegers(ctx, db, clean, cfg))
 	return rep, nil
 }
 

@@ -94,20 +94,23 @@ func TestFaults(t *testing.T) {
 // classAblation is, per fault class, the verifier configuration with the
 // check that class measures switched off.
 var classAblation = map[string]evidence.Options{
-	"count_pm1":                {Ablate: evidence.AblateValues},
-	"fabricated_uid":           {Ablate: evidence.AblateValues | evidence.AblateMembership, IgnoreOmissions: true},
-	"uncited_entity":           {Ablate: evidence.AblateMembership},
-	"ordering_swap":            {Ablate: evidence.AblateOrdering},
-	"ordering_tie":             {Ablate: evidence.AblateOrdering},
-	"unit_confusion":           {Ablate: evidence.AblateValues},
-	"wrong_belief_state":       {Ablate: evidence.AblateValues},
-	"wrong_step_citation":      {Ablate: evidence.AblateValues | evidence.AblateMembership | evidence.AblateOrdering, IgnoreOmissions: true},
-	"citation_of_missing_path": {Ablate: evidence.AblateCitation},
-	"dropped_member":           {IgnoreOmissions: true},
-	"value_epsilon":            {Ablate: evidence.AblateValues},
-	"adjacent_burst":           {Ablate: evidence.AblateOverlap},
-	"truncated_count":          {IgnoreCompleteness: true},
-	"complete_set_on_page":     {IgnoreCompleteness: true},
+	"count_pm1":                     {Ablate: evidence.AblateValues},
+	"fabricated_uid":                {Ablate: evidence.AblateValues | evidence.AblateMembership, IgnoreOmissions: true},
+	"uncited_entity":                {Ablate: evidence.AblateMembership},
+	"ordering_swap":                 {Ablate: evidence.AblateOrdering},
+	"ordering_tie":                  {Ablate: evidence.AblateOrdering},
+	"unit_confusion":                {Ablate: evidence.AblateValues},
+	"wrong_belief_state":            {Ablate: evidence.AblateValues},
+	"wrong_step_citation":           {Ablate: evidence.AblateValues | evidence.AblateMembership | evidence.AblateOrdering, IgnoreOmissions: true},
+	"citation_of_missing_path":      {Ablate: evidence.AblateCitation},
+	"dropped_member":                {IgnoreOmissions: true},
+	"value_epsilon":                 {Ablate: evidence.AblateValues},
+	"adjacent_burst":                {Ablate: evidence.AblateOverlap},
+	"truncated_count":               {IgnoreCompleteness: true},
+	"complete_set_on_page":          {IgnoreCompleteness: true},
+	"integer_as_float_epsilon":      {Ablate: evidence.AblateValues},
+	"float_as_integer_epsilon":      {Ablate: evidence.AblateValues},
+	"complete_set_over_uncertified": {IgnoreCompleteness: true},
 }
 
 // The experiment goes red when the check a class measures is disabled:

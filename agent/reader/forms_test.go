@@ -124,3 +124,36 @@ func TestDurationPins(t *testing.T) {
 		}
 	}
 }
+
+// The reading records whether the question wrote its end inclusively:
+// every inclusive form ("through", "thru", "until ... inclusive", "to
+// ... inclusive", day ranges marked inclusive) says so, and every
+// exclusive one does not.
+func TestWindowInclusiveEnd(t *testing.T) {
+	cases := []struct {
+		q    string
+		incl bool
+	}{
+		{"How many messages were sent through June 10, 2004?", true},
+		{"How many messages were sent thru June 10, 2004?", true},
+		{"How many messages were sent until June 10, 2004 inclusive?", true},
+		{"How many messages were sent from May 3, 2004 through June 10, 2004?", true},
+		{"How many messages were sent from May 3, 2004 to June 10, 2004 inclusive?", true},
+		{"How many messages were sent until June 10, 2004?", false},
+		{"How many messages were sent before June 10, 2004?", false},
+		{"How many messages were sent from May 3, 2004 to June 10, 2004?", false},
+		{"How many messages were sent between May 3, 2004 and June 10, 2004?", false},
+		{"How many messages were sent after June 10, 2004?", false},
+		{"How many messages were sent in May 2004?", false},
+	}
+	for _, c := range cases {
+		r, err := reader.Read(c.q, collegeEnv)
+		if err != nil {
+			t.Errorf("%q: %v", c.q, err)
+			continue
+		}
+		if r.Window == nil || r.Window.InclusiveEnd != c.incl {
+			t.Errorf("%q: window %+v, want written_end_inclusive %v", c.q, r.Window, c.incl)
+		}
+	}
+}

@@ -12,9 +12,11 @@
 // a newline. For every mutant the file is changed, the package's tests
 // matching the pattern run with CI=true (fixed seeds, no skips), and the
 // file is restored. A mutant is killed when the tests fail, survived when
-// they pass; one that does not compile is reported as such, and one whose
-// text is no longer in the file as stale. It exits 1 if any mutant
-// survived or is stale.
+// they pass; one that does not compile is reported as no-build. A mutant
+// that cannot be applied (its file is missing, or its text does not occur
+// exactly once, as after the code it targets changed) or whose pattern
+// runs no test is an ERROR, printed with the list line to fix: it is never
+// skipped. It exits 1 if any mutant is not killed.
 package main
 
 import (
@@ -50,7 +52,7 @@ func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	bad := false
-	fmt.Printf("%-10s %-44s %-10s %s\n", "package", "mutant", "result", "time")
+	fmt.Printf("%-12s %-44s %-10s %s\n", "package", "mutant", "result", "time")
 	for _, m := range ms {
 		if *only != "" && !strings.Contains(m.file, *only) && !strings.Contains(m.name, *only) ||
 			*skip != "" && (strings.Contains(m.file, *skip) || strings.Contains(m.name, *skip)) {
@@ -61,8 +63,8 @@ func main() {
 		if res != "killed" {
 			bad = true
 		}
-		fmt.Printf("%-10s %-44s %-10s %.0fs\n", filepath.Dir(m.file), m.name, res, time.Since(start).Seconds())
-		if res == "no-build" || res == "error" {
+		fmt.Printf("%-12s %-44s %-10s %.0fs\n", filepath.Dir(m.file), m.name, res, time.Since(start).Seconds())
+		if res == "no-build" || res == "ERROR" {
 			fmt.Println(indent(tail(out, 8)))
 		}
 		if ctx.Err() != nil {
@@ -100,14 +102,14 @@ func read(path string) ([]mutant, error) {
 func runOne(ctx context.Context, m mutant, timeout time.Duration) (string, string) {
 	orig, err := os.ReadFile(m.file)
 	if err != nil {
-		return "error", err.Error()
+		return "ERROR", fmt.Sprintf("list line %d: %v", m.line, err)
 	}
 	if n := strings.Count(string(orig), m.from); n != 1 {
-		return "stale", fmt.Sprintf("the text occurs %d times", n)
+		return "ERROR", fmt.Sprintf("list line %d: the text to replace occurs %d times in %s, want exactly once (update the line to the current code): %q", m.line, n, m.file, m.from)
 	}
 	mutated := strings.Replace(string(orig), m.from, m.to, 1)
 	if err := os.WriteFile(m.file, []byte(mutated), 0o644); err != nil {
-		return "error", err.Error()
+		return "ERROR", err.Error()
 	}
 	defer os.WriteFile(m.file, orig, 0o644)
 	pkg, run := "./"+filepath.Dir(m.file)+"/", m.run
@@ -125,7 +127,7 @@ func runOne(ctx context.Context, m mutant, timeout time.Duration) (string, strin
 	switch {
 	case err == nil:
 		if strings.Contains(string(out), "no tests to run") {
-			return "error", string(out)
+			return "ERROR", fmt.Sprintf("list line %d: the pattern %q runs no test\n%s", m.line, m.run, out)
 		}
 		return "survived", string(out)
 	case tctx.Err() != nil:
@@ -135,7 +137,7 @@ func runOne(ctx context.Context, m mutant, timeout time.Duration) (string, strin
 	case errors.As(err, &exit):
 		return "killed", string(out)
 	}
-	return "error", err.Error()
+	return "ERROR", err.Error()
 }
 
 func tail(s string, n int) string {
