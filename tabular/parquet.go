@@ -110,7 +110,15 @@ func (p *parquetReader) Next(r *Row) error {
 			err = io.EOF
 		}
 		if err != nil && err != io.EOF {
-			return fmt.Errorf("%s: row group %d: %w", p.name, p.g, err)
+			// Damaged data is a problem with the input, not with the
+			// reader: report it at the row where reading stopped and go
+			// on with the next row group, so a dry run lists them all.
+			ce := &CellError{Pos: Pos{File: p.name, RowGroup: p.g, Row: p.row},
+				Msg: fmt.Sprintf("the row group cannot be read (%v); its remaining rows were skipped", err), Expected: "an undamaged Parquet file"}
+			p.rows.Close()
+			p.rows, p.n, p.i = nil, 0, 0
+			p.g++
+			return ce
 		}
 		if err == io.EOF && n == 0 {
 			p.rows.Close()
