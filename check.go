@@ -20,6 +20,10 @@ const (
 	SevError   Severity = "error"   // data is damaged or the files do not belong together
 	SevWarning Severity = "warning" // an open would repair or ignore something, with a warning
 	SevInfo    Severity = "info"    // worth knowing, nothing wrong
+	// SevData: the files are sound, but the data breaks a modelling rule
+	// (an edge outside its endpoints' validity). Not damage: the store
+	// opens and answers as written; correcting the data is the user's call.
+	SevData Severity = "data"
 )
 
 // Finding is one result of Check.
@@ -47,14 +51,26 @@ type CheckResult struct {
 	ReplayDigest string `json:"replay_digest,omitempty"`
 }
 
-// Clean reports whether nothing is wrong (only SevInfo findings).
+// Clean reports whether the files are sound (only SevInfo and SevData
+// findings).
 func (r *CheckResult) Clean() bool {
 	for _, f := range r.Findings {
-		if f.Severity != SevInfo {
+		if f.Severity != SevInfo && f.Severity != SevData {
 			return false
 		}
 	}
 	return true
+}
+
+// DataFindings counts the SevData findings.
+func (r *CheckResult) DataFindings() int {
+	n := 0
+	for _, f := range r.Findings {
+		if f.Severity == SevData {
+			n++
+		}
+	}
+	return n
 }
 
 // Check verifies a store without changing it, under a shared lock like a
@@ -200,11 +216,11 @@ func checkEndpoints(db *DB, add func(file string, off int64, sev Severity, forma
 		return nil
 	})
 	for _, u := range list {
-		add(db.Dir(), -1, SevWarning, "edge %s→%s %s disc %q (valid %s) lies outside node %s's validity: no believed version of %s covers %s; correct the node over that interval",
+		add(db.Dir(), -1, SevData, "edge %s→%s %s disc %q (valid %s) lies outside node %s's validity: no believed version of %s covers %s; correct the node over that interval",
 			u.Edge.Src, u.Edge.Dst, u.Edge.RelType, u.Edge.Disc, u.Valid, u.Endpoint, u.Endpoint, spanBoth(u.Gap))
 	}
 	if n > len(list) {
-		add(db.Dir(), -1, SevWarning, "%d edge endpoints in all lie outside their node's validity (%d shown)", n, len(list))
+		add(db.Dir(), -1, SevData, "%d edge endpoints in all lie outside their node's validity (%d shown)", n, len(list))
 	} else if n == 0 {
 		add(db.Dir(), -1, SevInfo, "every believed edge lies inside its endpoints' validity")
 	}

@@ -61,7 +61,11 @@ checkpoint or seal included; 1 for an internal error.`,
 				return checkFailed{}
 			}
 			if !asJSON {
-				fmt.Fprintf(out, "clean: %d batches\n", res.Batches)
+				if n := res.DataFindings(); n > 0 {
+					fmt.Fprintf(out, "files clean: %d batches; %d data findings above (the data breaks a modelling rule; the store opens and answers as written)\n", res.Batches, n)
+				} else {
+					fmt.Fprintf(out, "clean: %d batches\n", res.Batches)
+				}
 			}
 			return nil
 		},
