@@ -99,15 +99,27 @@ func ranks(ss []string) []uint32 {
 
 // Stats summarizes a store.
 type Stats struct {
-	Nodes        int      `json:"nodes"`
-	NodeVersions int      `json:"node_versions"`
-	EdgeVersions int      `json:"edge_versions"`
-	Batches      uint64   `json:"batches"`
-	LastTT       bt.Time  `json:"last_tt"`
-	VtMin        bt.Time  `json:"vt_min"`
-	VtMax        bt.Time  `json:"vt_max"`
-	RelTypes     []string `json:"rel_types"`
-	Card         *Card    `json:"card,omitempty"` // filled by callers that describe the dataset (Store.Card)
+	Nodes        int          `json:"nodes"`
+	NodeVersions int          `json:"node_versions"`
+	EdgeVersions int          `json:"edge_versions"`
+	Batches      uint64       `json:"batches"`
+	LastTT       bt.Time      `json:"last_tt"`
+	VtMin        bt.Time      `json:"vt_min"`
+	VtMax        bt.Time      `json:"vt_max"`
+	RelTypes     []string     `json:"rel_types"`
+	Card         *Card        `json:"card,omitempty"`        // filled by callers that describe the dataset (Store.Card)
+	Replication  *Replication `json:"replication,omitempty"` // filled by a read replica of a PostgreSQL store
+}
+
+// Replication is a read replica's position against the database it
+// follows: the last batch it applied and the last the database held.
+type Replication struct {
+	AppliedTT  bt.Time `json:"applied_tt"`
+	DatabaseTT bt.Time `json:"database_tt"`
+	BehindUS   int64   `json:"behind_us"`  // database_tt - applied_tt
+	CheckedAt  string  `json:"checked_at"` // when the database was last asked (RFC 3339)
+	Connected  bool    `json:"connected"`  // connected and listening for new batches
+	Error      string  `json:"error,omitempty"`
 }
 
 // Counts are the sizes and valid-time extent of Stats, without the rel-type

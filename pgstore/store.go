@@ -20,9 +20,10 @@ import (
 //go:embed schema.sql
 var schemaSQL string
 
-// SchemaVersion is the version of schema.sql, kept in tgms_meta. A store
-// of a later version is refused.
-const SchemaVersion = 1
+// SchemaVersion is the store schema's version, kept in tgms_meta:
+// schema.sql is version 1 and migrations/NNNN_*.sql bring it to NNNN. A
+// writer migrates an older store; a store of a later version is refused.
+const SchemaVersion = 2
 
 // lockClass is the first key of the writer's advisory lock ("tgms"); the
 // second is hashtext(schema).
@@ -42,6 +43,8 @@ type Options struct {
 	// Wait is how long a writer waits for another writer to release the
 	// store before it fails with a *LockedError. 0 means not at all.
 	Wait time.Duration
+
+	schemaUpTo int // tests: create or migrate the schema only up to this version
 }
 
 // ErrNoStore is returned by a read-only Open of a schema that holds no
@@ -76,12 +79,14 @@ func (e *ChecksumError) Error() string {
 // Store is a store in PostgreSQL: the batches table is its log and the
 // in-memory engine its read model.
 type Store struct {
-	conn   *pgx.Conn
-	schema string
-	opt    Options
-	eng    *engine.Store
-	last   bt.Time // clock's last value
-	failed error
+	conn    *pgx.Conn
+	schema  string
+	opt     Options
+	eng     *engine.Store
+	last    bt.Time // clock's last value
+	failed  error
+	version int   // the store's schema version
+	lastSum int64 // the last batch row's checksum, as loaded
 
 	retried bool // lock tried again after its holder left
 }
@@ -91,16 +96,9 @@ var schemaName = regexp.MustCompile(`^[a-z_][a-z0-9_]{0,62}$`)
 // Open connects to the store that url names (see ParseURL), verifies every
 // batch and builds the in-memory engine from them.
 func Open(ctx context.Context, url string, opt Options) (*Store, error) {
-	cfg, schema, err := ParseURL(url)
+	conn, schema, err := connect(ctx, url)
 	if err != nil {
 		return nil, err
-	}
-	host, _ := os.Hostname()
-	cfg.RuntimeParams["application_name"] = fmt.Sprintf("tgms pid %d on %s", os.Getpid(), host)
-	cfg.RuntimeParams["search_path"] = schema
-	conn, err := pgx.ConnectConfig(ctx, cfg)
-	if err != nil {
-		return nil, fmt.Errorf("connect to PostgreSQL at %s: %w", Redact(url), err)
 	}
 	s := &Store{conn: conn, schema: schema, opt: opt, eng: engine.New()}
 	if err := s.open(ctx); err != nil {
@@ -108,6 +106,23 @@ func Open(ctx context.Context, url string, opt Options) (*Store, error) {
 		return nil, err
 	}
 	return s, nil
+}
+
+// connect opens a session in the store's schema (search_path), named
+// "tgms pid <pid> on <host>" (application_name).
+func connect(ctx context.Context, url string) (*pgx.Conn, string, error) {
+	cfg, schema, err := ParseURL(url)
+	if err != nil {
+		return nil, "", err
+	}
+	host, _ := os.Hostname()
+	cfg.RuntimeParams["application_name"] = fmt.Sprintf("tgms pid %d on %s", os.Getpid(), host)
+	cfg.RuntimeParams["search_path"] = schema
+	conn, err := pgx.ConnectConfig(ctx, cfg)
+	if err != nil {
+		return nil, "", fmt.Errorf("connect to PostgreSQL at %s: %w", Redact(url), err)
+	}
+	return conn, schema, nil
 }
 
 func (s *Store) open(ctx context.Context) error {
@@ -161,26 +176,6 @@ func (s *Store) lock(ctx context.Context) error {
 	return e
 }
 
-// ensureSchema creates the schema and its tables when missing, and checks
-// the schema version.
-func (s *Store) ensureSchema(ctx context.Context) error {
-	tx, err := s.conn.Begin(ctx)
-	if err != nil {
-		return err
-	}
-	defer tx.Rollback(ctx)
-	if _, err := tx.Exec(ctx, "CREATE SCHEMA IF NOT EXISTS "+pgx.Identifier{s.schema}.Sanitize()); err != nil {
-		return fmt.Errorf("creating schema %q: %w", s.schema, err)
-	}
-	if _, err := tx.Exec(ctx, schemaSQL); err != nil {
-		return fmt.Errorf("creating the store's tables in schema %q: %w", s.schema, err)
-	}
-	if _, err := tx.Exec(ctx, "INSERT INTO tgms_meta (schema_version, store_id) VALUES ($1, gen_random_uuid()) ON CONFLICT DO NOTHING", SchemaVersion); err != nil {
-		return err
-	}
-	return tx.Commit(ctx)
-}
-
 // load verifies the batches in tt order and applies them to a new engine.
 func (s *Store) load(ctx context.Context) error {
 	tx, err := s.conn.BeginTx(ctx, pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly})
@@ -200,8 +195,9 @@ func (s *Store) load(ctx context.Context) error {
 		return fmt.Errorf("schema %q: reading tgms_meta: %w", s.schema, err)
 	}
 	if version > SchemaVersion {
-		return fmt.Errorf("schema %q holds a store of schema version %d; this release reads versions up to %d: upgrade tgms", s.schema, version, SchemaVersion)
+		return newerSchema(s.schema, version)
 	}
+	s.version = version
 	rows, err := tx.Query(ctx, "SELECT tt, seq, source, payload, checksum FROM batches ORDER BY tt")
 	if err != nil {
 		return err
@@ -213,33 +209,54 @@ func (s *Store) load(ctx context.Context) error {
 		pl           bt.Planner
 	)
 	_, err = pgx.ForEachRow(rows, []any{&tt, &seq, &source, &payload, &sum}, func() error {
-		rec, err := verifyRow(tt, seq, source, payload, sum)
-		if err != nil {
+		if err := applyRow(s.eng, &pl, tt, seq, source, payload, sum); err != nil {
 			return err
 		}
-		if want := s.eng.Batches() + 1; rec.Seq != want {
-			return &ChecksumError{TT: rec.TT, Msg: fmt.Sprintf("its seq is %d where %d follows in tt order", rec.Seq, want)}
-		}
-		eff, err := pl.Plan(s.eng, rec.TT, rec.Seq, rec.Ops)
-		if err != nil {
-			return fmt.Errorf("replaying the batch at tt %d: %w", rec.TT, err)
-		}
-		if err := s.eng.Apply(eff); err != nil {
-			return fmt.Errorf("replaying the batch at tt %d: %w", rec.TT, err)
-		}
+		s.lastSum = sum
 		return nil
 	})
 	if err != nil {
 		return fmt.Errorf("schema %q: %w", s.schema, err)
 	}
-	var nodes, edges int
-	if err := tx.QueryRow(ctx, "SELECT (SELECT count(*) FROM node_versions), (SELECT count(*) FROM edge_versions)").Scan(&nodes, &edges); err != nil {
+	if err := checkCounts(ctx, tx, s.schema, s.eng); err != nil {
 		return err
 	}
-	if nodes != s.eng.NumNodeVersions() || edges != s.eng.NumEdgeVersions() {
-		return fmt.Errorf("schema %q: the version tables hold %d node and %d edge versions where the batches give %d and %d; they were changed outside tgms", s.schema, nodes, edges, s.eng.NumNodeVersions(), s.eng.NumEdgeVersions())
-	}
 	s.last = s.eng.LastTT()
+	return nil
+}
+
+// applyRow verifies one batch row, read in tt order, and applies it to eng.
+func applyRow(eng *engine.Store, pl *bt.Planner, tt, seq int64, source string, payload []byte, sum int64) error {
+	rec, err := verifyRow(tt, seq, source, payload, sum)
+	if err != nil {
+		return err
+	}
+	if want := eng.Batches() + 1; rec.Seq != want {
+		return &ChecksumError{TT: rec.TT, Msg: fmt.Sprintf("its seq is %d where %d follows in tt order", rec.Seq, want)}
+	}
+	if rec.TT <= eng.LastTT() {
+		return &ChecksumError{TT: rec.TT, Msg: fmt.Sprintf("its tt is not after the previous batch's %d", eng.LastTT())}
+	}
+	eff, err := pl.Plan(eng, rec.TT, rec.Seq, rec.Ops)
+	if err != nil {
+		return fmt.Errorf("replaying the batch at tt %d: %w", rec.TT, err)
+	}
+	if err := eng.Apply(eff); err != nil {
+		return fmt.Errorf("replaying the batch at tt %d: %w", rec.TT, err)
+	}
+	return nil
+}
+
+// checkCounts checks that the version tables hold as many versions as eng,
+// read in the same snapshot as eng's batches.
+func checkCounts(ctx context.Context, q pgx.Tx, schema string, eng *engine.Store) error {
+	var nodes, edges int
+	if err := q.QueryRow(ctx, "SELECT (SELECT count(*) FROM node_versions), (SELECT count(*) FROM edge_versions)").Scan(&nodes, &edges); err != nil {
+		return err
+	}
+	if nodes != eng.NumNodeVersions() || edges != eng.NumEdgeVersions() {
+		return fmt.Errorf("schema %q: the version tables hold %d node and %d edge versions where the batches give %d and %d; they were changed outside tgms", schema, nodes, edges, eng.NumNodeVersions(), eng.NumEdgeVersions())
+	}
 	return nil
 }
 
@@ -258,6 +275,9 @@ func verifyRow(tt, seq int64, source string, payload []byte, sum int64) (*eventl
 	}
 	return &rec, nil
 }
+
+// SchemaVersion is the store's schema version in tgms_meta.
+func (s *Store) SchemaVersion() int { return s.version }
 
 // Schema is the PostgreSQL schema that holds the store.
 func (s *Store) Schema() string { return s.schema }

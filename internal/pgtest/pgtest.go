@@ -31,9 +31,10 @@ func BinDir() string {
 // Cluster is a running server: user postgres, trust authentication on
 // 127.0.0.1:Port.
 type Cluster struct {
-	Port int
-	Dir  string // the cluster's directory (data in Dir/pgdata, log in Dir/server.log)
-	stop func() error
+	Port    int
+	Dir     string // the cluster's directory (data in Dir/pgdata, log in Dir/server.log)
+	stop    func() error
+	restart func() error
 }
 
 // URL returns a connection URL for database postgres as user postgres.
@@ -44,6 +45,11 @@ func (c *Cluster) URL() string {
 // Stop stops the server at once and, when Start made its own directory,
 // removes it.
 func (c *Cluster) Stop() error { return c.stop() }
+
+// Restart stops the server (fast mode: every session is cut, committed
+// transactions are kept) and starts it again on the same port and data
+// directory.
+func (c *Cluster) Restart() error { return c.restart() }
 
 // Start initializes a cluster in dir and starts a server with the given
 // settings (name=value). Run as root, the server runs as the postgres user
@@ -110,6 +116,12 @@ func Start(ctx context.Context, dir string, settings ...string) (*Cluster, error
 		return nil, err
 	}
 	c := &Cluster{Port: port, Dir: dir}
+	c.restart = func() error {
+		if err := run(pgctl, "-D", data, "-m", "fast", "-w", "stop"); err != nil {
+			return err
+		}
+		return run(pgctl, "-D", data, "-l", filepath.Join(dir, "server.log"), "-w", "-t", "60", "-o", strings.Join(opts, " "), "start")
+	}
 	c.stop = func() error {
 		err := run(pgctl, "-D", data, "-m", "immediate", "-w", "stop")
 		cleanup()
