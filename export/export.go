@@ -34,6 +34,15 @@ type Summary struct {
 // asOf (bt.OpenEnd: everything) into dir in format "csv" or "parquet".
 // The caller keeps writers out while it runs.
 func Write(store *engine.Store, logPath, dir, format string, asOf bt.Time) (*Summary, error) {
+	return WriteFrom(store, func(fn func(*eventlog.Record) error) error {
+		return eventlog.ReadFile(logPath, func(r *eventlog.Record, _ int64) error { return fn(r) })
+	}, dir, format, asOf)
+}
+
+// WriteFrom is Write for a store whose log is read by records, which calls
+// fn with every batch in order and stops at fn's first error (returning
+// it); a PostgreSQL store reads its batches table.
+func WriteFrom(store *engine.Store, records func(fn func(*eventlog.Record) error) error, dir, format string, asOf bt.Time) (*Summary, error) {
 	if format == "" {
 		format = "csv"
 	}
@@ -126,7 +135,7 @@ func Write(store *engine.Store, logPath, dir, format string, asOf bt.Time) (*Sum
 		return nil, err
 	}
 	err = open(ChangesTable, changeCols, func(emit func([]cell)) error {
-		err := eventlog.ReadFile(logPath, func(r *eventlog.Record, _ int64) error {
+		err := records(func(r *eventlog.Record) error {
 			if r.Seq > lastSeq {
 				return errStop
 			}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/tgms-go/tgms"
+	"github.com/tgms-go/tgms/pgstore"
 )
 
 func newCheck() *cobra.Command {
@@ -33,12 +34,23 @@ every read and write refuses until you choose: --repair --use-log keeps the
 event log, the source of truth, renames the checkpoint and the seal to
 *.broken-<time> and rebuilds both from the log, then checks again.
 
+A PostgreSQL store (--store postgres://...) is checked in one snapshot:
+every batch row's checksum (a bad one is named by its tt), the batches'
+replay, and that node_versions and edge_versions equal that replay row by
+row; --full changes nothing there (the replay is always done).
+
 Exit status: 0 when there are no errors or warnings; 5 (a damaged store, see
 README) for every finding of an error or warning, a missing log beside a
 checkpoint or seal included; 1 for an internal error.`,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if store == "" {
 				return usageError{errors.New("--store DIR is required")}
+			}
+			if pgstore.IsURL(store) {
+				if rep.repair || rep.useLog || rep.useCheckpoint {
+					return usageError{errors.New("--repair is for store directories: a PostgreSQL store has no checkpoint or seal to settle; restore a damaged batches table from a backup (see README, PostgreSQL and scaling out)")}
+				}
+				return pgCheck(cmd, store, asJSON)
 			}
 			out := cmd.OutOrStdout()
 			if err := rep.run(store, out); err != nil {
@@ -70,7 +82,7 @@ checkpoint or seal included; 1 for an internal error.`,
 			return nil
 		},
 	}
-	cmd.Flags().StringVar(&store, "store", "", "store directory")
+	cmd.Flags().StringVar(&store, "store", "", "store directory, or a PostgreSQL store's URL")
 	cmd.Flags().BoolVar(&full, "full", false, "also compare the digest with a replay of the whole log")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the findings as JSON")
 	rep.add(cmd)

@@ -9,6 +9,7 @@ import (
 	bt "github.com/tgms-go/tgms/bitemporal"
 	"github.com/tgms-go/tgms/engine"
 	"github.com/tgms-go/tgms/export"
+	"github.com/tgms-go/tgms/pgstore"
 )
 
 func newExport() *cobra.Command {
@@ -36,6 +37,14 @@ had recorded by that transaction time.`,
 				}
 				at = t
 			}
+			if pgstore.IsURL(store) {
+				sum, err := pgExport(cmd, store, out, format, at)
+				if err != nil {
+					return err
+				}
+				fmt.Fprintf(cmd.OutOrStdout(), "exported %d node versions, %d edge versions and %d changes in %d batches to %v\n", sum.NodeVersions, sum.EdgeVersions, sum.Changes, sum.Batches, sum.Files)
+				return nil
+			}
 			db, err := openReadOnly(store)
 			if err != nil {
 				return err
@@ -55,7 +64,7 @@ had recorded by that transaction time.`,
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&store, "store", "", "store directory")
+	f.StringVar(&store, "store", "", "store directory, or a PostgreSQL store's URL")
 	f.StringVar(&out, "out", "", "directory to write the tables into (created if missing)")
 	f.StringVar(&asOf, "as-of-tt", "", "export what was recorded by this transaction time (µs or RFC 3339)")
 	f.StringVar(&format, "format", "csv", "csv or parquet")

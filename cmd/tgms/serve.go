@@ -73,28 +73,24 @@ flags or a refused address, 1 a listener or store failure.`,
 					return badInput("%v", err)
 				}
 			}
-			db, err := openForServe(store, allowWrites)
+			db, writer, closeStore, err := openServe(cmd, store, allowWrites, cfg.Logf)
 			if err != nil {
 				return err
 			}
-			defer db.Close()
-			opt := tools.Options{Deadline: deadline, Heavy: heavy}
-			if allowWrites {
-				opt.Writer = db
-			}
-			svc := tools.New(db, opt)
+			defer closeStore()
+			svc := tools.New(db, tools.Options{Deadline: deadline, Heavy: heavy, Writer: writer})
 			mode := "read-only"
 			if allowWrites {
 				mode = "writes allowed"
 			}
-			cfg.Logf("store %s (%s), %d tools", store, mode, len(svc.Tools()))
+			cfg.Logf("store %s (%s), %d tools", redactStore(store), mode, len(svc.Tools()))
 			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
 			defer stop()
 			return server.Run(ctx, svc, cfg)
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&store, "store", "", "store directory")
+	f.StringVar(&store, "store", "", "store directory, or postgres://USER@HOST:PORT/DB?schema=NAME (a read replica that follows the database)")
 	f.StringVar(&mcpMode, "mcp", "", `"stdio": serve MCP on standard input and output`)
 	f.StringVar(&mcpHTTP, "mcp-http", "", "serve MCP over streamable HTTP at ADDR/mcp (e.g. 127.0.0.1:7411)")
 	f.StringVar(&httpAddr, "http", "", "serve the JSON API and the console at ADDR (e.g. 127.0.0.1:7410)")

@@ -307,7 +307,7 @@ func newReplay() *cobra.Command {
 	var logPath, store string
 	var noSync bool
 	cmd := &cobra.Command{
-		Use:   "replay --log FILE --store DIR",
+		Use:   "replay --log FILE|URL --store DIR|URL",
 		Short: "Rebuild a store from an event log, keeping its transaction times",
 		Long: `Replay every batch of an event log (events.wal of another store) into a new
 store. Transaction times are kept, so the new store has the same digest.
@@ -315,10 +315,18 @@ The saved answers beside the log (answers.log) are copied into the new store.
 
 The store is built in a temporary directory beside DIR and renamed to DIR
 only when every batch replayed: a damaged log or an interruption (Ctrl-C,
-between batches) leaves nothing at DIR.`,
+between batches) leaves nothing at DIR.
+
+Either side may be a PostgreSQL store (postgres://USER@HOST:PORT/DB?schema=NAME):
+--log URL replays its batches table, --store URL writes into a schema that
+holds no batches yet. Every batch of the source is verified first, so a
+damaged source writes nothing.`,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if logPath == "" {
 				return usageError{fmt.Errorf("--log FILE is required")}
+			}
+			if pgstore.IsURL(logPath) || pgstore.IsURL(store) {
+				return pgReplay(cmd, logPath, store, noSync)
 			}
 			if _, err := os.Stat(logPath); err != nil {
 				return badInput("replay: --log %s: %v", logPath, err)
@@ -343,8 +351,8 @@ between batches) leaves nothing at DIR.`,
 			return nil
 		},
 	}
-	cmd.Flags().StringVar(&logPath, "log", "", "event log file to replay")
-	cmd.Flags().StringVar(&store, "store", "", "new store directory")
+	cmd.Flags().StringVar(&logPath, "log", "", "event log file to replay, or a PostgreSQL store's URL (its batches)")
+	cmd.Flags().StringVar(&store, "store", "", "new store directory, or a PostgreSQL store's URL")
 	cmd.Flags().BoolVar(&noSync, "no-sync", false, "skip fsync (faster; a crash may lose the copy)")
 	return cmd
 }
