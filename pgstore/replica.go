@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"strconv"
 	"strings"
 	"sync"
@@ -13,6 +14,7 @@ import (
 	"github.com/jackc/pgx/v5"
 	bt "github.com/tgms-go/tgms/bitemporal"
 	"github.com/tgms-go/tgms/engine"
+	"github.com/tgms-go/tgms/eventlog"
 	"github.com/tgms-go/tgms/ops"
 )
 
@@ -34,6 +36,12 @@ type ReplicaOptions struct {
 	Retry time.Duration
 	// Logf, when set, reports losing and regaining the database.
 	Logf func(format string, args ...any)
+	// Checkpoint, when set, is a file where the replica keeps its read
+	// model (the engine's checkpoint format): it starts from it and
+	// replays only the batches after it, when it is a prefix of the
+	// store's batches (else it builds from the batches). It is written
+	// after the initial load and by Close.
+	Checkpoint string
 }
 
 // Replica is a read model of a PostgreSQL store that follows it: it is
@@ -53,6 +61,9 @@ type Replica struct {
 	pl        bt.Planner
 	appliedTT atomic.Int64 // eng.LastTT(), readable without mu
 	lastSum   int64        // the checksum of the last applied batch (the following goroutine's)
+	storeID   [16]byte
+	fromCkpt  uint64 // batches the read model started from, out of the checkpoint
+	ckptSeq   uint64 // batches in the checkpoint file
 
 	st      sync.Mutex // guards the fields below
 	dbTT    bt.Time    // the latest tt the database was seen to hold
@@ -86,15 +97,38 @@ func OpenReplica(ctx context.Context, url string, opt ReplicaOptions) (*Replica,
 	if opt.Retry <= 0 {
 		opt.Retry = 5 * time.Second
 	}
-	s, err := Open(ctx, url, Options{})
+	r := &Replica{url: url, opt: opt, applied: make(chan struct{}), done: make(chan struct{})}
+	var base *Base
+	if opt.Checkpoint != "" {
+		eng, info, err := engine.ReadCheckpoint(opt.Checkpoint)
+		switch {
+		case err == nil:
+			base = &Base{Eng: eng, StoreID: info.StoreID, LastSum: int64(info.Last.CRC)}
+			r.fromCkpt = eng.Batches()
+		case errors.Is(err, fs.ErrNotExist):
+		default:
+			r.logf("not using the checkpoint (%v): building the read model from the batches", err)
+		}
+	}
+	s, err := Open(ctx, url, Options{base: base})
+	if errors.Is(err, ErrBaseStale) {
+		r.logf("not using the checkpoint %s (%v): building the read model from the batches", opt.Checkpoint, err)
+		r.fromCkpt = 0
+		s, err = Open(ctx, url, Options{})
+	}
 	if err != nil {
 		return nil, err
 	}
-	r := &Replica{url: url, schema: s.schema, opt: opt, eng: s.eng, applied: make(chan struct{}), done: make(chan struct{})}
+	r.schema, r.eng, r.storeID, r.lastSum = s.schema, s.eng, s.storeID, s.lastSum
 	r.dbTT, r.seenAt = s.eng.LastTT(), time.Now()
 	r.appliedTT.Store(s.eng.LastTT())
-	r.lastSum = s.lastSum
 	s.Close()
+	r.ckptSeq = r.fromCkpt
+	if opt.Checkpoint != "" && r.eng.Batches() > r.ckptSeq {
+		if err := r.SaveCheckpoint(); err != nil {
+			r.logf("saving the checkpoint: %v", err)
+		}
+	}
 	fctx, cancel := context.WithCancel(context.Background())
 	r.cancel = cancel
 	go r.follow(fctx)
@@ -187,10 +221,30 @@ func (r *Replica) WaitFor(ctx context.Context, tt bt.Time) error {
 	}
 }
 
-// Close stops following.
+// Close stops following and, with a checkpoint file, saves the read model
+// when it has grown since.
 func (r *Replica) Close() error {
 	r.cancel()
 	<-r.done
+	if r.opt.Checkpoint != "" && r.eng.Batches() > r.ckptSeq {
+		return r.SaveCheckpoint()
+	}
+	return nil
+}
+
+// FromCheckpoint is how many batches the read model took from the
+// checkpoint file when it opened (0: it replayed them all).
+func (r *Replica) FromCheckpoint() uint64 { return r.fromCkpt }
+
+// SaveCheckpoint writes the read model to the checkpoint file.
+func (r *Replica) SaveCheckpoint() error {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	info := engine.CheckpointInfo{StoreID: r.storeID, Last: eventlog.Frame{Seq: r.eng.Batches(), TT: r.eng.LastTT(), CRC: uint32(r.lastSum)}}
+	if _, err := r.eng.WriteCheckpoint(r.opt.Checkpoint, info); err != nil {
+		return fmt.Errorf("replica checkpoint %s: %w", r.opt.Checkpoint, err)
+	}
+	r.ckptSeq = r.eng.Batches()
 	return nil
 }
 

@@ -363,3 +363,76 @@ func adminConn(t *testing.T, url string) *pgx.Conn {
 	t.Cleanup(func() { conn.Close(context.Background()) })
 	return conn
 }
+
+// A replica with a checkpoint file starts from it and replays only the
+// batches after it, with the digest of a full replay; a checkpoint of
+// another history or a damaged one is set aside and the read model built
+// from the batches.
+func TestReplicaCheckpoint(t *testing.T) {
+	c := pgtest.Shared(t)
+	url := schemaURL(c, "ckpt")
+	ckpt := t.TempDir() + "/replica.ckpt"
+	open := func() *Replica {
+		r, err := OpenReplica(context.Background(), url, ReplicaOptions{Checkpoint: ckpt, Poll: time.Minute, Logf: t.Logf})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return r
+	}
+	w, err := Open(context.Background(), url, Options{Write: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := w.Ingest(context.Background(), synthEvents(t, 600, 31), "Node", nil); err != nil {
+		t.Fatal(err)
+	}
+	r := open()
+	if r.FromCheckpoint() != 0 {
+		t.Fatalf("a first open took %d batches from a checkpoint", r.FromCheckpoint())
+	}
+	if _, err := os.Stat(ckpt); err != nil {
+		t.Fatalf("no checkpoint after the first open: %v", err)
+	}
+	saved := w.Stats().Batches
+	r.Close()
+	res, err := w.Ingest(context.Background(), synthEvents(t, 300, 32), "Node", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r = open()
+	if r.FromCheckpoint() != saved || r.LastTT() != res.LastTT || r.Digest() != w.Digest() {
+		t.Fatalf("reopened from the checkpoint: %d batches from it (want %d), at tt %d (want %d), digest equal %v", r.FromCheckpoint(), saved, r.LastTT(), res.LastTT, r.Digest() == w.Digest())
+	}
+	r.Close()
+	w.Close()
+
+	// Another history in the schema: the checkpoint is not a prefix of it.
+	conn := adminConn(t, url)
+	if _, err := conn.Exec(context.Background(), "DROP SCHEMA ckpt CASCADE"); err != nil {
+		t.Fatal(err)
+	}
+	w = openPG(t, url, Options{Write: true})
+	if _, err := w.Ingest(context.Background(), synthEvents(t, 300, 33), "Node", nil); err != nil {
+		t.Fatal(err)
+	}
+	r = open()
+	if r.FromCheckpoint() != 0 || r.Digest() != w.Digest() {
+		t.Fatalf("a checkpoint of another history was used: %d batches from it, digest equal %v", r.FromCheckpoint(), r.Digest() == w.Digest())
+	}
+	r.Close()
+
+	// A damaged checkpoint file.
+	b, err := os.ReadFile(ckpt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b[len(b)/2] ^= 0xff
+	if err := os.WriteFile(ckpt, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r = open()
+	defer r.Close()
+	if r.FromCheckpoint() != 0 || r.Digest() != w.Digest() {
+		t.Fatalf("a damaged checkpoint was used: %d batches from it", r.FromCheckpoint())
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"hash/crc32"
+	"math"
 	"os"
 	"regexp"
 	"time"
@@ -44,7 +45,46 @@ type Options struct {
 	// store before it fails with a *LockedError. 0 means not at all.
 	Wait time.Duration
 
-	schemaUpTo int // tests: create or migrate the schema only up to this version
+	schemaUpTo int   // tests: create or migrate the schema only up to this version
+	base       *Base // start from this read model instead of an empty one
+}
+
+// Base is a read model saved earlier (a replica's local checkpoint): the
+// engine of the store's first Batches() batches, the store it belongs
+// to and the checksum of its last batch.
+type Base struct {
+	Eng     *engine.Store
+	StoreID [16]byte
+	LastSum int64
+}
+
+// ErrBaseStale refuses a Base that is not a prefix of the store's
+// batches (another store, or a history restored or replaced since).
+var ErrBaseStale = errors.New("the saved read model does not belong to this store's batches")
+
+// startFrom checks that b is a prefix of the store's batches and makes it
+// the engine to replay the later batches into.
+func (s *Store) startFrom(ctx context.Context, tx pgx.Tx, b *Base) error {
+	if b.StoreID != s.storeID {
+		return fmt.Errorf("%w: it is of store %x, the schema holds store %x", ErrBaseStale, b.StoreID, s.storeID)
+	}
+	if b.Eng.Batches() == 0 {
+		s.eng = b.Eng
+		return nil
+	}
+	var seq, sum int64
+	err := tx.QueryRow(ctx, "SELECT seq, checksum FROM batches WHERE tt = $1", b.Eng.LastTT()).Scan(&seq, &sum)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return fmt.Errorf("%w: the store holds no batch at its last tt %d", ErrBaseStale, b.Eng.LastTT())
+	}
+	if err != nil {
+		return err
+	}
+	if uint64(seq) != b.Eng.Batches() || sum != b.LastSum {
+		return fmt.Errorf("%w: the store's batch at tt %d is seq %d, checksum %08x; it has seq %d, checksum %08x", ErrBaseStale, b.Eng.LastTT(), seq, sum, b.Eng.Batches(), b.LastSum)
+	}
+	s.eng, s.lastSum = b.Eng, b.LastSum
+	return nil
 }
 
 // ErrNoStore is returned by a read-only Open of a schema that holds no
@@ -85,8 +125,9 @@ type Store struct {
 	eng     *engine.Store
 	last    bt.Time // clock's last value
 	failed  error
-	version int   // the store's schema version
-	lastSum int64 // the last batch row's checksum, as loaded
+	version int      // the store's schema version
+	storeID [16]byte // tgms_meta.store_id
+	lastSum int64    // the last batch row's checksum, as loaded
 
 	retried bool // lock tried again after its holder left
 }
@@ -191,14 +232,21 @@ func (s *Store) load(ctx context.Context) error {
 		return fmt.Errorf("schema %q: %w (write to it once, e.g. with tgms ingest, to create one)", s.schema, ErrNoStore)
 	}
 	var version int
-	if err := tx.QueryRow(ctx, "SELECT schema_version FROM tgms_meta").Scan(&version); err != nil {
+	if err := tx.QueryRow(ctx, "SELECT schema_version, store_id FROM tgms_meta").Scan(&version, &s.storeID); err != nil {
 		return fmt.Errorf("schema %q: reading tgms_meta: %w", s.schema, err)
 	}
 	if version > SchemaVersion {
 		return newerSchema(s.schema, version)
 	}
 	s.version = version
-	rows, err := tx.Query(ctx, "SELECT tt, seq, source, payload, checksum FROM batches ORDER BY tt")
+	from := int64(math.MinInt64)
+	if b := s.opt.base; b != nil {
+		if err := s.startFrom(ctx, tx, b); err != nil {
+			return err
+		}
+		from = b.Eng.LastTT()
+	}
+	rows, err := tx.Query(ctx, "SELECT tt, seq, source, payload, checksum FROM batches WHERE tt > $1 ORDER BY tt", from)
 	if err != nil {
 		return err
 	}
@@ -275,6 +323,9 @@ func verifyRow(tt, seq int64, source string, payload []byte, sum int64) (*eventl
 	}
 	return &rec, nil
 }
+
+// StoreID is the store's id in tgms_meta.
+func (s *Store) StoreID() [16]byte { return s.storeID }
 
 // SchemaVersion is the store's schema version in tgms_meta.
 func (s *Store) SchemaVersion() int { return s.version }

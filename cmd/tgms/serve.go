@@ -17,7 +17,7 @@ import (
 const envToken = "TGMS_TOKEN"
 
 func newServe() *cobra.Command {
-	var store, mcpMode, mcpHTTP, httpAddr, token string
+	var store, mcpMode, mcpHTTP, httpAddr, token, replicaCkpt string
 	var allowWrites bool
 	var maxBody int64
 	var deadline time.Duration
@@ -51,6 +51,15 @@ and questions run at once, and nothing a request sends names a file.
 Every HTTP refusal is JSON {"error": {code, message, rule, path, hint,
 violations}}.
 
+With --store postgres://USER@HOST:PORT/DB?schema=NAME the server is a read
+replica: it builds its read model from the batches table (or from
+--replica-checkpoint FILE and the batches after it), follows the batches
+any writer commits (LISTEN/NOTIFY, a poll every 2 s as a fallback),
+reconnects after the database restarts, and shows its lag in stats
+(replication: applied_tt, database_tt). A call pinned at an as_of_tt after
+the last batch it applied is refused with E_BEHIND. With --allow-writes it
+is also the store's writer.
+
 Exit codes: 0 stopped cleanly (signal, or the stdio client closed), 2 bad
 flags or a refused address, 1 a listener or store failure.`,
 		RunE: func(cmd *cobra.Command, _ []string) error {
@@ -73,7 +82,7 @@ flags or a refused address, 1 a listener or store failure.`,
 					return badInput("%v", err)
 				}
 			}
-			db, writer, closeStore, err := openServe(cmd, store, allowWrites, cfg.Logf)
+			db, writer, closeStore, err := openServe(cmd, store, allowWrites, replicaCkpt, cfg.Logf)
 			if err != nil {
 				return err
 			}
@@ -91,6 +100,7 @@ flags or a refused address, 1 a listener or store failure.`,
 	}
 	f := cmd.Flags()
 	f.StringVar(&store, "store", "", "store directory, or postgres://USER@HOST:PORT/DB?schema=NAME (a read replica that follows the database)")
+	f.StringVar(&replicaCkpt, "replica-checkpoint", "", "with a PostgreSQL store: a local file to start the read model from and save it to (only the batches after it are replayed)")
 	f.StringVar(&mcpMode, "mcp", "", `"stdio": serve MCP on standard input and output`)
 	f.StringVar(&mcpHTTP, "mcp-http", "", "serve MCP over streamable HTTP at ADDR/mcp (e.g. 127.0.0.1:7411)")
 	f.StringVar(&httpAddr, "http", "", "serve the JSON API and the console at ADDR (e.g. 127.0.0.1:7410)")

@@ -21,8 +21,11 @@ import (
 
 // openServe opens what serve serves: the store, the writer when writes are
 // allowed, and what closes them.
-func openServe(cmd *cobra.Command, store string, allowWrites bool, logf func(string, ...any)) (tools.Store, tools.Writer, func(), error) {
+func openServe(cmd *cobra.Command, store string, allowWrites bool, ckpt string, logf func(string, ...any)) (tools.Store, tools.Writer, func(), error) {
 	if !pgstore.IsURL(store) {
+		if ckpt != "" {
+			return nil, nil, nil, usageError{errors.New("--replica-checkpoint is for a PostgreSQL store (--store postgres://...): a store directory keeps its own checkpoint")}
+		}
 		db, err := openForServe(store, allowWrites)
 		if err != nil {
 			return nil, nil, nil, err
@@ -33,12 +36,17 @@ func openServe(cmd *cobra.Command, store string, allowWrites bool, logf func(str
 		}
 		return db, w, func() { db.Close() }, nil
 	}
-	r, err := pgstore.OpenReplica(cmd.Context(), store, pgstore.ReplicaOptions{Logf: logf})
+	r, err := pgstore.OpenReplica(cmd.Context(), store, pgstore.ReplicaOptions{Logf: logf, Checkpoint: ckpt})
 	if err != nil {
 		return nil, nil, nil, pgOpenError(err)
 	}
+	closeReplica := func() {
+		if err := r.Close(); err != nil {
+			logf("%v", err)
+		}
+	}
 	if !allowWrites {
-		return r, nil, func() { r.Close() }, nil
+		return r, nil, closeReplica, nil
 	}
 	w, err := openPG(cmd, store, true)
 	if err != nil {
@@ -46,7 +54,7 @@ func openServe(cmd *cobra.Command, store string, allowWrites bool, logf func(str
 		return nil, nil, nil, err
 	}
 	pw := &pgWriter{w: w, r: r}
-	return r, pw, func() { w.Close(); r.Close() }, nil
+	return r, pw, func() { w.Close(); closeReplica() }, nil
 }
 
 // pgWriter writes through the store's writer and waits for the served

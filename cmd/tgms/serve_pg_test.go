@@ -115,7 +115,10 @@ func TestServePostgresReplicas(t *testing.T) {
 		t.Fatalf("ingest: exit %d %s", code, errs)
 	}
 	a := startServe(t, "--store", url, "--allow-writes")
-	b := startServe(t, "--store", url)
+	b := startServe(t, "--store", url, "--replica-checkpoint", filepath.Join(dir, "b.ckpt"))
+	if _, err := os.Stat(filepath.Join(dir, "b.ckpt")); err != nil {
+		t.Fatalf("the replica wrote no checkpoint: %v", err)
+	}
 
 	// The same question on both replicas and on a file store from the batches.
 	if out, errs, code := runCLI(t, "replay", "--log", url, "--store", filepath.Join(dir, "file")); code != 0 || !strings.Contains(out, "replayed") {
