@@ -16,7 +16,7 @@ so is the password's lookup: PGPASSWORD, a password file or a service file
 
 schema.sql (embedded; run with IF NOT EXISTS by the first writer) defines:
 
-	tgms_meta      one row: schema_version (SchemaVersion, 1), store_id, created_at
+	tgms_meta      one row: schema_version (SchemaVersion, 2), store_id, created_at
 	batches        tt PK, seq UNIQUE, source, payload bytea, checksum bigint, written
 	node_versions  vid PK, uid, label, props jsonb, vt_s, vt_e, tt_s, tt_e, opened_by, closed_by
 	edge_versions  vid PK, src, dst, rel_type, disc, props jsonb, vt_s, vt_e, tt_s, tt_e, opened_by, closed_by
@@ -38,8 +38,44 @@ tables' indexes and the reasons for each are commented in schema.sql, and
 so are the Citus distribution columns (node_versions by uid, edge_versions
 by src, co-located; batches and tgms_meta as reference tables).
 
-A later schema version than SchemaVersion is refused on open; a change to
-the tables comes with a new version and a migration from the older ones.
+# Schema versions
+
+schema.sql is version 1, frozen as released (testdata/schema_v1.sql);
+migrations/NNNN_name.sql brings a store from version NNNN-1 to NNNN. A new
+store runs schema.sql and then every migration; a writer that opens an
+older store runs the missing migrations and raises schema_version, in one
+transaction under its lock. Readers open older versions as they are. A
+later version than SchemaVersion is refused by readers and writers.
+
+	2  migrations/0002_notify.sql: the trigger batches_notify on batches
+	   sends pg_notify('tgms_batches', '<schema> <tt>') for every batch row,
+	   delivered at commit
+
+# Replicas
+
+A Replica (OpenReplica) builds the read model as Open does, or from a
+local checkpoint file (engine.WriteCheckpoint's format; CheckpointInfo
+carries the store_id, and the last batch's seq, tt and checksum) plus the
+batches after it, when that batch is still in the table with the same seq
+and checksum; otherwise it builds from all the batches. It then LISTENs on
+tgms_batches on a session of its own and, on every notification for its
+schema (and every ReplicaOptions.Poll without one), reads the batches after
+the last applied tt in tt order, verifies each as Open does and applies it.
+Before each catch-up it checks that the database still holds its last
+applied batch with the same checksum; when it does not (a restore from an
+older backup, or commits lost in a crash) it stops with a *DivergedError
+and keeps serving what it has. A broken session is retried with a pause
+doubling up to ReplicaOptions.Retry. A read pinned after the last applied
+tt is refused with an *ops.Error of code EBehind; a read of the latest
+belief is pinned at the last applied tt, which the answer records.
+
+# Checking
+
+Check reads the store in one REPEATABLE READ snapshot: it verifies every
+batch row (a bad one reported with its tt, later rows still checksummed),
+replays them, and compares node_versions and edge_versions row by row
+(vid, every column, props as JSON values) with the replay. ReadBatches
+reads the verified batches for replay and export.
 
 # Writing
 

@@ -8,6 +8,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"testing"
+	"time"
 
 	bt "github.com/tgms-go/tgms/bitemporal"
 	"github.com/tgms-go/tgms/eventlog"
@@ -19,7 +20,8 @@ import (
 // Random bi-temporal histories (the oracle's: colliding assertions, bulk
 // events, retractions, corrections) written through a PostgreSQL store are
 // refused exactly where the model store refuses them, and give the model's
-// digest: live, after reopening, and from the version tables alone.
+// digest: live, after reopening, from the version tables alone, and on a
+// replica that followed the writes; Check finds the store clean.
 func TestRandomHistoriesMatchModel(t *testing.T) {
 	c := pgtest.Shared(t)
 	// Each check creates a schema: 30 by default keep the test to seconds;
@@ -42,6 +44,11 @@ func TestRandomHistoriesMatchModel(t *testing.T) {
 			rt.Fatal(err)
 		}
 		defer s.Close()
+		rep, err := OpenReplica(ctx, url, ReplicaOptions{Poll: 50 * time.Millisecond})
+		if err != nil {
+			rt.Fatal(err)
+		}
+		defer rep.Close()
 		m := bt.NewMemStore()
 		for i, b := range oracle.RandomHistory(rand.New(rand.NewPCG(seed, 1)), batches) {
 			merr := m.Write(b.TT, b.Ops)
@@ -69,6 +76,17 @@ func TestRandomHistoriesMatchModel(t *testing.T) {
 		}
 		if got := tableDigest(t, url); got != want {
 			rt.Fatalf("version tables' digest %s, model's %s", got, want)
+		}
+		wctx, cancel := context.WithTimeout(ctx, visibleWithin)
+		defer cancel()
+		if err := rep.WaitFor(wctx, r.LastTT()); err != nil {
+			rt.Fatal(err)
+		}
+		if got := rep.Digest(); got != want {
+			rt.Fatalf("replica's digest %s, model's %s", got, want)
+		}
+		if res, err := Check(ctx, url); err != nil || !res.Clean() {
+			rt.Fatalf("check: %v %v", err, res.Findings)
 		}
 	})
 }
