@@ -170,6 +170,25 @@ func TestServePostgresReplicas(t *testing.T) {
 			t.Fatalf("entity_history on %s after the write: %d %v", addr, code, env)
 		}
 	}
+	// A trace made on one replica reproduces on the other.
+	plan := map[string]any{"plan_id": "p", "answer_spec": map[string]any{"kind": "count", "from": "s1.rows_total"},
+		"steps": []any{map[string]any{"id": "s1", "op": "entity_history", "args": map[string]any{"uid": first.Src}, "depends_on": []any{}}}}
+	code, run := callTool(t, a, "run_plan", map[string]any{"plan": plan, "uids": []any{first.Src}})
+	if code != 200 {
+		t.Fatalf("run_plan: %d %v", code, run)
+	}
+	resp0, err := http.Get("http://" + a + "/v1/traces/" + run["trace_digest"].(string))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var trace map[string]any
+	if err := json.NewDecoder(resp0.Body).Decode(&trace); err != nil {
+		t.Fatal(err)
+	}
+	resp0.Body.Close()
+	if code, v := callTool(t, b, "trace_verify", map[string]any{"trace": trace}); code != 200 || v["reproduced"] != true {
+		t.Fatalf("trace_verify on the other replica: %d %v", code, v)
+	}
 	code, resp := callTool(t, b, "entity_history", map[string]any{"uid": first.Src, "as_of_tt": tt + 1_000_000})
 	refused, _ := resp["error"].(map[string]any)
 	if code != http.StatusBadRequest || refused["code"] != "E_BEHIND" || refused["path"] != "/as_of_tt" || !strings.Contains(fmt.Sprint(refused["message"]), fmt.Sprint(tt)) {
