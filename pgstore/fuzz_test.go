@@ -3,6 +3,7 @@ package pgstore
 import (
 	"hash/crc32"
 	"net/url"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -72,4 +73,24 @@ func asChecksum(err error, ce **ChecksumError) bool {
 	c, ok := err.(*ChecksumError)
 	*ce = c
 	return ok
+}
+
+// FuzzParseNotice: a notice is accepted only for its schema and a decimal
+// tt, and then says exactly that tt.
+func FuzzParseNotice(f *testing.F) {
+	f.Add("tgms 1700000000000000", "tgms")
+	f.Add("other 5", "tgms")
+	f.Add("tgms", "tgms")
+	f.Add("tgms  5", "tgms")
+	f.Add("tgms 05", "tgms")
+	f.Add("tgms -9223372036854775808", "tgms")
+	f.Fuzz(func(t *testing.T, payload, schema string) {
+		tt, ok := parseNotice(payload, schema)
+		if !ok {
+			return
+		}
+		if want := schema + " " + strconv.FormatInt(tt, 10); payload != want {
+			t.Fatalf("parseNotice(%q, %q) = %d, which prints as %q", payload, schema, tt, want)
+		}
+	})
 }

@@ -311,9 +311,8 @@ func (r *Replica) session(ctx context.Context) error {
 		case ctx.Err() != nil:
 			return ctx.Err()
 		case err == nil:
-			schema, tt, _ := strings.Cut(n.Payload, " ")
-			if t, perr := strconv.ParseInt(tt, 10, 64); schema != r.schema || perr != nil || t <= r.LastTT() {
-				continue // another store's batch, or one already applied
+			if t, ok := parseNotice(n.Payload, r.schema); !ok || t <= r.LastTT() {
+				continue // another store's batch, one already applied, or not a batch's notice
 			}
 		case errors.Is(err, context.DeadlineExceeded) && !conn.IsClosed():
 			// No notification within Poll: ask anyway.
@@ -324,6 +323,18 @@ func (r *Replica) session(ctx context.Context) error {
 			return err
 		}
 	}
+}
+
+// parseNotice reads a notification's payload, "<schema> <tt>" with tt in
+// canonical decimal (as bigint prints), and reports whether it announces
+// a batch of schema.
+func parseNotice(payload, schema string) (bt.Time, bool) {
+	name, tt, ok := strings.Cut(payload, " ")
+	if !ok || name != schema {
+		return 0, false
+	}
+	t, err := strconv.ParseInt(tt, 10, 64)
+	return t, err == nil && strconv.FormatInt(t, 10) == tt
 }
 
 // catchUp applies every batch after the last applied one, in tt order.
