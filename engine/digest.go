@@ -99,16 +99,18 @@ func ranks(ss []string) []uint32 {
 
 // Stats summarizes a store.
 type Stats struct {
-	Nodes        int          `json:"nodes"`
-	NodeVersions int          `json:"node_versions"`
-	EdgeVersions int          `json:"edge_versions"`
-	Batches      uint64       `json:"batches"`
-	LastTT       bt.Time      `json:"last_tt"`
-	VtMin        bt.Time      `json:"vt_min"`
-	VtMax        bt.Time      `json:"vt_max"`
-	RelTypes     []string     `json:"rel_types"`
-	Card         *Card        `json:"card,omitempty"`        // filled by callers that describe the dataset (Store.Card)
-	Replication  *Replication `json:"replication,omitempty"` // filled by a read replica of a PostgreSQL store
+	Nodes        int      `json:"nodes"`
+	NodeVersions int      `json:"node_versions"`
+	EdgeVersions int      `json:"edge_versions"`
+	Batches      uint64   `json:"batches"`
+	LastTT       bt.Time  `json:"last_tt"`
+	VtMin        bt.Time  `json:"vt_min"`
+	VtMax        bt.Time  `json:"vt_max"`
+	RelTypes     []string `json:"rel_types"`
+	Card         *Card    `json:"card,omitempty"` // filled by callers that describe the dataset (Store.Card)
+
+	// Replication is filled by a read replica of a PostgreSQL store.
+	Replication *Replication `json:"replication,omitempty"`
 }
 
 // Replication is a read replica's position against the database it
