@@ -227,8 +227,10 @@ func (db *DB) stageErase(stage string, op bt.Op, uid string, edges bool, texts [
 }
 
 // erasedTexts are the strings an erase removes: labels and string prop
-// values of at least 3 bytes (shorter ones are too common to search for).
-func erasedTexts(v bt.ErasureView, uid string, edges bool) [][]byte {
+// values of at least 3 bytes (shorter ones are too common to search for)
+// that no other version holds (those stay in the store anyway).
+func erasedTexts(store *engine.Store, uid string, edges bool) [][]byte {
+	var v bt.ErasureView = store
 	seen := map[string]bool{}
 	add := func(s string) {
 		if len(s) >= 3 {
@@ -259,9 +261,17 @@ func erasedTexts(v bt.ErasureView, uid string, edges bool) [][]byte {
 			walk(h.V.Props.Map())
 		}
 	}
-	out := make([][]byte, 0, len(seen))
+	all := make([]string, 0, len(seen))
 	for s := range seen {
-		out = append(out, []byte(s))
+		all = append(all, s)
+	}
+	slices.Sort(all)
+	shared := store.SharedTexts(all, uid, edges)
+	var out [][]byte
+	for _, s := range all {
+		if !shared[s] {
+			out = append(out, []byte(s))
+		}
 	}
 	return out
 }
@@ -422,4 +432,21 @@ func (db *DB) ErasedUIDs() []string {
 	db.mu.RLock()
 	defer db.mu.RUnlock()
 	return db.store.ErasedUIDs()
+}
+
+// Erased is one erased entity, as the store's tombstones say.
+type Erased struct {
+	UID   string `json:"uid"`
+	Edges bool   `json:"edges"` // some of its incident edges' props were erased too
+}
+
+// Erasures lists the erased entities, by uid.
+func (db *DB) Erasures() []Erased {
+	db.mu.RLock()
+	defer db.mu.RUnlock()
+	var out []Erased
+	for _, u := range db.store.ErasedUIDs() {
+		out = append(out, Erased{UID: u, Edges: db.store.ErasedEdges(u)})
+	}
+	return out
 }

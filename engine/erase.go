@@ -4,6 +4,7 @@ import (
 	"encoding/hex"
 	"math/bits"
 	"slices"
+	"strings"
 
 	bt "github.com/tgms-go/tgms/bitemporal"
 )
@@ -178,4 +179,37 @@ func (s *Store) ErasedEdges(uid string) bool {
 		}
 	}
 	return false
+}
+
+// SharedTexts returns the texts that occur in the label or props of some
+// version other than those an erase of uid (with edges: and of its
+// incident edges) empties: erasing uid cannot remove them from the store.
+func (s *Store) SharedTexts(texts []string, uid string, edges bool) map[string]bool {
+	id, _ := s.uids.lookup(uid)
+	labels := map[uint32]bool{}
+	props := map[uint32]bool{}
+	for r := range s.nodes {
+		if n := &s.nodes[r]; n.uid != id {
+			labels[n.label], props[n.props] = true, true
+		}
+	}
+	for v := range uint32(s.eVtS.Len()) {
+		if !edges || s.eSrc.At(v) != id && s.eDst.At(v) != id {
+			props[s.propsOf(v)] = true
+		}
+	}
+	out := map[string]bool{}
+	for _, t := range texts {
+		for l := range labels {
+			if strings.Contains(s.labels.s[l], t) {
+				out[t] = true
+			}
+		}
+		for p := range props {
+			if !out[t] && strings.Contains(s.props.s[p], t) {
+				out[t] = true
+			}
+		}
+	}
+	return out
 }

@@ -72,7 +72,7 @@ Exit codes: 0 erased, 2 bad input (unknown uid, already erased).`,
 			fmt.Fprintf(w, "erase batch %d at tt %s; files rewritten: %s\n", res.Seq, bt.FormatBoth(res.TT), strings.Join(res.Files, ", "))
 			fmt.Fprintf(w, "digest %s\n", res.Digest)
 			for _, r := range res.Remnants {
-				fmt.Fprintf(w, "warning: %s (kept aside by an earlier open) still holds erased text; delete it to finish the erasure\n", r)
+				fmt.Fprintf(w, "warning: %s in the store directory still holds erased text (bytes a torn write left are kept aside like this); delete it to finish the erasure\n", r)
 			}
 			return nil
 		},
