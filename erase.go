@@ -12,18 +12,19 @@ import (
 	bt "github.com/tgms-go/tgms/bitemporal"
 	"github.com/tgms-go/tgms/engine"
 	"github.com/tgms-go/tgms/eventlog"
+	"github.com/tgms-go/tgms/internal/fault"
 	"github.com/tgms-go/tgms/internal/vfs"
 )
 
 // Erasure removes an entity's contents from every file of the store (see
-// Erase). The new files are written into the staging directory EraseStage
-// and moved into place under a commit marker, EraseCommit, which lists
-// them: an open that finds the marker finishes the moves (the erase had
-// committed), and one that finds only the staging directory removes it
-// (the erase had not), so a crash leaves the store as it was before the
-// erase or as it is after it.
+// Erase). The new files are written beside the old ones under the prefix
+// EraseStage (erase-new.events.wal, ...) and moved into place under a
+// commit marker, EraseCommit, which lists them: an open that finds the
+// marker finishes the moves (the erase had committed), and one that finds
+// only staged files removes them (the erase had not), so a crash leaves
+// the store as it was before the erase or as it is after it.
 const (
-	EraseStage  = "erase.new"
+	EraseStage  = "erase-new."
 	EraseCommit = "erase.commit"
 )
 
@@ -104,21 +105,18 @@ func (db *DB) Erase(uid string, edges bool) (*EraseResult, error) {
 	if _, err := os.Lstat(filepath.Join(db.dir, answersFile)); err == nil && len(sidecars) == 0 {
 		return nil, fmt.Errorf("erase: the store has saved answers (%s), and this program cannot rewrite them (import package answers); nothing was erased", answersFile)
 	}
-	stage := filepath.Join(db.dir, EraseStage)
-	if err := os.RemoveAll(stage); err != nil {
+	if err := removeStaged(db.dir); err != nil {
 		return nil, fmt.Errorf("erase: %w", err)
 	}
-	if err := os.Mkdir(stage, 0o755); err != nil {
-		return nil, fmt.Errorf("erase: %w", err)
-	}
-	files, err := db.stageErase(stage, op, uid, edges, texts, res)
+	files, err := db.stageErase(op, uid, edges, texts, res)
 	if err != nil {
-		os.RemoveAll(stage)
+		removeStaged(db.dir)
 		return nil, err
 	}
 	// Commit: from the marker on, the erase is done (an open finishes it).
+	fault.Point("erase.commit")
 	if err := writeMarker(db.dir, files); err != nil {
-		os.RemoveAll(stage)
+		removeStaged(db.dir)
 		return nil, err
 	}
 	db.mu.Lock()
@@ -143,10 +141,11 @@ func (db *DB) Erase(uid string, edges bool) (*EraseResult, error) {
 	return res, nil
 }
 
-// stageErase writes the erased store's files into stage and returns their
-// names.
-func (db *DB) stageErase(stage string, op bt.Op, uid string, edges bool, texts [][]byte, res *EraseResult) ([]string, error) {
-	logPath := filepath.Join(stage, LogFile)
+// stageErase writes the erased store's files under the staging prefix
+// and returns their names.
+func (db *DB) stageErase(op bt.Op, uid string, edges bool, texts [][]byte, res *EraseResult) ([]string, error) {
+	stage := func(name string) string { return filepath.Join(db.dir, EraseStage+name) }
+	logPath := stage(LogFile)
 	nl, err := eventlog.Open(logPath, eventlog.Options{NoSync: true, Logf: db.opt.Logf})
 	if err != nil {
 		return nil, fmt.Errorf("erase: %w", err)
@@ -196,7 +195,7 @@ func (db *DB) stageErase(stage string, op bt.Op, uid string, edges bool, texts [
 	}
 	last := nl.Last()
 	store.Compact()
-	if _, err := store.WriteCheckpoint(filepath.Join(stage, CheckpointFile), engine.CheckpointInfo{StoreID: id, Last: last, Chain: nl.Chain(), HasChain: true}); err != nil {
+	if _, err := store.WriteCheckpoint(stage(CheckpointFile), engine.CheckpointInfo{StoreID: id, Last: last, Chain: nl.Chain(), HasChain: true}); err != nil {
 		return nil, fmt.Errorf("erase: writing the checkpoint: %w", err)
 	}
 	dirID, err := dirIdentity(db.dir)
@@ -209,7 +208,7 @@ func (db *DB) stageErase(stage string, op bt.Op, uid string, edges bool, texts [
 	}
 	files := []string{LogFile, SealFile, CheckpointFile}
 	for _, sc := range sidecars {
-		n, err := sc.rewrite(db.dir, filepath.Join(stage, sc.name), func(payload []byte) bool {
+		n, err := sc.rewrite(db.dir, stage(sc.name), func(payload []byte) bool {
 			return mentions(payload, uid, texts)
 		})
 		switch {
@@ -220,7 +219,7 @@ func (db *DB) stageErase(stage string, op bt.Op, uid string, edges bool, texts [
 			return nil, fmt.Errorf("erase: rewriting %s: %w", sc.name, err)
 		}
 	}
-	if err := vfs.Get().SyncDir(stage); err != nil {
+	if err := vfs.Get().SyncDir(db.dir); err != nil {
 		return nil, fmt.Errorf("erase: %w", err)
 	}
 	return files, nil
@@ -366,30 +365,53 @@ func writeMarker(dir string, files []string) error {
 	return nil
 }
 
-// finishErase moves the staged files into place, then removes the marker
-// and the staging directory. It can be repeated after a crash: a file
-// already moved is no longer in the stage.
+// finishErase moves the staged files into place, then removes the marker.
+// It can be repeated after a crash: a file already moved is no longer
+// staged.
 func finishErase(dir string, files []string) error {
 	fs := vfs.Get()
-	stage := filepath.Join(dir, EraseStage)
 	for _, f := range files {
-		if _, err := os.Lstat(filepath.Join(stage, f)); errors.Is(err, os.ErrNotExist) {
+		staged := filepath.Join(dir, EraseStage+f)
+		if _, err := os.Lstat(staged); errors.Is(err, os.ErrNotExist) {
 			continue
 		}
-		if err := fs.Rename(filepath.Join(stage, f), filepath.Join(dir, f)); err != nil {
+		fault.Point("erase.rename")
+		if err := fs.Rename(staged, filepath.Join(dir, f)); err != nil {
 			return err
 		}
 	}
+	fault.Point("erase.renamed")
 	if err := fs.SyncDir(dir); err != nil {
 		return err
 	}
+	if err := removeStaged(dir); err != nil {
+		return err
+	}
+	fault.Point("erase.unmark")
 	if err := fs.Remove(filepath.Join(dir, EraseCommit)); err != nil && !errors.Is(err, os.ErrNotExist) {
 		return err
 	}
-	if err := os.RemoveAll(stage); err != nil {
+	return fs.SyncDir(dir)
+}
+
+// removeStaged removes staged files (and their temporary files) left in
+// dir.
+func removeStaged(dir string) error {
+	m, err := filepath.Glob(filepath.Join(dir, EraseStage+"*"))
+	if err != nil {
 		return err
 	}
-	return fs.SyncDir(dir)
+	tmps, _ := filepath.Glob(filepath.Join(dir, EraseCommit+".tmp-*"))
+	m = append(m, tmps...)
+	for _, p := range m {
+		if err := vfs.Get().Remove(p); err != nil && !errors.Is(err, os.ErrNotExist) {
+			return err
+		}
+	}
+	if len(m) > 0 {
+		return vfs.Get().SyncDir(dir)
+	}
+	return nil
 }
 
 // resumeErase finishes an erase that committed before a crash, or drops
@@ -402,10 +424,11 @@ func (db *DB) resumeErase() error {
 		if db.opt.ReadOnly {
 			return nil
 		}
-		stage := filepath.Join(db.dir, EraseStage)
-		if _, err := os.Lstat(stage); err == nil {
-			db.opt.Logf("store %s: removing %s, left by an erase that did not commit (the store is as it was before it)", db.dir, stage)
-			return os.RemoveAll(stage)
+		m, _ := filepath.Glob(filepath.Join(db.dir, EraseStage+"*"))
+		tmps, _ := filepath.Glob(filepath.Join(db.dir, EraseCommit+".tmp-*"))
+		if len(m)+len(tmps) > 0 {
+			db.opt.Logf("store %s: removing %d file(s) left by an erase that did not commit (the store is as it was before it)", db.dir, len(m)+len(tmps))
+			return removeStaged(db.dir)
 		}
 		return nil
 	case err != nil:

@@ -11,6 +11,7 @@ import (
 
 	tgms "github.com/tgms-go/tgms"
 	"github.com/tgms-go/tgms/canon"
+	"github.com/tgms-go/tgms/internal/vfs"
 )
 
 func init() { tgms.RegisterAnswersRewriter(Rewrite) }
@@ -78,11 +79,11 @@ func Rewrite(dir, to string, erase func(payload []byte) bool) (int, error) {
 	if err := check.parse(out.Bytes()); err != nil {
 		return 0, fmt.Errorf("answers: the rewritten file would not read back: %w", err)
 	}
-	fh, err := os.OpenFile(to, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	fh, err := vfs.Get().OpenFile(to, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
 	if err != nil {
 		return 0, fmt.Errorf("answers: %w", err)
 	}
-	_, err = fh.Write(out.Bytes())
+	_, err = fh.WriteAt(out.Bytes(), 0)
 	if err == nil {
 		err = fh.Sync()
 	}
