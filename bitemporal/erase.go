@@ -273,3 +273,36 @@ func Scrub(op Op, uid string, edges bool) (out Op, changed bool) {
 	}
 	return op, changed
 }
+
+// AllNodeVersions implements ErasureView.
+func (m *MemStore) AllNodeVersions(uid string) []NodeHit {
+	var out []NodeHit
+	for _, i := range m.byUID[uid] {
+		out = append(out, NodeHit{H: Handle(i), V: m.Nodes[i]})
+	}
+	return out
+}
+
+// AllIncidentEdges implements ErasureView.
+func (m *MemStore) AllIncidentEdges(uid string) []EdgeHit {
+	var out []EdgeHit
+	for i, v := range m.Edges {
+		if v.Key.Src == uid || v.Key.Dst == uid {
+			out = append(out, EdgeHit{H: Handle(i), V: v})
+		}
+	}
+	return out
+}
+
+// applyErase empties the versions an erase effect names.
+func (m *MemStore) applyErase(eff *Effect) {
+	for _, e := range eff.Erase {
+		if e.Node {
+			v := &m.Nodes[e.H]
+			v.Label, v.Props, v.Erased = "", "", e.Hash
+		} else {
+			v := &m.Edges[e.H]
+			v.Props, v.Erased = "", e.Hash
+		}
+	}
+}
