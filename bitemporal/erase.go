@@ -187,7 +187,7 @@ type tombKey struct {
 func (p *planner) erase(i int, op *Op) error {
 	ev, ok := p.v.(ErasureView)
 	if !ok {
-		return opErr(CodeInvalidArg, i, OpErase, "op", "this store cannot erase")
+		return opErr(CodeInvalidArg, i, OpErase, "op", "this store cannot erase: erasure needs a store that lists every stored version (the native engine and the model store do)")
 	}
 	e := op.Erase
 	type stored struct {
