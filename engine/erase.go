@@ -13,7 +13,10 @@ import (
 // props point at the empty entries of the string tables, and the hash of
 // what they held is kept in nodeErased / edgeErased, by row and version
 // id. Both maps are empty in a store that never erased anything, and the
-// checkpoint then keeps its version 3 layout.
+// checkpoint then keeps its version 3 layout. An erase empties rows but
+// does not renumber the string tables, which keep the erased strings until
+// the store is rebuilt from a log without them (as tgms.DB.Erase does
+// before it checkpoints).
 
 // AllNodeVersions implements bitemporal.ErasureView.
 func (s *Store) AllNodeVersions(uid string) []bt.NodeHit {
