@@ -515,6 +515,9 @@ func decodeStore(r *ckptReader, chained bool) (*Store, CheckpointInfo) {
 		if dx&1 == 1 {
 			g := int64(prevG) + unzigzag(dx>>1)
 			prevG = r.index(uint64(g), int(totalAuto), "auto disc")
+			if r.err != nil {
+				return nil, info // with no auto discs at all, firsts is empty
+			}
 			disc = autoBit | prevG
 			if firsts[prevG] == NoVersion {
 				firsts[prevG] = v
