@@ -76,6 +76,9 @@ func EdgeContentHash(props Props) string {
 // erase already is.
 var ErrNothingToErase = errors.New("nothing left to erase")
 
+// ErrNoSuchNode is wrapped by PlanErase for a uid without node versions.
+var ErrNoSuchNode = errors.New("no such node")
+
 // PlanErase builds the erase op for uid against v: a tombstone for every
 // stored version of uid (and with edges, of its incident edges), in
 // canonical order. A uid without versions is an error, and so is one whose
@@ -86,7 +89,7 @@ func PlanErase(v ErasureView, uid string, edges bool) (Op, error) {
 	}
 	nodes := v.AllNodeVersions(uid)
 	if len(nodes) == 0 {
-		return Op{}, fmt.Errorf("erase: uid %q has no node version in the store; nothing was erased (uids are case-sensitive: check it with entity_history)", uid)
+		return Op{}, fmt.Errorf("erase: uid %q has no node version in the store (%w); nothing was erased (uids are case-sensitive: check it with entity_history)", uid, ErrNoSuchNode)
 	}
 	e := &Erasure{UID: uid, Edges: edges}
 	pending := 0

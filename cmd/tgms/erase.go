@@ -58,7 +58,7 @@ Exit codes: 0 erased, 2 bad input (unknown uid, already erased).`,
 				return cerr
 			}
 			if err != nil {
-				if errors.Is(err, bt.ErrNothingToErase) || strings.Contains(err.Error(), "has no node version") || errors.Is(err, tgms.ErrReadOnly) {
+				if errors.Is(err, bt.ErrNothingToErase) || errors.Is(err, bt.ErrNoSuchNode) || errors.Is(err, tgms.ErrReadOnly) {
 					return badInput("%v", err)
 				}
 				return err

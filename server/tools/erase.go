@@ -3,7 +3,6 @@ package tools
 import (
 	"context"
 	"errors"
-	"strings"
 
 	tgms "github.com/tgms-go/tgms"
 	_ "github.com/tgms-go/tgms/answers" // rewrites saved answers for an erase
@@ -52,7 +51,7 @@ func eraseRun(_ context.Context, s *Service, args map[string]any) (any, *Failure
 	res, err := s.db.Erase(uid, edges)
 	if err != nil {
 		code, status := EWrite, statusUnprocessed
-		if errors.Is(err, bt.ErrNothingToErase) || strings.Contains(err.Error(), "has no node version") {
+		if errors.Is(err, bt.ErrNothingToErase) || errors.Is(err, bt.ErrNoSuchNode) {
 			code, status = ops.ENotFound, statusNotFound
 		}
 		return nil, fail(status, code, "write.erase", "/uid", "check the uid with resolve_entities or entity_history; nothing was erased", nil, "%v", err)
