@@ -50,6 +50,16 @@
 // a warning. A copy of the store directory (cp -r) gets its own store id
 // on its first writable open, so its log is never taken for the
 // original's.
+//
+// # Erasure
+//
+// Erase removes a node's contents from every file of the store (log,
+// checkpoint, seal chain, saved answers), leaving a tombstone per version
+// with the SHA-256 of what it held, so digests and replay still verify;
+// files are staged beside the old ones and moved in under a commit marker
+// that the next open finishes or discards (see erase.go). Copies outside
+// the directory and blocks the file system has not reused are out of its
+// reach.
 package tgms
 
 import (

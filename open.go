@@ -55,6 +55,10 @@ func Open(dir string, opt *Options) (*DB, error) {
 		return nil, err
 	}
 	db.lock = lock
+	if err := db.resumeErase(); err != nil {
+		db.closeFiles()
+		return nil, err
+	}
 	if !db.opt.ReadOnly {
 		db.removeStaleTemps()
 	}

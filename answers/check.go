@@ -29,6 +29,9 @@ func Check(db *tgms.DB, f *File, names []string, opt fresh.Options) ([]Status, e
 		if !ok {
 			return nil, fmt.Errorf("no answer named %q is saved (saved: %v)", n, f.Names())
 		}
+		if s.Erased != "" {
+			return nil, erasedAnswer(s)
+		}
 		latest = append(latest, s)
 		since = min(since, fresh.Since(s.Trace))
 	}
@@ -51,6 +54,9 @@ func Refresh(ctx context.Context, db *tgms.DB, f *File, name string, now bt.Time
 	if !ok {
 		return nil, nil, fmt.Errorf("no answer named %q is saved (saved: %v)", name, f.Names())
 	}
+	if old.Erased != "" {
+		return nil, nil, erasedAnswer(old)
+	}
 	r, err := fresh.Refresh(ctx, db, old.Trace)
 	if err != nil {
 		return nil, nil, fmt.Errorf("answer %q generation %d: %w", name, old.Generation, err)
@@ -60,4 +66,8 @@ func Refresh(ctx context.Context, db *tgms.DB, f *File, name string, now bt.Time
 		return nil, nil, err
 	}
 	return s, r, nil
+}
+
+func erasedAnswer(s *Saved) error {
+	return fmt.Errorf("answer %q generation %d is erased: it read content that was erased from the store, so only its name, times and digests remain; ask the question again and save the new answer", s.Name, s.Generation)
 }

@@ -22,8 +22,14 @@
 // Generations of a name are numbered 1, 2, ... in file order; a record
 // whose generation is not the name's next one is corruption. Records are
 // only ever appended (save writes generation 1, refresh the next one) and
-// each is fsynced before the command reports success; nothing rewrites or
-// removes a record.
+// each is fsynced before the command reports success. The one exception
+// is an erase of an entity (tgms erase): the file is rewritten whole
+// (Rewrite; a new file moved into place by the store), and each record
+// whose payload mentions the entity becomes an erased record that keeps
+// its place and drops everything else:
+//
+//	{"name", "generation", "saved_at", "as_of_tt", "trace_digest",
+//	 "erased": hex SHA-256 of the payload it replaced}
 //
 // Reading verifies every record. A final line without its newline, or
 // shorter than its length says, is a torn write (a crash while

@@ -43,8 +43,9 @@ type Saved struct {
 	SavedAt     bt.Time // wall clock, µs
 	AsOfTT      bt.Time // the belief time the answer was computed at
 	TraceDigest string
-	Trace       *exec.Trace
-	Offset      int64 // where the record starts in the file
+	Trace       *exec.Trace // nil when Erased
+	Offset      int64       // where the record starts in the file
+	Erased      string      // an erased record: hex SHA-256 of the record it replaced (see erase.go)
 }
 
 // File is the saved answers of one store, as read from disk.
@@ -192,6 +193,7 @@ type wire struct {
 	AsOfTT      bt.Time         `json:"as_of_tt"`
 	TraceDigest string          `json:"trace_digest"`
 	Trace       json.RawMessage `json:"trace"`
+	Erased      string          `json:"erased"`
 }
 
 func decode(payload []byte) (*Saved, error) {
@@ -200,6 +202,9 @@ func decode(payload []byte) (*Saved, error) {
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&w); err != nil {
 		return nil, fmt.Errorf("record is not a saved answer: %v", err)
+	}
+	if w.Erased != "" {
+		return decodeErased(&w)
 	}
 	tr, err := exec.ReadTrace(w.Trace)
 	if err != nil {

@@ -167,6 +167,11 @@ func FuzzParse(f *testing.F) {
 	f.Add(data)
 	f.Add([]byte(header))
 	f.Add([]byte(header + "3 00000000 {}\n"))
+	erased := filepath.Join(f.TempDir(), FileName)
+	if _, err := Rewrite(dir, erased, func([]byte) bool { return true }); err == nil {
+		e, _ := os.ReadFile(erased)
+		f.Add(e)
+	}
 	f.Fuzz(func(t *testing.T, b []byte) {
 		g := &File{path: "fuzz", byName: map[string][]*Saved{}}
 		err := g.parse(b)

@@ -27,6 +27,11 @@ import (
 //
 //	{"closed_by":OP|null,"created_by":OP,"disc":S,"dst":S,"props":{...},"rel_type":S,"src":S,"tt_e":N,"tt_s":N,"vt_e":N,"vt_s":N}
 //
+// An erased version (see OpErase) has "erased":H, the hex SHA-256 of its
+// content (ContentHash, EdgeContentHash), in place of "label" and "props"
+// (node) or "props" (edge), so the digest of an erased store is computed
+// from its tombstones alone.
+//
 // Derived identifiers (edge ids, version ids) are functions of these fields
 // and are not hashed. Two stores with the same digest hold the same beliefs
 // with the same history, whatever backend or checkpoint produced them.
@@ -87,8 +92,14 @@ func (d *Digester) Edge(v *EdgeVersion) {
 	b = canon.AppendString(b, v.Key.Disc)
 	b = append(b, `,"dst":`...)
 	b = canon.AppendString(b, v.Key.Dst)
-	b = append(b, `,"props":`...)
-	b = append(b, v.Props.JSON()...)
+	if v.Erased != "" {
+		b = append(b, `,"erased":"`...)
+		b = append(b, v.Erased...)
+		b = append(b, '"')
+	} else {
+		b = append(b, `,"props":`...)
+		b = append(b, v.Props.JSON()...)
+	}
 	b = append(b, `,"rel_type":`...)
 	b = canon.AppendString(b, v.Key.RelType)
 	b = append(b, `,"src":`...)
@@ -111,10 +122,16 @@ func (d *Digester) Node(v *NodeVersion) {
 	b = appendOp(b, v.ClosedBy)
 	b = append(b, `,"created_by":`...)
 	b = appendOp(b, v.CreatedBy)
-	b = append(b, `,"label":`...)
-	b = canon.AppendString(b, v.Label)
-	b = append(b, `,"props":`...)
-	b = append(b, v.Props.JSON()...)
+	if v.Erased != "" {
+		b = append(b, `,"erased":"`...)
+		b = append(b, v.Erased...)
+		b = append(b, '"')
+	} else {
+		b = append(b, `,"label":`...)
+		b = canon.AppendString(b, v.Label)
+		b = append(b, `,"props":`...)
+		b = append(b, v.Props.JSON()...)
+	}
 	b = appendIntField(b, `,"tt_e":`, v.TTe)
 	b = appendIntField(b, `,"tt_s":`, v.TTs)
 	b = append(b, `,"uid":`...)

@@ -104,6 +104,7 @@ func (m *MemStore) Apply(eff *Effect) {
 		m.byEdge[v.Key] = append(m.byEdge[v.Key], len(m.Edges))
 		m.Edges = append(m.Edges, v)
 	}
+	m.applyErase(eff)
 	m.LastTT = eff.TT
 	m.Batches = eff.Seq
 }

@@ -25,6 +25,9 @@ var opNames = [...]string{"", "assert_node", "assert_edge", "retract", "correct"
 
 // String returns the op's wire name ("assert_node", ...), or "" for OpNone.
 func (k OpKind) String() string {
+	if k == OpErase {
+		return "erase"
+	}
 	if int(k) < len(opNames) {
 		return opNames[k]
 	}
@@ -37,6 +40,9 @@ func ParseOpKind(s string) (OpKind, bool) {
 		if i > 0 && n == s {
 			return OpKind(i), true
 		}
+	}
+	if s == "erase" {
+		return OpErase, true
 	}
 	return OpNone, false
 }
@@ -174,6 +180,7 @@ type Op struct {
 	To     Interval // correct: where the fact really held (zero: where it was believed)
 	At     Time
 	Events []Event
+	Erase  *Erasure // erase: what is erased (see erase.go)
 }
 
 // AssertNode builds an assert_node op.
@@ -306,6 +313,8 @@ func (op *Op) Validate(i int) error {
 			}
 		}
 		return nil
+	case OpErase:
+		return op.validateErase(i)
 	}
 	return opErr(CodeInvalidArg, i, k, "op", "unknown op kind %d: use assert_node, assert_edge, retract, correct or ingest", uint8(k))
 }

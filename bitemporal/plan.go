@@ -80,6 +80,9 @@ type Effect struct {
 	// (an edge written by another op: its key names its endpoints).
 	Ends     []End
 	EdgeEnds []uint32
+
+	// Erase lists the stored versions an erase op empties (see erase.go).
+	Erase []Erasing
 }
 
 // AutoDisc is the discriminator the store gives the i-th auto-identified
@@ -137,6 +140,9 @@ type Planner struct {
 func (pl *Planner) Plan(v View, tt Time, seq uint64, ops []Op) (*Effect, error) {
 	p := &pl.p
 	p.reset(v, tt, seq)
+	if err := checkEraseBatch(ops); err != nil {
+		return nil, err
+	}
 	for i := range ops {
 		if !pl.Validated {
 			if err := ops[i].Validate(i); err != nil {
@@ -200,6 +206,7 @@ func (p *planner) reset(v View, tt Time, seq uint64) {
 	}
 	p.eff.NewUIDs, p.eff.Nodes, p.eff.Edges, p.eff.Ends = old.NewUIDs[:0], old.Nodes[:0], old.Edges[:0], old.Ends[:0]
 	p.eff.CloseNodes, p.eff.CloseEdges = old.CloseNodes[:0], old.CloseEdges[:0]
+	p.eff.Erase = old.Erase[:0]
 	clear(p.closedNode)
 	clear(p.closedEdge)
 	clear(p.nodes)
@@ -357,6 +364,8 @@ func (p *planner) apply(i int, op *Op) error {
 		return p.correct(i, op)
 	case OpIngest:
 		return p.ingest(i, op)
+	case OpErase:
+		return p.erase(i, op)
 	}
 	return nil
 }

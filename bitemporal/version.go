@@ -10,6 +10,7 @@ type NodeVersion struct {
 	TTs, TTe  Time
 	CreatedBy OpKind // the op that wrote this version
 	ClosedBy  OpKind // the op that closed it (OpNone while believed)
+	Erased    string // erased: hex SHA-256 of the content (see ContentHash); Label and Props are empty
 }
 
 // EdgeVersion is one edge fact, like NodeVersion.
@@ -20,6 +21,7 @@ type EdgeVersion struct {
 	TTs, TTe  Time
 	CreatedBy OpKind
 	ClosedBy  OpKind
+	Erased    string // as in NodeVersion
 }
 
 // BelievedAt reports whether a version with transaction interval

@@ -112,7 +112,11 @@ func (s *Store) WriteCheckpoint(path string, info CheckpointInfo) (size int64, e
 	c := &ckptWriter{w: bufio.NewWriterSize(fault.Writer(tmp), 1<<20)}
 	var head [16]byte
 	copy(head[:], ckptMagic[:])
-	binary.LittleEndian.PutUint32(head[8:], ckptVersion)
+	version := uint32(ckptVersion)
+	if s.hasErased() {
+		version = ckptVersionErased
+	}
+	binary.LittleEndian.PutUint32(head[8:], version)
 	if _, err = c.w.Write(head[:]); err != nil {
 		return 0, err
 	}
@@ -209,6 +213,9 @@ func (s *Store) encode(c *ckptWriter, info CheckpointInfo) {
 		c.uvarint(encodeTTe(tts, s.eTTe.At(v)))
 		c.uvarint(uint64(s.propsOf(v)))
 		c.byte1(s.eOps.At(v))
+	}
+	if s.hasErased() {
+		s.encodeErased(c)
 	}
 }
 
@@ -346,8 +353,8 @@ func decodeCheckpoint(path string, data []byte) (*Store, CheckpointInfo, error) 
 	v := binary.LittleEndian.Uint32(data[8:])
 	if v == 1 {
 		return nil, CheckpointInfo{}, bad("format version 1 (written by an earlier build, not tied to its log)")
-	} else if v != 2 && v != ckptVersion {
-		return nil, CheckpointInfo{}, bad("format version %d, this build reads versions 2 and %d", v, ckptVersion)
+	} else if v != 2 && v != ckptVersion && v != ckptVersionErased {
+		return nil, CheckpointInfo{}, bad("format version %d, this build reads versions 2 to %d", v, ckptVersionErased)
 	}
 	body := data[16 : len(data)-12]
 	trailer := data[len(data)-12:]
@@ -359,6 +366,9 @@ func decodeCheckpoint(path string, data []byte) (*Store, CheckpointInfo, error) 
 	}
 	r := &ckptReader{b: body}
 	s, info := decodeStore(r, v >= 3)
+	if v >= ckptVersionErased && r.err == nil {
+		s.decodeErased(r)
+	}
 	if r.err == nil && r.off != len(body) {
 		r.fail("%d trailing bytes", len(body)-r.off)
 	}
@@ -505,6 +515,9 @@ func decodeStore(r *ckptReader, chained bool) (*Store, CheckpointInfo) {
 		if dx&1 == 1 {
 			g := int64(prevG) + unzigzag(dx>>1)
 			prevG = r.index(uint64(g), int(totalAuto), "auto disc")
+			if r.err != nil {
+				return nil, info // with no auto discs at all, firsts is empty
+			}
 			disc = autoBit | prevG
 			if firsts[prevG] == NoVersion {
 				firsts[prevG] = v

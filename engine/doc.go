@@ -37,13 +37,13 @@
 //     (durations in [4^c, 4^(c+1))) and sorted by vt_s within a class, so
 //     "valid at t" and "overlapping [a, b)" are bounded range scans.
 //
-// # Checkpoint file format (version 3)
+// # Checkpoint file format (version 3, and 4 with erased versions)
 //
 // All integers are little-endian; varint and uvarint are the encodings of
 // encoding/binary; zigzag(x) = (x << 1) ^ (x >> 63).
 //
 //	header   8 bytes  magic "TGMSCKP\x00"
-//	         4 bytes  format version (3; 2 is read)
+//	         4 bytes  format version (3, or 4; 2 is read)
 //	         4 bytes  reserved, zero
 //	body     see below
 //	trailer  8 bytes  body length in bytes
@@ -88,6 +88,14 @@
 //	                 this one starts | closed op << 4
 //	                 (earlier checkpoints set 0x08 on every version whose
 //	                 identity has others: a superset, read the same way)
+//
+// Version 4 is version 3 followed by the erased section, written only by a
+// store that holds erased versions (bitemporal.OpErase): for node rows,
+// then for edge versions, a uvarint count and per erased one (in index
+// order) the uvarint distance from the previous one's index (the first:
+// its index + 1) and the 32-byte SHA-256 of its erased content. An erased
+// version's label and props are the empty table entries; a section entry
+// for a version that still has content is refused.
 //
 // Everything else (indexes, identity maps) is rebuilt on load. A checkpoint
 // with a bad magic, version, length or checksum, whose body does not decode

@@ -105,6 +105,8 @@ type Store struct {
 	out, in [][]uint32 // per node id: edge version ids sorted by (vt_s, id)
 	byStart classIndex // all edge versions by (duration class, vt_s)
 
+	nodeErased, edgeErased map[uint32]string // erased versions: content hash by row / version id (see erase.go)
+
 	text nodeTextCache // built on first use (see nodetext.go)
 	vids nodeVIDCache  // node version ids, computed on first use (see nodevid.go)
 }
@@ -338,6 +340,7 @@ func (s *Store) EdgeVersion(v uint32) bt.EdgeVersion {
 		TTe:       s.seqTT(s.eTTe.At(v)),
 		CreatedBy: bt.OpKind(ops & 0x7),
 		ClosedBy:  bt.OpKind(ops >> 4),
+		Erased:    s.edgeErased[v],
 	}
 }
 
@@ -347,6 +350,7 @@ func (s *Store) nodeVersion(r uint32) bt.NodeVersion {
 		UID: s.uids.s[n.uid], Label: s.labels.s[n.label], Props: bt.Props(s.props.s[n.props]),
 		Valid: n.valid, TTs: s.seqTT(n.tts), TTe: s.seqTT(n.tte),
 		CreatedBy: n.created, ClosedBy: n.closed,
+		Erased: s.nodeErased[r],
 	}
 }
 
@@ -484,6 +488,7 @@ func (s *Store) Apply(eff *bt.Effect) error {
 	s.setAutoFirsts(autoStart, firsts)
 	s.appendDiscs(seq, discs)
 	s.markFollowing(s.edgeEnd[seq-1], s.edgeEnd[seq])
+	s.applyErase(eff)
 	return nil
 }
 

@@ -84,6 +84,8 @@ Each op is its bitemporal.OpKind as one byte, then fields in this order:
 	6 correct that moves the fact in valid time (bitemporal.CorrectTime)
 	               ref props:string vt_s:varint vt_e:varint
 	               to_vt_s:varint to_vt_e:varint
+	7 erase        uid:string edges:u8 ntombs:uvarint tomb{ntombs}
+	               (bitemporal.OpErase, alone in its batch; see below)
 
 props is the property bag's canonical JSON text (bitemporal.Props); the
 empty string means no properties. A ref is one byte, the bitemporal.RefKind,
@@ -94,8 +96,28 @@ followed by
 	other    nothing (an invalid ref, kept so the batch replays as it ran)
 
 Fields of bitemporal.Op that the op's kind does not use are not stored and
-decode as zero values. Op kinds other than 1 to 6 are refused by Append and
+decode as zero values. Op kinds other than 1 to 7 are refused by Append and
 by the decoder (6 is written only for a moving correct).
+
+# Erasure
+
+An erase (bitemporal.OpErase) lists one tombstone per version it empties:
+
+	tomb := kind:u8 [src:string dst:string rel_type:string disc:string]
+	        vt_s:varint vt_e:varint tt_s:varint tt_e:varint hash[32]
+
+kind is 1 (a version of the node uid) or 2 (a version of the edge whose key
+follows); hash is the SHA-256 of the version's content
+(bitemporal.ContentHash). The store writes the erase record while it
+rewrites the log without the content: every earlier op about the node
+(assert_node's label and props, correct's props; with edges, the props of
+incident assert_edge, correct and ingest events) is stored with those
+fields empty, and nothing else changes, so replaying the rewritten log
+builds the same versions and the erase record marks them erased. The
+rewrite goes through Open, SetHeader (the same store id) and Append;
+records keep their seq and tt, so only the CRCs and the chain change, and
+the store writes a new seal and checkpoint for them (see the tgms
+package). A build without op kind 7 refuses such a log naming the kind.
 
 # Ingest events
 

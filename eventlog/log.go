@@ -384,7 +384,7 @@ func (l *Log) Append(recs ...*Record) (int64, error) {
 			return l.end, fmt.Errorf("eventlog: append to %s: record %d (seq %d) has transaction time %d, not after %d", l.path, i, r.Seq, r.TT, tt)
 		}
 		for j := range r.Ops {
-			if k := r.Ops[j].Kind; k < bitemporal.OpAssertNode || k > bitemporal.OpIngest {
+			if k := r.Ops[j].Kind; (k < bitemporal.OpAssertNode || k > bitemporal.OpIngest) && (k != bitemporal.OpErase || r.Ops[j].Erase == nil) {
 				return l.end, fmt.Errorf("eventlog: append to %s: record %d (seq %d) op %d has unknown kind %d", l.path, i, r.Seq, j, uint8(k))
 			}
 		}

@@ -83,6 +83,8 @@ func AppendRecord(dst []byte, r *Record) []byte {
 				d = dictPool.Get().(*encDict)
 			}
 			dst = d.appendIngest(dst, op)
+		case bitemporal.OpErase:
+			dst = appendErase(dst, op.Erase)
 		}
 	}
 	if d != nil {
@@ -460,6 +462,8 @@ func (d *decoder) op(op *bitemporal.Op) {
 		op.Valid.End = d.varint("vt_e")
 	case bitemporal.OpIngest:
 		d.ingest(op)
+	case bitemporal.OpErase:
+		d.erase(op)
 	default:
 		if d.err == nil {
 			d.i--

@@ -356,7 +356,9 @@ func TestDecodeErrors(t *testing.T) {
 		{"trailing", append(AppendRecord(nil, &Record{TT: 1, Seq: 1}), 0), "1 unexpected bytes"},
 		{"op count too big", []byte{1, 2, 1, 0xff, 0xff, 0xff, 0xff, 0x0f}, "does not fit"},
 		{"op count vs bytes", []byte{1, 2, 1, 2, 3, 0, 1}, "op count 2 does not fit"},
-		{"unknown op", []byte{1, 2, 1, 1, 7, 0, 0}, "unknown op kind 7"},
+		{"unknown op", []byte{1, 2, 1, 1, 8, 0, 0}, "unknown op kind 8"},
+		{"erase cut short", []byte{1, 2, 1, 1, 7, 0, 0}, "truncated erase tombstones"},
+		{"erase edges flag", []byte{1, 2, 1, 1, 7, 0, 2, 0}, "edges flag"},
 		{"op none", []byte{1, 2, 1, 1, 0, 0, 0}, "unknown op kind 0"},
 		{"overlong varint", []byte{1, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x01}, "overlong varint"},
 		{"string too long", []byte{1, 2, 1, 1, 1, 9, 'a', 0, 0, 0, 0}, "runs past the end"},
@@ -398,6 +400,8 @@ func FuzzDecodeRecord(f *testing.F) {
 		}
 	}
 	f.Add([]byte{1, 2, 1, 1, 5, 0, 1, 0, 1, 'a', 0, 1, 'b', 2, 0, 0, 0})
+	f.Add(AppendRecord(nil, &Record{TT: 3, Seq: 2, Ops: []bt.Op{{Kind: bt.OpErase, Erase: &bt.Erasure{UID: "u", Edges: true,
+		Tombs: []bt.Tombstone{{Kind: bt.RefEdge, Edge: bt.EdgeKey{Src: "u", Dst: "v", RelType: "R"}, Valid: bt.Interval{Start: 1, End: 2}, TTs: 1, TTe: 3, Hash: strings.Repeat("a", 64)}}}}}}))
 	f.Fuzz(func(t *testing.T, payload []byte) {
 		r, err := DecodeRecord(payload)
 		d := decoder{b: payload}

@@ -48,7 +48,13 @@ version by (vt_s, vid), whether or not that version matched; it supplies
 label and name (props.name as stored, any JSON type; null if absent). label,
 if given, keeps only uids whose canonical label equals it. Uids known only as
 edge endpoints (no node version) are never found. Never E_NOT_FOUND: no
-match is an empty result.`,
+match is an empty result.
+at (a valid time) resolves names as they were then: only the version
+believed valid at at (a uid has at most one) is scored, the prop
+criterion and the label filter apply to it, it is the row's canonical
+version (label and name as of at), and the row says which version
+matched: its vt_s and vt_e. A uid with no version valid at at is not
+found. Without at, rows carry no vt_s/vt_e (as before at existed).`,
 		Args: Obj("", map[string]*Schema{
 			"query": Str("text to look for: an exact uid, a uid fragment or part of a name").NonEmpty().OrNull(),
 			"prop": Obj("property criterion: props[prop] must match value", map[string]*Schema{
@@ -56,6 +62,7 @@ match is an empty result.`,
 				"value": Any("string (case-insensitive substring), number (numeric equality) or boolean"),
 			}, "prop", "value").OrNull(),
 			"label":    Str("keep only uids whose canonical version has this label").OrNull(),
+			"at":       Timestamp("resolve names as of this valid time: only the version valid then is matched").OrNull(),
 			"as_of_tt": AsOfTT(),
 			"limit":    Limit(),
 			"cursor":   Cursor(),
@@ -65,6 +72,8 @@ match is an empty result.`,
 			"label": Str("label of the canonical (latest believed) version"),
 			"name":  Any("props.name of the canonical version as stored (any JSON type), null if absent"),
 			"match": Int("0 exact uid, 1 uid substring, 2 name substring, 3 property criterion only"),
+			"vt_s":  Timestamp("with at: start of the valid interval of the version that matched"),
+			"vt_e":  Timestamp("with at: end of the valid interval of the version that matched"),
 		}), nil),
 		Order:  "(match, uid), uid by code point",
 		Paged:  true,
@@ -150,6 +159,9 @@ func runResolveEntities(c *Call) (map[string]any, error) {
 	query := c.Str("query")
 	lq := strings.ToLower(query)
 	wantLabel, hasLabel := c.Args["label"].(string)
+	if c.Has("at") {
+		return resolveAt(c, c.Int("at"), hasQuery, query, lq, crit, wantLabel, hasLabel)
+	}
 
 	// score is id's match score, or -1 when it does not match. A uid
 	// match needs no props, so their versions are only counted; the

@@ -37,6 +37,9 @@ func init() {
 		if rng.IntN(2) == 0 {
 			args["limit"] = int64(1 + rng.IntN(3))
 		}
+		if rng.IntN(4) == 0 && len(w.Times) > 0 {
+			args["at"] = w.Times[rng.IntN(len(w.Times))]
+		}
 		return withAsOf(rng, w, args)
 	}
 }

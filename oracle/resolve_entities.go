@@ -31,6 +31,9 @@ func resolveEntities(s *bt.MemStore, args map[string]any) (map[string]any, error
 	if !hasQuery && !hasCrit {
 		return nil, Refused{"E_INVALID_ARG"}
 	}
+	if v, ok := args["at"]; ok && v != nil {
+		return resolveAt(s, tt, num(v), query, hasQuery, critProp, critVal, hasCrit, args)
+	}
 	best := map[string]int64{}
 	critOK := map[string]bool{}
 	latest := map[string]bt.NodeVersion{}
@@ -113,4 +116,53 @@ func resolveCritOK(stored, want any) bool {
 	a, ok1 := toRat(stored)
 	b, ok2 := toRat(want)
 	return ok1 && ok2 && a.Cmp(b) == 0
+}
+
+// resolveAt: names as of valid time at. Each uid's version valid at at
+// (believed at tt) alone is scored and reported, with its interval.
+func resolveAt(s *bt.MemStore, tt, at bt.Time, query string, hasQuery bool, critProp string, critVal any, hasCrit bool, args map[string]any) (map[string]any, error) {
+	wantLabel, hasLabel := args["label"].(string)
+	var rows []map[string]any
+	for _, n := range believedNodes(s, tt) {
+		if !(n.Valid.Start <= at && at < n.Valid.End) {
+			continue
+		}
+		props := n.Props.Map()
+		if hasCrit {
+			if v, ok := props[critProp]; !ok || !resolveCritOK(v, critVal) {
+				continue
+			}
+		}
+		if hasLabel && n.Label != wantLabel {
+			continue
+		}
+		score := int64(-1)
+		name, isStr := props["name"].(string)
+		switch {
+		case !hasQuery:
+			score = 3
+		case n.UID == query:
+			score = 0
+		case strings.Contains(strings.ToLower(n.UID), strings.ToLower(query)):
+			score = 1
+		case isStr && name != "" && strings.Contains(strings.ToLower(name), strings.ToLower(query)):
+			score = 2
+		}
+		if score < 0 {
+			continue
+		}
+		nm, ok := props["name"]
+		if !ok {
+			nm = nil
+		}
+		rows = append(rows, map[string]any{"uid": n.UID, "label": n.Label, "name": nm, "match": score, "vt_s": n.Valid.Start, "vt_e": n.Valid.End})
+	}
+	sort.Slice(rows, func(i, j int) bool {
+		a, b := rows[i], rows[j]
+		if a["match"].(int64) != b["match"].(int64) {
+			return a["match"].(int64) < b["match"].(int64)
+		}
+		return a["uid"].(string) < b["uid"].(string)
+	})
+	return map[string]any{"rows": anyRows(rows)}, nil
 }

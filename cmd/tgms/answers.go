@@ -125,6 +125,15 @@ func newAnswersList() *cobra.Command {
 			var list []map[string]any
 			for _, n := range f.Names() {
 				for _, s := range f.Generations(n) {
+					if s.Trace == nil {
+						if asJSON {
+							list = append(list, map[string]any{"name": n, "generation": s.Generation, "as_of_tt": s.AsOfTT, "saved_at": s.SavedAt,
+								"trace_digest": s.TraceDigest, "erased": s.Erased})
+							continue
+						}
+						fmt.Fprintf(w, "%-24s gen %-3d as of %s  saved %s  ERASED (sha256 %s)\n", n, s.Generation, bt.FormatBoth(s.AsOfTT), bt.FormatRFC3339(s.SavedAt), s.Erased)
+						continue
+					}
 					if asJSON {
 						list = append(list, map[string]any{"name": n, "generation": s.Generation, "as_of_tt": s.AsOfTT, "saved_at": s.SavedAt,
 							"trace_digest": s.TraceDigest, "answer": s.Trace.Answer})

@@ -192,7 +192,7 @@ Times are accepted as microseconds since the epoch or RFC 3339.`,
 		newDemo(), newIngest(), newWrite(), newSynth(), newReplay(), newImport(),
 		newStats(), newExport(), newDigest(), newCheckpoint(), newCall(), newOps(), newBench(), newPlanCmd(), newTraceCmd(), newAnswersCmd(), newVerify(), newTasks(), newScore(), newEvalCmd(), newAsk(), newServe(),
 	)
-	root.AddCommand(newCheck(), newCampaign())
+	root.AddCommand(newCheck(), newCampaign(), newErase())
 	addStoreFlags(root)
 	for _, c := range root.Commands() {
 		if c.HasSubCommands() && c.Run == nil && c.RunE == nil {

@@ -193,9 +193,14 @@ results, evidence records and digests, the answer, the claims and the trace
 digest. Only telemetry (timings) is not compared. A trace written before
 trace formats were numbered (version 1) is verified the same way.
 
+A step that differs and whose dependency scope meets an entity erased
+from the store ('tgms erase') is marked ERASED instead of DIFFERS, and the
+trace is reported ERASED: it read content that no longer exists anywhere
+in the store, so it cannot be reproduced.
+
 Exit codes: 0 the trace reproduces exactly, 3 it differs (each differing
 field is printed as a JSON Pointer with the recorded and recomputed
-values), 2 bad input.`,
+values) or it read erased content (ERASED), 2 bad input.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			tr, err := readTraceFile(args[0])
@@ -213,10 +218,15 @@ values), 2 bad input.`,
 			}
 			w := cmd.OutOrStdout()
 			again := chk.Again
+			erasures := db.Erasures()
+			erased := ""
 			for i, s := range tr.Steps {
 				mark := "reproduced"
 				if i >= len(again.Steps) || !sameStep(&s, &again.Steps[i]) {
 					mark = "DIFFERS"
+					if u := readsErased(&s, erasures); u != "" {
+						mark, erased = "ERASED", u
+					}
 				}
 				digest := ""
 				if i < len(again.Steps) {
@@ -228,6 +238,10 @@ values), 2 bad input.`,
 				fmt.Fprintf(w, "DIFFERS %s: recorded %s, recomputed %s\n", d.Path, shortJSON(d.Recorded), shortJSON(d.Again))
 			}
 			fmt.Fprintf(w, "trace digest %s (format %d): %v\n", shortDigest(tr.TraceDigest), tr.FormatVersion(), chk.OK())
+			if !chk.OK() && erased != "" {
+				fmt.Fprintf(w, "ERASED: the trace read contents of %q that were erased from the store; it cannot be reproduced\n", erased)
+				return rejectedError{fmt.Sprintf("%s read content erased from %s (uid %q): ERASED, it cannot be reproduced", args[0], store, erased)}
+			}
 			if !chk.OK() {
 				return rejectedError{fmt.Sprintf("%s does not reproduce at tt %d: %v", args[0], tr.AsOfTT, chk.Err())}
 			}
@@ -250,4 +264,20 @@ func shortDigest(d string) string {
 		return d[:16]
 	}
 	return d
+}
+
+// readsErased returns the erased uid whose contents a recorded step may
+// have read (its scope meets it; a step without evidence may have read
+// anything), or "".
+func readsErased(s *exec.StepRecord, erasures []tgms.Erased) string {
+	for _, e := range erasures {
+		var sc *ops.Scope
+		if s.Evidence != nil {
+			sc = s.Evidence.Scope
+		}
+		if sc.ReadsErased(e.UID, e.Edges) {
+			return e.UID
+		}
+	}
+	return ""
 }

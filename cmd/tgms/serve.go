@@ -36,7 +36,7 @@ func newServe() *cobra.Command {
 
 The tools are the same everywhere: one per operator, validate_plan,
 run_plan, verify_answer, ask, stats, trace_verify, trace_check,
-trace_refresh, answers_list, answers_check, and write_batch, answers_save
+trace_refresh, answers_list, answers_check, and write_batch, erase, answers_save
 and answers_refresh with --allow-writes. Refusals carry the plan contract's violations {code, rule,
 path, hint, allowed}.
 

@@ -4,7 +4,7 @@
 //	POST /v1/{tool}            call a tool (an operator name, validate_plan, run_plan,
 //	                           verify_answer, ask, stats, trace_verify, trace_check,
 //	                           trace_refresh, answers_list, answers_check and, with
-//	                           writes, write_batch, answers_save, answers_refresh);
+//	                           writes, write_batch, erase, answers_save, answers_refresh);
 //	                           the body is the tool's arguments as one JSON object
 //	GET  /v1/stats             the stats tool without a body
 //	GET  /v1/traces/{digest}   a trace this server produced

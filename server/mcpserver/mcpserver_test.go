@@ -90,6 +90,7 @@ func TestFresh(t *testing.T) {
 		s := testdb.New(t)
 		cs := connect(t, tools.New(s.DB, tools.Options{Writer: s.DB}))
 		mcpcheck.Fresh(t, cs, s, mcpcheck.WriteBatch(cs), true)
+		defer mcpcheck.Erase(t, cs, "f")
 		// What the server saved is what 'tgms answers' reads.
 		f, err := answers.Open(s.Dir)
 		if err != nil {

@@ -93,6 +93,9 @@ func answerTools(writes bool, traceRef Schema) []*Tool {
 }
 
 func savedView(s *answers.Saved) SavedView {
+	if s.Trace == nil { // erased
+		return SavedView{Name: s.Name, Generation: s.Generation, AsOfTT: s.AsOfTT, SavedAt: s.SavedAt, TraceDigest: s.TraceDigest}
+	}
 	return SavedView{Name: s.Name, Generation: s.Generation, AsOfTT: s.AsOfTT, SavedAt: s.SavedAt, TraceDigest: s.TraceDigest, Answer: s.Trace.Answer}
 }
 

@@ -29,7 +29,7 @@ type Tool struct {
 // Catalog lists the tools: one per operator, sorted by name, then
 // validate_plan, run_plan, verify_answer, ask, stats, trace_verify,
 // trace_check, trace_refresh, answers_list, answers_check and, when writes
-// are allowed, write_batch, answers_save and answers_refresh.
+// are allowed, write_batch, erase, answers_save and answers_refresh.
 //
 // Every schema is published (see publish): one that the stock MCP SDKs
 // and JSON Schema validators accept, with bounds a JavaScript client can
@@ -103,7 +103,7 @@ func Catalog(writes bool) (out []*Tool) {
 			Output:      inferred[WriteResult](),
 			Writes:      true,
 			run:         writeBatch,
-		})
+		}, eraseTool())
 	}
 	return out
 }

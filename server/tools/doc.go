@@ -27,6 +27,7 @@
 //	answers_list    {}                        → the saved answers, every generation
 //	answers_check   {names}                   → {stale, answers: [{..., check}]}
 //	write_batch     {ops: "JSONL"}            → {tt, ops}   (only with --allow-writes)
+//	erase           {uid, edges}              → {uid, tt, node_versions, ..., digest} (writes)
 //	answers_save    {name, trace_digest | trace} → the saved generation (writes)
 //	answers_refresh {name}                    → {saved, refresh}            (writes)
 //

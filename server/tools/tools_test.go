@@ -113,6 +113,7 @@ func TestOutputsFitTheirSchemas(t *testing.T) {
 		"answers_save":          {"name": "reach", "trace_digest": digest},
 		"answers_refresh":       {"name": "reach"},
 		"write_batch":           {"ops": `{"op":"assert_node","uid":"z","label":"Person","props":{"name":"Zed"}}`},
+		"erase":                 {"uid": "z"},
 		"temporal_reachability": s.ReachArgs(),
 		"entity_history":        {"uid": "a"},
 		"version_history":       {"kind": "node", "uids": []any{"a"}, "belief": "all", "window": map[string]any{"t_a": int64(0), "t_b": int64(1) << 60}},

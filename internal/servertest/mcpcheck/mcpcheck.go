@@ -140,7 +140,7 @@ func Run(t *testing.T, cs *mcp.ClientSession, s *testdb.Store) {
 				t.Errorf("tool %s missing", name)
 			}
 		}
-		for _, name := range []string{"write_batch", "answers_save", "answers_refresh"} {
+		for _, name := range []string{"write_batch", "erase", "answers_save", "answers_refresh"} {
 			if byName[name] != nil {
 				t.Errorf("%s is listed on a read-only server", name)
 			}
