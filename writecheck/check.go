@@ -1,7 +1,6 @@
 package writecheck
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
@@ -58,20 +57,20 @@ func (v Violation) Error() string {
 
 // Version is one version in a preview.
 type Version struct {
-	Kind      string          `json:"kind"` // node or edge
-	UID       string          `json:"uid,omitempty"`
-	Label     string          `json:"label,omitempty"`
-	Src       string          `json:"src,omitempty"`
-	Dst       string          `json:"dst,omitempty"`
-	RelType   string          `json:"rel_type,omitempty"`
-	Disc      string          `json:"disc,omitempty"`
-	Props     json.RawMessage `json:"props"`
-	VtS       bt.Time         `json:"vt_s"`
-	VtE       bt.Time         `json:"vt_e"`
-	TTs       bt.Time         `json:"tt_s,omitempty"` // closed versions: when they were written
-	CreatedBy string          `json:"created_by"`
-	ClosedBy  string          `json:"closed_by,omitempty"` // closed versions: the op of this batch that closes them
-	Authority string          `json:"authority"`           // of the batch that wrote the version
+	Kind      string         `json:"kind"` // node or edge
+	UID       string         `json:"uid,omitempty"`
+	Label     string         `json:"label,omitempty"`
+	Src       string         `json:"src,omitempty"`
+	Dst       string         `json:"dst,omitempty"`
+	RelType   string         `json:"rel_type,omitempty"`
+	Disc      string         `json:"disc,omitempty"`
+	Props     map[string]any `json:"props"`
+	VtS       bt.Time        `json:"vt_s"`
+	VtE       bt.Time        `json:"vt_e"`
+	TTs       bt.Time        `json:"tt_s,omitempty"` // closed versions: when they were written
+	CreatedBy string         `json:"created_by"`
+	ClosedBy  string         `json:"closed_by,omitempty"` // closed versions: the op of this batch that closes them
+	Authority string         `json:"authority"`           // of the batch that wrote the version
 }
 
 // Preview is what the batch would do: versions opened and closed.
