@@ -11,17 +11,23 @@ type NodeVersion struct {
 	CreatedBy OpKind // the op that wrote this version
 	ClosedBy  OpKind // the op that closed it (OpNone while believed)
 	Erased    string // erased: hex SHA-256 of the content (see ContentHash); Label and Props are empty
+	// Prov is the provenance of the batch that wrote the version and
+	// ClosedProv of the batch that closed it (nil while believed). Both
+	// point into a per-batch table: versions share them. A nil Prov reads
+	// as the default of a batch that stated none (system).
+	Prov, ClosedProv *Provenance
 }
 
 // EdgeVersion is one edge fact, like NodeVersion.
 type EdgeVersion struct {
-	Key       EdgeKey
-	Props     Props
-	Valid     Interval
-	TTs, TTe  Time
-	CreatedBy OpKind
-	ClosedBy  OpKind
-	Erased    string // as in NodeVersion
+	Key              EdgeKey
+	Props            Props
+	Valid            Interval
+	TTs, TTe         Time
+	CreatedBy        OpKind
+	ClosedBy         OpKind
+	Erased           string      // as in NodeVersion
+	Prov, ClosedProv *Provenance // as on NodeVersion
 }
 
 // BelievedAt reports whether a version with transaction interval

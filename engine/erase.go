@@ -89,8 +89,8 @@ func (c *sparse) clear(i uint32) {
 }
 
 // ckptVersionErased is the checkpoint version of a store with erased
-// versions: version 3 followed by the erased section (see doc.go).
-const ckptVersionErased = 4
+// versions: version 4 followed by the erased section (see doc.go).
+const ckptVersionErased = 5
 
 func (s *Store) hasErased() bool { return len(s.nodeErased)+len(s.edgeErased) > 0 }
 

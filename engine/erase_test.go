@@ -11,9 +11,9 @@ import (
 	"github.com/tgms-go/tgms/eventlog"
 )
 
-// An erased store checkpoints as version 4 and reads back with the same
+// An erased store checkpoints as version 5 and reads back with the same
 // digest and tombstones; the checkpoint holds none of the erased text; a
-// store that never erased still writes version 3.
+// store that never erased still writes version 4.
 func TestEraseCheckpoint(t *testing.T) {
 	s := New()
 	k := bt.EdgeKey{Src: "a", Dst: "b", RelType: "R", Disc: "x"}
@@ -31,7 +31,7 @@ func TestEraseCheckpoint(t *testing.T) {
 		b, _ := os.ReadFile(p)
 		return b
 	}
-	if v := binary.LittleEndian.Uint32(write("plain")[8:]); v != 3 {
+	if v := binary.LittleEndian.Uint32(write("plain")[8:]); v != 4 {
 		t.Fatalf("a store without erasures wrote checkpoint version %d", v)
 	}
 	op, err := bt.PlanErase(s, "a", true)
@@ -40,7 +40,7 @@ func TestEraseCheckpoint(t *testing.T) {
 	}
 	applyBatches(t, s, []bt.Op{op})
 	data := write("erased")
-	if v := binary.LittleEndian.Uint32(data[8:]); v != 4 {
+	if v := binary.LittleEndian.Uint32(data[8:]); v != 5 {
 		t.Fatalf("an erased store wrote checkpoint version %d", v)
 	}
 	// The string tables of this store still hold the erased text (an erase

@@ -289,6 +289,8 @@ func applyRow(eng *engine.Store, pl *bt.Planner, tt, seq int64, source string, p
 	if err != nil {
 		return fmt.Errorf("replaying the batch at tt %d: %w", rec.TT, err)
 	}
+	prov := rec.Provenance()
+	eff.Prov = &prov
 	if err := eng.Apply(eff); err != nil {
 		return fmt.Errorf("replaying the batch at tt %d: %w", rec.TT, err)
 	}
