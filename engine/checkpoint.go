@@ -406,11 +406,7 @@ func decodeStore(r *ckptReader, chained bool) (*Store, CheckpointInfo) {
 		return nil, info
 	}
 	for _, t := range []*strTable{&s.uids, &s.labels, &s.rels, &s.discs, &s.props} {
-		ss := r.strings()
-		*t = strTable{s: ss, m: make(map[string]uint32, len(ss))}
-		for i, x := range ss {
-			t.m[x] = uint32(i)
-		}
+		*t = strTableOf(r.strings())
 	}
 	if len(s.props.s) == 0 || s.props.s[0] != "" {
 		r.fail("props table must start with the empty bag")
