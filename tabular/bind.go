@@ -10,6 +10,7 @@ import (
 
 	bt "github.com/tgms-go/tgms/bitemporal"
 	"github.com/tgms-go/tgms/canon"
+	"github.com/tgms-go/tgms/internal/strtab"
 )
 
 // Options tune reading a table.
@@ -44,8 +45,10 @@ type binder struct {
 	file    string
 	header  map[string]int
 	used    map[string]bool
-	intern  map[string]string
-	pintern map[string]string // props texts, a smaller cache
+	// Identifier cells (uids, rel types, labels) seen so far, one copy of
+	// each, and a smaller cache of property bags.
+	idx, pidx   strtab.Index
+	strs, pstrs []string
 	prefix  string
 	props   []propCol
 	all     bool // props '*' on JSONL: every unused field
@@ -54,7 +57,7 @@ type binder struct {
 }
 
 func newBinder(rd Reader, file string, m *Mapping) (*binder, error) {
-	b := &binder{rd: rd, file: file, used: map[string]bool{}, intern: map[string]string{}, pintern: map[string]string{}, prefix: m.UIDPrefix, types: map[string]Type{}}
+	b := &binder{rd: rd, file: file, used: map[string]bool{}, prefix: m.UIDPrefix, types: map[string]Type{}}
 	if cols := rd.Columns(); cols != nil {
 		b.header = map[string]int{}
 		for i, c := range cols {
@@ -188,14 +191,17 @@ func (b *binder) bad(r *Row, c col, text string, val any, isText bool, msg, expe
 }
 
 func (b *binder) internStr(s string) string {
-	if t, ok := b.intern[s]; ok {
-		return t
+	if len(b.strs) >= 1<<22 {
+		if id, ok := b.idx.Find(b.strs, s); ok {
+			return b.strs[id]
+		}
+		return strings.Clone(s)
 	}
-	s = strings.Clone(s)
-	if len(b.intern) < 1<<22 {
-		b.intern[s] = s
+	id, added := b.idx.Add(b.strs, s)
+	if added {
+		b.strs = append(b.strs, strings.Clone(s))
 	}
-	return s
+	return b.strs[id]
 }
 
 // str reads a required identifier cell (uid, rel type, label): non-empty
@@ -203,8 +209,8 @@ func (b *binder) internStr(s string) string {
 func (b *binder) str(r *Row, c col, uid bool, what string) (string, *CellError) {
 	if r.Bytes != nil && c.idx >= 0 {
 		if bs := r.Bytes[c.idx]; len(bs) > 0 && (!uid || b.prefix == "") {
-			if t, ok := b.intern[string(bs)]; ok { // no copy to look up
-				return t, nil
+			if id, ok := b.idx.FindBytes(b.strs, bs); ok { // no copy to look up
+				return b.strs[id], nil
 			}
 		}
 	}
@@ -330,14 +336,15 @@ func (b *binder) propsOf(r *Row) (bt.Props, *CellError) {
 	b.buf = buf
 	// Repeated bags share one string until the cache fills; a table whose
 	// bags rarely repeat fills it and stops paying for lookups.
-	if len(b.pintern) >= 1<<16 {
+	if len(b.pstrs) >= 1<<16 {
 		return bt.Props(string(buf)), nil
 	}
-	if t, ok := b.pintern[string(buf)]; ok {
-		return bt.Props(t), nil
+	if id, ok := b.pidx.FindBytes(b.pstrs, buf); ok {
+		return bt.Props(b.pstrs[id]), nil
 	}
 	t := string(buf)
-	b.pintern[t] = t
+	b.pidx.Add(b.pstrs, t)
+	b.pstrs = append(b.pstrs, t)
 	return bt.Props(t), nil
 }
 
