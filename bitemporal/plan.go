@@ -183,8 +183,8 @@ type planner struct {
 	late []lateStart // endpoints believed only from after an event of the batch (see NodeStartCorrections)
 
 	// Memory kept from the previous batch (see Planner).
-	pendBuf  []pendingEdge     // bulk-ingested edges, the batch's in pendBuf[:len]
-	endIx    strtab.Index // an ingest op's endpoints: place in endUIDs and firsts
+	pendBuf  []pendingEdge // bulk-ingested edges, the batch's in pendBuf[:len]
+	endIx    strtab.Index  // an ingest op's endpoints: place in endUIDs and firsts
 	endUIDs  []string
 	firsts   []Time
 	edgeEnds []uint32

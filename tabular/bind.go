@@ -41,19 +41,19 @@ type propCol struct {
 // binder resolves mapping names against a table's header and reads
 // cells of a row.
 type binder struct {
-	rd      Reader
-	file    string
-	header  map[string]int
-	used    map[string]bool
+	rd     Reader
+	file   string
+	header map[string]int
+	used   map[string]bool
 	// Identifier cells (uids, rel types, labels) seen so far, one copy of
 	// each, and a smaller cache of property bags.
 	idx, pidx   strtab.Index
 	strs, pstrs []string
-	prefix  string
-	props   []propCol
-	all     bool // props '*' on JSONL: every unused field
-	types   map[string]Type
-	buf     []byte
+	prefix      string
+	props       []propCol
+	all         bool // props '*' on JSONL: every unused field
+	types       map[string]Type
+	buf         []byte
 }
 
 func newBinder(rd Reader, file string, m *Mapping) (*binder, error) {
