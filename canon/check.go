@@ -273,3 +273,18 @@ func plainCanonical(t string, float bool) bool {
 	}
 	return sig <= 15
 }
+
+// AppendNumberText appends the canonical JSON of the number written as
+// text t (an integer, or with float a double), when t is in one of the
+// plain forms that need no conversion: an integer already canonical, or
+// a float already canonical or written as an integer of at most 15 digits
+// (3 for 3.0). ok false means nothing was appended: convert t instead.
+func AppendNumberText(dst []byte, t string, float bool) (out []byte, ok bool) {
+	if plainCanonical(t, float) {
+		return append(dst, t...), true
+	}
+	if float && plainCanonical(t, false) && len(t) <= 15 {
+		return append(append(dst, t...), '.', '0'), true
+	}
+	return dst, false
+}

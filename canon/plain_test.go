@@ -110,3 +110,42 @@ func containsAny(s, chars string) bool {
 	}
 	return false
 }
+
+// TestAppendNumberText: whatever the shortcut appends is what converting
+// the text gives, over every short text and random integers and floats.
+func TestAppendNumberText(t *testing.T) {
+	check := func(t interface{ Fatalf(string, ...any) }, s string) {
+		if got, ok := AppendNumberText(nil, s, false); ok {
+			n, err := strconv.ParseInt(s, 10, 64)
+			if want := strconv.FormatInt(n, 10); err != nil || string(got) != want {
+				t.Fatalf("AppendNumberText(%q, int) = %q, want %q (%v)", s, got, want, err)
+			}
+		}
+		if got, ok := AppendNumberText(nil, s, true); ok {
+			f, err := strconv.ParseFloat(s, 64)
+			if want := string(AppendFloat(nil, f)); err != nil || string(got) != want {
+				t.Fatalf("AppendNumberText(%q, float) = %q, want %q (%v)", s, got, want, err)
+			}
+		}
+	}
+	alphabet := "-0123456789."
+	var walk func(prefix string, n int)
+	walk = func(prefix string, n int) {
+		if prefix != "" {
+			check(t, prefix)
+		}
+		if n == 0 {
+			return
+		}
+		for i := range alphabet {
+			walk(prefix+alphabet[i:i+1], n-1)
+		}
+	}
+	walk("", 4)
+	rapid.Check(t, func(t *rapid.T) {
+		check(t, strconv.FormatInt(rapid.Int64().Draw(t, "i"), 10))
+		f := float64(rapid.Int64Range(-1e15, 1e15).Draw(t, "n")) / math.Pow10(rapid.IntRange(0, 12).Draw(t, "scale"))
+		check(t, strconv.FormatFloat(f, 'f', -1, 64))
+		check(t, strconv.FormatFloat(f, 'f', 2, 64))
+	})
+}

@@ -6,7 +6,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 
 	bt "github.com/tgms-go/tgms/bitemporal"
 	"github.com/tgms-go/tgms/canon"
@@ -157,11 +156,8 @@ func (b *binder) cell(r *Row, c col) (text string, val any, isText, null bool) {
 	case r.Text != nil:
 		s := r.Text[c.idx]
 		return s, nil, true, s == ""
-	case r.Vals != nil:
-		v := r.Vals[c.idx]
-		if v == nil && r.Bytes != nil && r.Bytes[c.idx] != nil {
-			return "", string(r.Bytes[c.idx]), false, false
-		}
+	case r.pq != nil:
+		v := r.pq.value(c.idx, r.pi)
 		return "", v, false, v == nil
 	default:
 		v := r.Obj[c.name]
@@ -207,8 +203,8 @@ func (b *binder) internStr(s string) string {
 // str reads a required identifier cell (uid, rel type, label): non-empty
 // text, or a string or integer field. uid adds the uid prefix.
 func (b *binder) str(r *Row, c col, uid bool, what string) (string, *CellError) {
-	if r.Bytes != nil && c.idx >= 0 {
-		if bs := r.Bytes[c.idx]; len(bs) > 0 && (!uid || b.prefix == "") {
+	if r.pq != nil && c.idx >= 0 && (!uid || b.prefix == "") {
+		if bs, ok := r.pq.bytesAt(c.idx, r.pi); ok && len(bs) > 0 {
 			if id, ok := b.idx.FindBytes(b.strs, bs); ok { // no copy to look up
 				return b.strs[id], nil
 			}
@@ -250,6 +246,16 @@ func (b *binder) optStr(r *Row, c col, what string) (string, *CellError) {
 
 // time reads a time cell; null reports an empty cell.
 func (b *binder) time(r *Row, c col, tf *TimeFormat) (t bt.Time, null bool, e *CellError) {
+	if r.pq != nil && c.idx >= 0 {
+		if r.pq.isNull(c.idx, r.pi) {
+			return 0, true, nil
+		}
+		if u := r.pq.stamps[c.idx]; u != 0 {
+			if t, err := (Stamp{N: r.pq.win[c.idx].ints[r.pi], Unit: u}).Micros(); err == nil {
+				return t, false, nil
+			} // the general path below reports it
+		}
+	}
 	text, val, isText, null := b.cell(r, c)
 	if null {
 		return 0, true, nil
@@ -289,14 +295,21 @@ func (b *binder) propsOf(r *Row) (bt.Props, *CellError) {
 	n := 0
 	for i := range b.props {
 		p := &b.props[i]
-		if r.Bytes != nil && p.idx >= 0 && r.Bytes[p.idx] != nil && (p.typ == TypeAuto || p.typ == TypeString) && utf8.Valid(r.Bytes[p.idx]) {
+		if r.pq != nil && p.idx >= 0 {
+			if r.pq.isNull(p.idx, r.pi) {
+				continue
+			}
+			at := len(buf)
 			if n > 0 {
 				buf = append(buf, ',')
 			}
-			n++
 			buf = append(buf, p.key...)
-			buf = canon.AppendString(buf, string(r.Bytes[p.idx]))
-			continue
+			if out, ok := r.pq.appendCell(buf, p.idx, r.pi, p.typ); ok {
+				buf = out
+				n++
+				continue
+			}
+			buf = buf[:at] // not a plain cell: the general path below
 		}
 		text, val, isText, null := b.cell(r, p.col)
 		if null {
