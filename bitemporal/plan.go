@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/tgms-go/tgms/internal/strtab"
 )
 
 // View is the read side a batch is planned against: the store's current
@@ -203,8 +205,9 @@ type planner struct {
 	late []lateStart // endpoints believed only from after an event of the batch (see NodeStartCorrections)
 
 	// Memory kept from the previous batch (see Planner).
-	pendBuf  []pendingEdge     // bulk-ingested edges, the batch's in pendBuf[:len]
-	index    map[string]uint32 // an ingest op's endpoints: place in firsts
+	pendBuf  []pendingEdge // bulk-ingested edges, the batch's in pendBuf[:len]
+	endIx    strtab.Index  // an ingest op's endpoints: place in endUIDs and firsts
+	endUIDs  []string
 	firsts   []Time
 	edgeEnds []uint32
 }
@@ -522,19 +525,17 @@ func (p *planner) ingest(i int, op *Op) error {
 	// The op's distinct endpoints, in order of first appearance, become
 	// Effect.Ends[base:], each with the earliest vt_s it has in the op.
 	base := uint32(len(p.eff.Ends))
-	if p.index == nil {
-		p.index = make(map[string]uint32, len(op.Events))
-	}
-	index := p.index
-	clear(index)
+	p.endIx.Reset()
+	clear(p.endUIDs)
+	uids := p.endUIDs[:0]
 	firsts := p.firsts[:0]
 	note := func(uid string, t Time) uint32 {
-		if k, ok := index[uid]; ok {
+		k, added := p.endIx.Add(uids, uid)
+		if !added {
 			firsts[k] = min(firsts[k], t)
 			return base + k
 		}
-		k := uint32(len(firsts))
-		index[uid] = k
+		uids = append(uids, uid)
 		firsts = append(firsts, t)
 		p.eff.Ends = append(p.eff.Ends, End{UID: uid})
 		return base + k
@@ -563,6 +564,7 @@ func (p *planner) ingest(i int, op *Op) error {
 		p.edgeOrder = append(p.edgeOrder, pe)
 	}
 	p.firsts = firsts
+	p.endUIDs = uids
 	p.eff.NumEvents += len(op.Events)
 	// With nothing about nodes written earlier in the batch, the view
 	// alone says what each endpoint is: one lookup resolves it.

@@ -194,6 +194,12 @@ func (c *checker) number() bool {
 		c.i++
 	}
 	t := c.s[start:c.i]
+	return plainCanonical(t, float) || convertedCanonical(t, float)
+}
+
+// convertedCanonical decides whether number text t is canonical by
+// parsing and writing it again.
+func convertedCanonical(t string, float bool) bool {
 	if !float {
 		n, err := strconv.ParseInt(t, 10, 64)
 		if err != nil {
@@ -208,4 +214,77 @@ func (c *checker) number() bool {
 	}
 	var buf [32]byte
 	return string(AppendFloat(buf[:0], f)) == t
+}
+
+// plainCanonical decides the common numbers without converting them: an
+// integer of at most 18 digits without a leading zero (nor "-0"), or a
+// fraction in fixed notation, -?(0|[1-9]d*).d+, with at most 15
+// significant digits, no trailing zero after the point (but "3.0"), and
+// for a value under 1 at most three zeros after the point (smaller ones
+// are written with an exponent). Such a text is what AppendFloat writes for
+// the double it parses to: 15 significant digits always survive a round
+// trip through a double, so the shortest digits of that double are the
+// text's. False means "not decided here", never "not canonical".
+func plainCanonical(t string, float bool) bool {
+	i := 0
+	if i < len(t) && t[i] == '-' {
+		i++
+	}
+	intStart := i
+	for i < len(t) && t[i] >= '0' && t[i] <= '9' {
+		i++
+	}
+	intDigits := t[intStart:i]
+	if len(intDigits) == 0 || (len(intDigits) > 1 && intDigits[0] == '0') {
+		return false
+	}
+	if !float {
+		return i == len(t) && len(intDigits) <= 18 && t != "-0"
+	}
+	if i >= len(t) || t[i] != '.' {
+		return false
+	}
+	i++
+	frac := t[i:]
+	if len(frac) == 0 {
+		return false
+	}
+	for j := 0; j < len(frac); j++ {
+		if frac[j] < '0' || frac[j] > '9' {
+			return false
+		}
+	}
+	if frac[len(frac)-1] == '0' && frac != "0" {
+		return false
+	}
+	sig := len(intDigits) + len(frac)
+	if intDigits == "0" {
+		lead := 0
+		for lead < len(frac) && frac[lead] == '0' {
+			lead++
+		}
+		if lead == len(frac) {
+			return true // 0.0 or -0.0
+		}
+		if lead > 3 {
+			return false
+		}
+		sig = len(frac) - lead
+	}
+	return sig <= 15
+}
+
+// AppendNumberText appends the canonical JSON of the number written as
+// text t (an integer, or with float a double), when t is in one of the
+// plain forms that need no conversion: an integer already canonical, or
+// a float already canonical or written as an integer of at most 15 digits
+// (3 for 3.0). ok false means nothing was appended: convert t instead.
+func AppendNumberText(dst []byte, t string, float bool) (out []byte, ok bool) {
+	if plainCanonical(t, float) {
+		return append(dst, t...), true
+	}
+	if float && plainCanonical(t, false) && len(t) <= 15 {
+		return append(append(dst, t...), '.', '0'), true
+	}
+	return dst, false
 }

@@ -69,23 +69,40 @@ type ckptWriter struct {
 	w   *bufio.Writer
 	crc uint32
 	n   int64
-	buf [binary.MaxVarintLen64]byte
+	b   []byte // encoded, not yet checksummed and written (see flush)
 	err error
 }
 
-func (c *ckptWriter) write(b []byte) {
-	if c.err != nil {
+// flush checksums and writes the staged bytes: the checksum runs over
+// large blocks, not over each varint.
+func (c *ckptWriter) flush() {
+	if len(c.b) == 0 || c.err != nil {
 		return
 	}
-	c.crc = crc32.Update(c.crc, castagnoli, b)
-	c.n += int64(len(b))
-	_, c.err = c.w.Write(b)
+	c.crc = crc32.Update(c.crc, castagnoli, c.b)
+	c.n += int64(len(c.b))
+	_, c.err = c.w.Write(c.b)
+	c.b = c.b[:0]
 }
 
-func (c *ckptWriter) uvarint(x uint64) { c.write(c.buf[:binary.PutUvarint(c.buf[:], x)]) }
-func (c *ckptWriter) varint(x int64)   { c.write(c.buf[:binary.PutVarint(c.buf[:], x)]) }
-func (c *ckptWriter) byte1(b byte)     { c.buf[0] = b; c.write(c.buf[:1]) }
-func (c *ckptWriter) str(s string)     { c.uvarint(uint64(len(s))); c.write([]byte(s)) }
+func (c *ckptWriter) staged() {
+	if len(c.b) >= 64<<10 {
+		c.flush()
+	}
+}
+
+func (c *ckptWriter) write(b []byte) { c.b = append(c.b, b...); c.staged() }
+func (c *ckptWriter) uvarint(x uint64) {
+	c.b = binary.AppendUvarint(c.b, x)
+	c.staged()
+}
+func (c *ckptWriter) varint(x int64) { c.b = binary.AppendVarint(c.b, x); c.staged() }
+func (c *ckptWriter) byte1(b byte)   { c.b = append(c.b, b); c.staged() }
+func (c *ckptWriter) str(s string) {
+	c.b = binary.AppendUvarint(c.b, uint64(len(s)))
+	c.b = append(c.b, s...)
+	c.staged()
+}
 
 func (c *ckptWriter) strings(ss []string) {
 	c.uvarint(uint64(len(ss)))
@@ -224,6 +241,7 @@ func (s *Store) encode(c *ckptWriter, info CheckpointInfo) {
 	if s.hasErased() {
 		s.encodeErased(c)
 	}
+	c.flush()
 }
 
 func zigzag(x int64) uint64   { return uint64(x<<1) ^ uint64(x>>63) }
@@ -431,11 +449,7 @@ func decodeStore(r *ckptReader, chained bool) (*Store, CheckpointInfo) {
 		return nil, info
 	}
 	for _, t := range []*strTable{&s.uids, &s.labels, &s.rels, &s.discs, &s.props} {
-		ss := r.strings()
-		*t = strTable{s: ss, m: make(map[string]uint32, len(ss))}
-		for i, x := range ss {
-			t.m[x] = uint32(i)
-		}
+		*t = strTableOf(r.strings())
 	}
 	if len(s.props.s) == 0 || s.props.s[0] != "" {
 		r.fail("props table must start with the empty bag")

@@ -41,7 +41,7 @@ func (s *Store) Memory() []MemoryPart {
 	}
 	var strs int64
 	for _, t := range []*strTable{&s.uids, &s.labels, &s.rels, &s.discs, &s.props} {
-		strs += int64(cap(t.s))*16 + mapBytes(len(t.m), 16+4)
+		strs += int64(cap(t.s))*16 + t.ix.Bytes()
 		for _, x := range t.s {
 			strs += int64(len(x))
 		}

@@ -7,6 +7,7 @@ import (
 	"sort"
 
 	bt "github.com/tgms-go/tgms/bitemporal"
+	"github.com/tgms-go/tgms/internal/strtab"
 )
 
 // openSeq marks a version that no batch has closed.
@@ -26,33 +27,32 @@ const followsBit = 0x08
 // NoVersion is the version id that names nothing.
 const NoVersion = math.MaxUint32
 
+// strTable numbers distinct strings in order of first interning.
 type strTable struct {
-	s []string
-	m map[string]uint32
+	s  []string
+	ix strtab.Index
 }
 
 func newStrTable(first ...string) strTable {
-	t := strTable{m: map[string]uint32{}}
+	var t strTable
 	for _, s := range first {
 		t.intern(s)
 	}
 	return t
 }
 
+// strTableOf is the table of ss, as a checkpoint lists it.
+func strTableOf(ss []string) strTable { return strTable{s: ss, ix: strtab.Of(ss)} }
+
 func (t *strTable) intern(s string) uint32 {
-	if id, ok := t.m[s]; ok {
-		return id
+	id, added := t.ix.Add(t.s, s)
+	if added {
+		t.s = append(t.s, s)
 	}
-	id := uint32(len(t.s))
-	t.s = append(t.s, s)
-	t.m[s] = id
 	return id
 }
 
-func (t *strTable) lookup(s string) (uint32, bool) {
-	id, ok := t.m[s]
-	return id, ok
-}
+func (t *strTable) lookup(s string) (uint32, bool) { return t.ix.Find(t.s, s) }
 
 type nodeRow struct {
 	uid, label, props uint32

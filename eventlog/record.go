@@ -3,9 +3,11 @@ package eventlog
 import (
 	"encoding/binary"
 	"fmt"
+	"slices"
 	"sync"
 
 	"github.com/tgms-go/tgms/bitemporal"
+	"github.com/tgms-go/tgms/internal/strtab"
 )
 
 // Record is one write batch: the ops applied together at transaction time
@@ -158,39 +160,54 @@ func appendRef(dst []byte, r *bitemporal.Ref) []byte {
 	return dst
 }
 
-// encDict is the per-op string dictionary of an ingest op.
+// encDict is the per-op string dictionary of an ingest op: strings in
+// order of first use, indexed by value.
 type encDict struct {
-	m map[string]uint64
+	ix   strtab.Index
+	strs []string
 }
 
-var dictPool = sync.Pool{New: func() any { return &encDict{m: make(map[string]uint64, 1024)} }}
+var dictPool = sync.Pool{New: func() any { return new(encDict) }}
 
 func (d *encDict) release() {
-	if len(d.m) > 1<<16 {
-		d.m = make(map[string]uint64, 1024) // do not pin huge maps
+	if len(d.strs) > 1<<16 {
+		*d = encDict{} // do not pin huge tables
 	} else {
-		clear(d.m)
+		d.reset()
 	}
 	dictPool.Put(d)
+}
+
+func (d *encDict) reset() {
+	d.ix.Reset()
+	clear(d.strs)
+	d.strs = d.strs[:0]
 }
 
 // ref appends the dictionary reference for s: its index, or the next index
 // followed by s itself when s is new.
 func (d *encDict) ref(dst []byte, s string) ([]byte, uint64) {
-	if i, ok := d.m[s]; ok {
+	id, added := d.ix.Add(d.strs, s)
+	i := uint64(id)
+	if !added {
 		if i < 0x80 {
 			return append(dst, byte(i)), i
 		}
 		return binary.AppendUvarint(dst, i), i
 	}
-	i := uint64(len(d.m))
-	d.m[s] = i
+	d.strs = append(d.strs, s)
 	dst = binary.AppendUvarint(dst, i)
 	return appendString(dst, s), i
 }
 
 func (d *encDict) appendIngest(dst []byte, op *bitemporal.Op) []byte {
-	clear(d.m)
+	d.reset()
+	if n := len(op.Events); n > 0 {
+		// Room for all events at about the first one's size (the payload
+		// otherwise grows by copying itself several times).
+		e := &op.Events[0]
+		dst = slices.Grow(dst, n*(12+len(e.Src)/2+len(e.Disc)+len(e.Props)))
+	}
 	dst = appendString(dst, op.Label)
 	dst = binary.AppendUvarint(dst, uint64(len(op.Events)))
 	var prev bitemporal.Time

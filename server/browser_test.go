@@ -131,6 +131,28 @@ func TestConsoleInChromium(t *testing.T) {
 	}
 
 	step("load", chromedp.Poll[chromedp.Void](`document.body.dataset.ready === "true"`), waitContains("#store-stats", "5 nodes"))
+	// The header shows the dataset card, the same one tgms stats prints.
+	card := s.DB.Card()
+	pl := func(k int, one, many string) string {
+		if k == 1 {
+			return "1 " + one
+		}
+		return fmt.Sprint(k, " ", many)
+	}
+	if got, want := text("#card-summary"), "dataset card: "+pl(len(card.RelTypes), "rel type", "rel types")+" · "+pl(len(card.Labels), "label", "labels")+" · "+pl(len(card.Props), "property", "properties"); !strings.HasPrefix(got, want) {
+		t.Fatalf("card summary %q, want it to start %q", got, want)
+	}
+	step("open card", chromedp.Click(chromedp.CSS("#card-summary")), chromedp.Poll[chromedp.Void](`document.querySelector("#store-card").open`))
+	body := text("#card-body")
+	for _, want := range append([]string{card.Model[0]}, card.RelTypes[0].Name, fmt.Sprint(card.RelTypes[0].Count), card.Labels[0].Name) {
+		if !strings.Contains(body, want) {
+			t.Fatalf("the card in the header lacks %q: %q", want, body)
+		}
+	}
+	if rows := eval(`String(document.querySelectorAll("#card-body .card-rel-type tr").length - 1)`); rows != fmt.Sprint(len(card.RelTypes)) {
+		t.Fatalf("the card lists %s rel types, the store has %d", rows, len(card.RelTypes))
+	}
+	step("close card", chromedp.Click(chromedp.CSS("#card-summary")))
 	// Record script errors and policy violations from here on.
 	step("listen", chromedp.Evaluate[chromedp.Void](`window.problems = [];
 		window.addEventListener("error", (e) => window.problems.push("error: " + e.message));

@@ -6,10 +6,10 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 
 	bt "github.com/tgms-go/tgms/bitemporal"
 	"github.com/tgms-go/tgms/canon"
+	"github.com/tgms-go/tgms/internal/strtab"
 )
 
 // Options tune reading a table.
@@ -40,21 +40,23 @@ type propCol struct {
 // binder resolves mapping names against a table's header and reads
 // cells of a row.
 type binder struct {
-	rd      Reader
-	file    string
-	header  map[string]int
-	used    map[string]bool
-	intern  map[string]string
-	pintern map[string]string // props texts, a smaller cache
-	prefix  string
-	props   []propCol
-	all     bool // props '*' on JSONL: every unused field
-	types   map[string]Type
-	buf     []byte
+	rd     Reader
+	file   string
+	header map[string]int
+	used   map[string]bool
+	// Identifier cells (uids, rel types, labels) seen so far, one copy of
+	// each, and a smaller cache of property bags.
+	idx, pidx   strtab.Index
+	strs, pstrs []string
+	prefix      string
+	props       []propCol
+	all         bool // props '*' on JSONL: every unused field
+	types       map[string]Type
+	buf         []byte
 }
 
 func newBinder(rd Reader, file string, m *Mapping) (*binder, error) {
-	b := &binder{rd: rd, file: file, used: map[string]bool{}, intern: map[string]string{}, pintern: map[string]string{}, prefix: m.UIDPrefix, types: map[string]Type{}}
+	b := &binder{rd: rd, file: file, used: map[string]bool{}, prefix: m.UIDPrefix, types: map[string]Type{}}
 	if cols := rd.Columns(); cols != nil {
 		b.header = map[string]int{}
 		for i, c := range cols {
@@ -154,11 +156,8 @@ func (b *binder) cell(r *Row, c col) (text string, val any, isText, null bool) {
 	case r.Text != nil:
 		s := r.Text[c.idx]
 		return s, nil, true, s == ""
-	case r.Vals != nil:
-		v := r.Vals[c.idx]
-		if v == nil && r.Bytes != nil && r.Bytes[c.idx] != nil {
-			return "", string(r.Bytes[c.idx]), false, false
-		}
+	case r.pq != nil:
+		v := r.pq.value(c.idx, r.pi)
 		return "", v, false, v == nil
 	default:
 		v := r.Obj[c.name]
@@ -188,23 +187,26 @@ func (b *binder) bad(r *Row, c col, text string, val any, isText bool, msg, expe
 }
 
 func (b *binder) internStr(s string) string {
-	if t, ok := b.intern[s]; ok {
-		return t
+	if len(b.strs) >= 1<<22 {
+		if id, ok := b.idx.Find(b.strs, s); ok {
+			return b.strs[id]
+		}
+		return strings.Clone(s)
 	}
-	s = strings.Clone(s)
-	if len(b.intern) < 1<<22 {
-		b.intern[s] = s
+	id, added := b.idx.Add(b.strs, s)
+	if added {
+		b.strs = append(b.strs, strings.Clone(s))
 	}
-	return s
+	return b.strs[id]
 }
 
 // str reads a required identifier cell (uid, rel type, label): non-empty
 // text, or a string or integer field. uid adds the uid prefix.
 func (b *binder) str(r *Row, c col, uid bool, what string) (string, *CellError) {
-	if r.Bytes != nil && c.idx >= 0 {
-		if bs := r.Bytes[c.idx]; len(bs) > 0 && (!uid || b.prefix == "") {
-			if t, ok := b.intern[string(bs)]; ok { // no copy to look up
-				return t, nil
+	if r.pq != nil && c.idx >= 0 && (!uid || b.prefix == "") {
+		if bs, ok := r.pq.bytesAt(c.idx, r.pi); ok && len(bs) > 0 {
+			if id, ok := b.idx.FindBytes(b.strs, bs); ok { // no copy to look up
+				return b.strs[id], nil
 			}
 		}
 	}
@@ -244,6 +246,16 @@ func (b *binder) optStr(r *Row, c col, what string) (string, *CellError) {
 
 // time reads a time cell; null reports an empty cell.
 func (b *binder) time(r *Row, c col, tf *TimeFormat) (t bt.Time, null bool, e *CellError) {
+	if r.pq != nil && c.idx >= 0 {
+		if r.pq.isNull(c.idx, r.pi) {
+			return 0, true, nil
+		}
+		if u := r.pq.stamps[c.idx]; u != 0 {
+			if t, err := (Stamp{N: r.pq.win[c.idx].ints[r.pi], Unit: u}).Micros(); err == nil {
+				return t, false, nil
+			} // the general path below reports it
+		}
+	}
 	text, val, isText, null := b.cell(r, c)
 	if null {
 		return 0, true, nil
@@ -283,14 +295,21 @@ func (b *binder) propsOf(r *Row) (bt.Props, *CellError) {
 	n := 0
 	for i := range b.props {
 		p := &b.props[i]
-		if r.Bytes != nil && p.idx >= 0 && r.Bytes[p.idx] != nil && (p.typ == TypeAuto || p.typ == TypeString) && utf8.Valid(r.Bytes[p.idx]) {
+		if r.pq != nil && p.idx >= 0 {
+			if r.pq.isNull(p.idx, r.pi) {
+				continue
+			}
+			at := len(buf)
 			if n > 0 {
 				buf = append(buf, ',')
 			}
-			n++
 			buf = append(buf, p.key...)
-			buf = canon.AppendString(buf, string(r.Bytes[p.idx]))
-			continue
+			if out, ok := r.pq.appendCell(buf, p.idx, r.pi, p.typ); ok {
+				buf = out
+				n++
+				continue
+			}
+			buf = buf[:at] // not a plain cell: the general path below
 		}
 		text, val, isText, null := b.cell(r, p.col)
 		if null {
@@ -330,14 +349,15 @@ func (b *binder) propsOf(r *Row) (bt.Props, *CellError) {
 	b.buf = buf
 	// Repeated bags share one string until the cache fills; a table whose
 	// bags rarely repeat fills it and stops paying for lookups.
-	if len(b.pintern) >= 1<<16 {
+	if len(b.pstrs) >= 1<<16 {
 		return bt.Props(string(buf)), nil
 	}
-	if t, ok := b.pintern[string(buf)]; ok {
-		return bt.Props(t), nil
+	if id, ok := b.pidx.FindBytes(b.pstrs, buf); ok {
+		return bt.Props(b.pstrs[id]), nil
 	}
 	t := string(buf)
-	b.pintern[t] = t
+	b.pidx.Add(b.pstrs, t)
+	b.pstrs = append(b.pstrs, t)
 	return bt.Props(t), nil
 }
 

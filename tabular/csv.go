@@ -76,7 +76,7 @@ func (d *delimited) Next(r *Row) error {
 	}
 	line, _ := d.cr.FieldPos(0)
 	r.Pos = Pos{File: d.name, Line: int64(line)}
-	r.Text, r.Vals, r.Obj, r.Bytes = rec, nil, nil, nil
+	r.Text, r.Obj, r.pq = rec, nil, nil
 	return nil
 }
 

@@ -17,7 +17,8 @@
 //
 // The mapping is YAML (ReadMapping; unknown keys are refused) or the
 // flags of tgms ingest of the same names with dashes (flags override the
-// file):
+// file; --types merges with the file's types, a flag entry winning for
+// its column):
 //
 //	format:        csv | tsv | jsonl | parquet (default: from the file name)
 //	src, dst:      columns of the edge's node uids             (events)

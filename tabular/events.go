@@ -2,6 +2,7 @@ package tabular
 
 import (
 	"fmt"
+	"slices"
 
 	bt "github.com/tgms-go/tgms/bitemporal"
 )
@@ -119,6 +120,9 @@ func ReadEvents(rd Reader, m *Mapping, opt Options) (*EventTable, error) {
 		if ev.Props, e = b.propsOf(r); e != nil {
 			return e
 		}
+		if len(out.Events) == cap(out.Events) {
+			out.Events = growFor(out.Events, rd.Done())
+		}
 		out.Events = append(out.Events, ev)
 		return nil
 	})
@@ -131,6 +135,22 @@ func ReadEvents(rd Reader, m *Mapping, opt Options) (*EventTable, error) {
 	out.Rows = n
 	out.SHA256 = rd.SHA256()
 	return out, nil
+}
+
+// growFor grows a full slice of rows read so far to what the whole input
+// will likely need, from the fraction of it read: one allocation of about
+// the final size instead of a chain of ever larger copies. Early on (or
+// when the fraction says nothing) it leaves the growth to append.
+func growFor[T any](s []T, done float64) []T {
+	n := len(s)
+	if n < 4096 || done <= 0 || done >= 1 {
+		return s
+	}
+	want := int(float64(n)/done*1.02) + 1024
+	if want <= n || want > 1<<28 {
+		return s
+	}
+	return slices.Grow(s, want-n)
 }
 
 // rowFile is the file name a reader reports positions in.

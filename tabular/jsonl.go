@@ -45,7 +45,7 @@ func (j *jsonlReader) Next(r *Row) error {
 		if !ok {
 			return &CellError{Pos: pos, Msg: fmt.Sprintf("a JSON %s", canon.Kind(v)), Expected: "one JSON object per line"}
 		}
-		r.Pos, r.Text, r.Vals, r.Obj, r.Bytes = pos, nil, nil, obj, nil
+		r.Pos, r.Text, r.Obj, r.pq = pos, nil, obj, nil
 		return nil
 	}
 	if err := j.sc.Err(); err != nil {

@@ -3,6 +3,7 @@ package tabular
 import (
 	"bytes"
 	"fmt"
+	"maps"
 	"os"
 	"reflect"
 	"slices"
@@ -78,8 +79,15 @@ func mappingKeys() string {
 }
 
 // Override returns m with every setting that o gives replacing m's (flags
-// override the mapping file).
+// override the mapping file). Types merge column by column: o's type for
+// a column replaces m's, and m's other columns keep theirs.
 func (m Mapping) Override(o *Mapping) Mapping {
+	types := m.Types
+	if len(o.Types) > 0 {
+		types = make(map[string]string, len(m.Types)+len(o.Types))
+		maps.Copy(types, m.Types)
+		maps.Copy(types, o.Types)
+	}
 	mv := reflect.ValueOf(&m).Elem()
 	ov := reflect.ValueOf(o).Elem()
 	for i := range mv.NumField() {
@@ -87,5 +95,6 @@ func (m Mapping) Override(o *Mapping) Mapping {
 			mv.Field(i).Set(f)
 		}
 	}
+	m.Types = types
 	return m
 }

@@ -365,3 +365,20 @@ func TestMappingYAML(t *testing.T) {
 		t.Fatalf("unknown key accepted: %v", err)
 	}
 }
+
+// Override merges types column by column and leaves both inputs alone.
+func TestOverrideMergesTypes(t *testing.T) {
+	file := Mapping{Src: "a", Types: map[string]string{"amount": "float", "count": "int"}}
+	flags := Mapping{Types: map[string]string{"count": "string", "ok": "bool"}}
+	o := file.Override(&flags)
+	want := map[string]string{"amount": "float", "count": "string", "ok": "bool"}
+	if !reflect.DeepEqual(o.Types, want) || o.Src != "a" {
+		t.Fatalf("merged %+v, want types %v", o, want)
+	}
+	if len(file.Types) != 2 || file.Types["count"] != "int" || len(flags.Types) != 2 {
+		t.Fatalf("Override changed its inputs: %v %v", file.Types, flags.Types)
+	}
+	if o := file.Override(&Mapping{}); !reflect.DeepEqual(o.Types, file.Types) {
+		t.Fatalf("no flag types: %v", o.Types)
+	}
+}

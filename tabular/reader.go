@@ -12,18 +12,17 @@ import (
 	"strings"
 )
 
-// Row is one row as a reader delivers it. Exactly one of Text, Vals and
-// Obj is set: Text for CSV and TSV (cells as text, by column), Vals for
-// Parquet (typed cells by column, nil for null), Obj for JSONL (the line's
-// object). A reader reuses the Row's memory on the next call.
+// Row is one row as a reader delivers it: Text for CSV and TSV (cells as
+// text, by column), Obj for JSONL (the line's object), or for Parquet
+// typed cells held by the reader (neither Text nor Obj). A reader reuses
+// the Row's memory on the next call.
 type Row struct {
 	Pos  Pos
 	Text []string
-	Vals []any
 	Obj  map[string]any
-	// Bytes, with Vals, holds Parquet byte-array (string) cells, not
-	// copied: valid until the next call. Vals is nil at those columns.
-	Bytes [][]byte
+
+	pq *parquetReader // Parquet: the reader whose window holds the row
+	pi int            // and its index there
 }
 
 // Reader yields the rows of one table.

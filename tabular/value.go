@@ -85,6 +85,12 @@ func (t Type) expected() string {
 // appendText appends the canonical JSON of a text cell read as type t.
 func appendText(dst []byte, t Type, s string) ([]byte, error) {
 	switch t {
+	case TypeInt, TypeFloat:
+		if out, ok := canon.AppendNumberText(dst, s, t == TypeFloat); ok {
+			return out, nil // already in canonical form: no conversion
+		}
+	}
+	switch t {
 	case TypeInt:
 		n, err := strconv.ParseInt(strings.TrimSpace(s), 10, 64)
 		if err != nil {

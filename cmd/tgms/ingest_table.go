@@ -57,7 +57,7 @@ func (t *tableFlags) register(f *pflag.FlagSet) {
 	f.StringVar(&t.m.RelType, "rel-type", "", "rel type of every event")
 	f.StringVar(&t.m.RelTypeCol, "rel-type-col", "", "column of the rel type")
 	f.StringVar(&t.props, "props", "", "property columns, comma-separated, or '*' for every other column")
-	f.StringVar(&t.types, "types", "", "CSV/TSV property types: COL:int,COL:float,COL:bool,COL:string,COL:json (default string)")
+	f.StringVar(&t.types, "types", "", "CSV/TSV property types: COL:int,COL:float,COL:bool,COL:string,COL:json (default string); merged with the mapping file's types, an entry here wins for its column")
 	f.StringVar(&t.m.Label, "label", "", "label of the nodes (events: of the nodes they create; default Node)")
 	f.StringVar(&t.m.LabelCol, "label-col", "", "node tables: column of the node label")
 	f.StringVar(&t.m.UIDPrefix, "uid-prefix", "", "prefix added to every node uid read")

@@ -127,3 +127,31 @@ func TestTableIngestBadCellWritesNothing(t *testing.T) {
 		t.Fatalf("missing column: exit %d: %s", code, errs)
 	}
 }
+
+// --types merges with the mapping file's types: a flag entry replaces the
+// file's type for its column, the file's other columns keep theirs, and a
+// column only the flag names gets its type.
+func TestTypesFlagMergesWithMapping(t *testing.T) {
+	dir := t.TempDir()
+	csv := filepath.Join(dir, "e.csv")
+	os.WriteFile(csv, []byte("a,b,t,amount,count,ok\nx,y,2024-01-01T00:00:00Z,1.5,7,true\n"), 0o644)
+	yml := filepath.Join(dir, "m.yaml")
+	os.WriteFile(yml, []byte("src: a\ndst: b\ntime: t\nrel_type: R\nprops: [amount, count, ok]\ntypes: {amount: float, count: int}\n"), 0o644)
+	st := filepath.Join(dir, "st")
+	mustRun(t, "ingest", "--store", st, "--file", csv, "--mapping", yml, "--types", "count:string,ok:bool")
+	out := mustRun(t, "stats", "--store", st)
+	for col, typ := range map[string]string{"amount": "float", "count": "string", "ok": "bool"} {
+		found := false
+		for _, line := range strings.Split(out, "\n") {
+			if f := strings.Fields(line); len(f) == 4 && f[0] == "property" && f[1] == "edge" && f[2] == col {
+				found = true
+				if f[3] != typ {
+					t.Errorf("property %s has type %s, want %s (--types overrides the file per column)", col, f[3], typ)
+				}
+			}
+		}
+		if !found {
+			t.Errorf("no property %s in the card:\n%s", col, out)
+		}
+	}
+}

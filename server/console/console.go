@@ -9,7 +9,9 @@
 // two libraries are the npm packages' minified builds with their licences
 // under assets/vendor (see its README.md for versions and checksums).
 //
-// The page has an ask box (the reading, the certified answer with its
+// The header shows the store's figures and its dataset card (how facts
+// are modelled, rel types, labels and property types, as tgms stats
+// prints it). The page has an ask box (the reading, the certified answer with its
 // belief time in the header, the claims and the withheld ones; a refusal
 // clears the previous answer), the plan as a DAG of steps (operator,
 // arguments, completeness, digests, a picture of the result where it has

@@ -414,7 +414,31 @@ async function refreshStats() {
   if (!st.ok) { showError($("store-stats"), st.data); return false; }
   lastStats = st.data;
   clear($("store-stats")).append(`${st.data.nodes} nodes · ${st.data.edge_versions} edge versions · ${st.data.batches} batches · belief `, timeEl(st.data.last_tt));
+  showCard(st.data.card);
   return true;
+}
+
+// showCard puts the dataset card (what tgms stats prints) in the header:
+// a one-line summary, opening to how facts are modelled, the rel types
+// and labels with their counts, and the property names with their types.
+function showCard(c) {
+  const box = $("store-card");
+  if (!c) { box.classList.add("hidden"); return; }
+  const n = (xs) => (xs || []).length;
+  const pl = (k, one, many) => `${k} ${k === 1 ? one : many}`;
+  const summary = [pl(n(c.rel_types), "rel type", "rel types"), pl(n(c.labels), "label", "labels"), pl(n(c.properties), "property", "properties")];
+  clear($("card-summary")).append("dataset card: " + summary.join(" · "));
+  if (n(c.rel_types) > 0) $("card-summary").append(" · valid ", timeEl(c.vt_min), " – ", timeEl(c.vt_max));
+  const counts = (title, xs, unit) => el("table", { class: "card-" + title.replace(" ", "-") },
+    el("tr", {}, el("th", {}, title), el("th", {}, unit)),
+    ...(xs || []).map((x) => el("tr", {}, el("td", {}, x.name), el("td", {}, String(x.count)))));
+  clear($("card-body")).append(
+    el("ul", { class: "card-model" }, ...(c.model || []).map((m) => el("li", {}, m))),
+    counts("rel type", c.rel_types, "edge versions"),
+    counts("label", c.labels, "node versions"),
+    el("table", { class: "card-properties" }, el("tr", {}, el("th", {}, "property"), el("th", {}, "on"), el("th", {}, "types")),
+      ...(c.properties || []).map((p) => el("tr", {}, el("td", {}, p.name), el("td", {}, p.on), el("td", {}, (p.types || []).join(" | "))))));
+  box.classList.remove("hidden");
 }
 
 async function start() {
