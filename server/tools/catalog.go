@@ -28,8 +28,9 @@ type Tool struct {
 
 // Catalog lists the tools: one per operator, sorted by name, then
 // validate_plan, run_plan, verify_answer, ask, stats, trace_verify,
-// trace_check, trace_refresh, answers_list, answers_check and, when writes
-// are allowed, write_batch, answers_save and answers_refresh.
+// trace_check, trace_refresh, answers_list, answers_check, recall, why
+// and, when writes are allowed, answers_save, answers_refresh, remember,
+// correct, retract and write_batch.
 //
 // Every schema is published (see publish): one that the stock MCP SDKs
 // and JSON Schema validators accept, with bounds a JavaScript client can
@@ -95,7 +96,9 @@ func Catalog(writes bool) (out []*Tool) {
 	)
 	out = append(out, freshTools(traceRef)...)
 	out = append(out, answerTools(writes, traceRef)...)
+	out = append(out, memoryReadTools()...)
 	if writes {
+		out = append(out, memoryWriteTools()...)
 		out = append(out, &Tool{
 			Name:        "write_batch",
 			Description: "Write one atomic batch of ops in the JSONL format of 'tgms write' (assert_node, assert_edge, retract, correct, ingest; one op per line). All ops apply at one new transaction time, or none do.",

@@ -1,0 +1,412 @@
+package tools
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+
+	bt "github.com/tgms-go/tgms/bitemporal"
+	"github.com/tgms-go/tgms/canon"
+)
+
+// The memory tools are an agent's way to write and read facts as a memory:
+// remember, correct and retract are one-op batches (assert_node or
+// assert_edge, correct, retract) with the batch's provenance; recall and
+// why (memory_read.go) are plans over version_history, run and traced like
+// any other, so their answers carry evidence and can be verified and
+// checked for freshness.
+
+// Provenance says where a batch came from: stored with every version the
+// batch writes.
+type Provenance struct {
+	Source    string `json:"source,omitempty"`
+	Authority string `json:"authority"`
+	Actor     string `json:"actor"`
+	Ref       string `json:"ref,omitempty"`
+	Note      string `json:"note,omitempty"`
+}
+
+// Authorities are the allowed provenance authorities: a person asserted
+// it, an agent inferred it, a bulk load, the system itself.
+var Authorities = []string{"user", "model", "import", "system"}
+
+// ProvenanceWriter writes one atomic batch with its provenance. A Writer
+// that is also a ProvenanceWriter stores provenance; the memory tools
+// refuse to write through one that is not (see writeMemory).
+type ProvenanceWriter interface {
+	WriteProvenance(p Provenance, ops ...bt.Op) (bt.Time, error)
+}
+
+// MemoryWrite is the output of remember, correct and retract.
+type MemoryWrite struct {
+	TT         bt.Time        `json:"tt"`
+	TTText     string         `json:"tt_rfc3339"`
+	Op         map[string]any `json:"op"`
+	Provenance Provenance     `json:"provenance"`
+}
+
+var (
+	timeSchema = func(desc string) Schema {
+		return Schema{"type": []any{"integer", "string"}, "description": desc + " (µs since the epoch, or RFC 3339 such as 2025-03-03T00:00:00Z)"}
+	}
+	propsSchema      = Schema{"type": "object", "description": "the fact's whole property object over the interval (it replaces, never merges)"}
+	provenanceSchema = object("where the fact came from; stored with every version the write opens", Schema{
+		"source":    Schema{"type": "string", "description": "the channel or system it came through (a chat, a document store)"},
+		"authority": Schema{"type": "string", "enum": Authorities, "description": "user: a person said it; model: an agent inferred it; import: a bulk load; system: the store itself"},
+		"actor":     Schema{"type": "string", "minLength": 1, "description": "the agent or person who wrote it"},
+		"ref":       Schema{"type": "string", "description": "the evidence: a message id, a document URI, an episode id"},
+		"note":      Schema{"type": "string", "description": "free text; correct stores its reason here"},
+	}, "authority", "actor")
+	factSchema = Schema{
+		"uid":      Schema{"type": "string", "minLength": 1, "description": "a node fact: the entity's uid (give uid, or src, dst and rel_type)"},
+		"src":      Schema{"type": "string", "minLength": 1, "description": "an edge fact: the source entity"},
+		"dst":      Schema{"type": "string", "minLength": 1, "description": "an edge fact: the destination entity"},
+		"rel_type": Schema{"type": "string", "minLength": 1, "description": "an edge fact: the relation type"},
+		"disc":     Schema{"type": "string", "description": "an edge fact: the discriminator telling apart edges of one pair and type (default empty)"},
+	}
+)
+
+func memoryWriteTools() []*Tool {
+	return []*Tool{
+		{
+			Name: "remember",
+			Description: "Assert a fact — a node (uid, label, props) or an edge (src, dst, rel_type, props) — as holding from valid_from until valid_until (absent: still holds), " +
+				"with its provenance. One atomic batch; an overlapping earlier belief about the same fact is closed as evolution (the world changed). " +
+				`Example: {"uid":"dana","label":"Person","props":{"name":"Dana","office":"Berlin"},"valid_from":"2025-03-03T00:00:00Z",` +
+				`"provenance":{"authority":"user","actor":"dana@example.org","ref":"msg-4411"}} → {"tt":..., "op":{"op":"assert_node",...}}. ` +
+				"props is the whole property object over the interval. Read it back with recall.",
+			Input: object("the fact, when it holds and where it came from", merge(factSchema, Schema{
+				"label":       Schema{"type": "string", "description": "a node fact: its label (default Node)"},
+				"props":       propsSchema,
+				"valid_from":  timeSchema("when the fact starts to hold (default 0: always)"),
+				"valid_until": timeSchema("when it stops holding, exclusive (absent or null: still holds)"),
+				"provenance":  provenanceSchema,
+			}), "provenance"),
+			Output: inferred[MemoryWrite](),
+			Writes: true,
+			run:    remember,
+		},
+		{
+			Name: "correct",
+			Description: "Say that what the store believed about a fact over [valid_from, valid_until) was wrong: its props there become props (a correction, not a change of the world), with the reason. " +
+				"With to_valid_from (and to_valid_until) the fact held over that interval instead (a wrong date). Earlier beliefs stay readable at earlier as_of_tt (recall, why). " +
+				`Example: {"uid":"dana","props":{"name":"Dana","office":"Munich"},"valid_from":"2025-03-03T00:00:00Z","reason":"Dana said the move was to Munich, not Berlin",` +
+				`"provenance":{"authority":"user","actor":"dana@example.org","ref":"msg-4502"}}. Nothing believed there is E_NOT_FOUND.`,
+			Input: object("the fact, the interval that was wrong, what is true there and why", merge(factSchema, Schema{
+				"props":          propsSchema,
+				"valid_from":     timeSchema("start of the interval that was wrong (default 0)"),
+				"valid_until":    timeSchema("its end, exclusive (absent or null: open)"),
+				"to_valid_from":  timeSchema("the fact really started here (moves it in valid time)"),
+				"to_valid_until": timeSchema("and really ended here (absent or null: open)"),
+				"reason":         Schema{"type": "string", "minLength": 1, "description": "why the earlier belief was wrong (stored as the provenance note)"},
+				"provenance":     provenanceSchema,
+			}), "reason", "provenance"),
+			Output: inferred[MemoryWrite](),
+			Writes: true,
+			run:    correct,
+		},
+		{
+			Name: "retract",
+			Description: "Say that a fact stopped being true at a valid time: every belief about it from then on is closed as evolution (the world changed; it was not wrong before). " +
+				`Example: {"src":"dana","dst":"acme","rel_type":"WORKS_AT","at":"2025-06-30T00:00:00Z","provenance":{"authority":"model","actor":"planner-agent","ref":"episode-17"}}. ` +
+				"A fact not believed at or after at is E_NOT_FOUND. To say it was never true, use correct.",
+			Input: object("the fact, when it stopped and where that came from", merge(factSchema, Schema{
+				"at":         timeSchema("the valid time from which the fact no longer holds"),
+				"provenance": provenanceSchema,
+			}), "at", "provenance"),
+			Output: inferred[MemoryWrite](),
+			Writes: true,
+			run:    retract,
+		},
+	}
+}
+
+// factRef reads the fact a memory tool names: a node by uid or an edge by
+// src, dst, rel_type and disc.
+func factRef(args map[string]any) (bt.Ref, *Failure) {
+	uid, f := strArg(args, "uid", false)
+	if f != nil {
+		return bt.Ref{}, f
+	}
+	var k bt.EdgeKey
+	for _, p := range []struct {
+		name string
+		dst  *string
+	}{{"src", &k.Src}, {"dst", &k.Dst}, {"rel_type", &k.RelType}, {"disc", &k.Disc}} {
+		if *p.dst, f = strArg(args, p.name, false); f != nil {
+			return bt.Ref{}, f
+		}
+	}
+	edge := k.Src != "" || k.Dst != "" || k.RelType != "" || k.Disc != ""
+	switch {
+	case uid != "" && edge:
+		return bt.Ref{}, badArg("/uid", "a node fact names uid; an edge fact names src, dst and rel_type", "give uid or an edge (src, dst, rel_type), not both")
+	case uid != "":
+		return bt.NodeRef(uid), nil
+	case !edge:
+		return bt.Ref{}, badArg("/uid", "a node fact names uid; an edge fact names src, dst and rel_type", "name the fact: uid, or src, dst and rel_type")
+	}
+	for _, p := range []struct{ name, v string }{{"src", k.Src}, {"dst", k.Dst}, {"rel_type", k.RelType}} {
+		if p.v == "" {
+			return bt.Ref{}, badArg("/"+p.name, "an edge fact names src, dst and rel_type", "%s is required for an edge fact", p.name)
+		}
+	}
+	return bt.EdgeRef(k), nil
+}
+
+// timeArg reads a time argument: µs since the epoch or RFC 3339; absent
+// or null gives def.
+func timeArg(args map[string]any, name string, def bt.Time) (bt.Time, bool, *Failure) {
+	v, ok := args[name]
+	if !ok || v == nil {
+		return def, false, nil
+	}
+	switch x := v.(type) {
+	case int64:
+		if x >= 0 && x <= bt.OpenEnd {
+			return x, true, nil
+		}
+		if x > bt.OpenEnd && x <= bt.OpenEnd+jsFloatSlack {
+			return bt.OpenEnd, true, nil
+		}
+	case string:
+		if t, err := bt.ParseTime(x); err == nil {
+			return t, true, nil
+		}
+	}
+	return 0, false, badArg("/"+name, "µs since the epoch or RFC 3339 such as 2025-03-03T00:00:00Z", "%s must be a time in [0, 2^62], got %v", name, v)
+}
+
+func intervalArgs(args map[string]any, from, until string) (bt.Interval, *Failure) {
+	s, _, f := timeArg(args, from, 0)
+	if f != nil {
+		return bt.Interval{}, f
+	}
+	e, _, f := timeArg(args, until, bt.OpenEnd)
+	if f != nil {
+		return bt.Interval{}, f
+	}
+	if s >= e {
+		return bt.Interval{}, badArg("/"+until, "the end must be after the start", "[%s, %s) is empty: %s must be after %s", bt.FormatBoth(s), bt.FormatBoth(e), until, from)
+	}
+	return bt.Interval{Start: s, End: e}, nil
+}
+
+func propsArg(args map[string]any) (bt.Props, *Failure) {
+	v, ok := args["props"]
+	if !ok || v == nil {
+		return "", nil
+	}
+	p, err := bt.NewProps(v)
+	if err != nil {
+		return "", badArg("/props", "send a JSON object", "props: %v", err)
+	}
+	return p, nil
+}
+
+func provenanceArg(args map[string]any) (Provenance, *Failure) {
+	m, ok := args["provenance"].(map[string]any)
+	if !ok {
+		return Provenance{}, badArg("/provenance", `{"authority": "user"|"model"|"import"|"system", "actor": "who", "ref": "evidence"}`, "provenance is required: say who wrote the fact and on what authority")
+	}
+	if f := closedArgs(m, "source", "authority", "actor", "ref", "note"); f != nil {
+		f.Violations[0].Path = "/provenance" + f.Violations[0].Path
+		return Provenance{}, f
+	}
+	var p Provenance
+	for _, x := range []struct {
+		name string
+		dst  *string
+	}{{"source", &p.Source}, {"authority", &p.Authority}, {"actor", &p.Actor}, {"ref", &p.Ref}, {"note", &p.Note}} {
+		s, f := strArg(m, x.name, false)
+		if f != nil {
+			f.Violations[0].Path = "/provenance" + f.Violations[0].Path
+			return Provenance{}, f
+		}
+		*x.dst = s
+	}
+	if !slices.Contains(Authorities, p.Authority) {
+		f := fail(statusBadRequest, "E_SCHEMA", "tool.args", "/provenance/authority", "user when a person said it, model when an agent inferred it", Authorities,
+			"provenance.authority must be one of %s, got %q", strings.Join(Authorities, ", "), p.Authority)
+		return Provenance{}, f
+	}
+	if p.Actor == "" {
+		return Provenance{}, badArg("/provenance/actor", "name the agent or person", "provenance.actor is required")
+	}
+	return p, nil
+}
+
+func remember(ctx context.Context, s *Service, args map[string]any) (any, *Failure) {
+	if f := closedArgs(args, "uid", "src", "dst", "rel_type", "disc", "label", "props", "valid_from", "valid_until", "provenance"); f != nil {
+		return nil, f
+	}
+	ref, f := factRef(args)
+	if f != nil {
+		return nil, f
+	}
+	label, f := strArg(args, "label", false)
+	if f != nil {
+		return nil, f
+	}
+	if label != "" && ref.Kind == bt.RefEdge {
+		return nil, badArg("/label", "labels belong to node facts; put edge attributes in props", "an edge fact has no label")
+	}
+	props, f := propsArg(args)
+	if f != nil {
+		return nil, f
+	}
+	iv, f := intervalArgs(args, "valid_from", "valid_until")
+	if f != nil {
+		return nil, f
+	}
+	prov, f := provenanceArg(args)
+	if f != nil {
+		return nil, f
+	}
+	op := bt.AssertEdge(ref.Edge, props, iv)
+	if ref.Kind == bt.RefNode {
+		if label == "" {
+			label = "Node"
+		}
+		op = bt.AssertNode(ref.UID, label, props, iv)
+	}
+	return s.writeMemory(ctx, prov, op)
+}
+
+func correct(ctx context.Context, s *Service, args map[string]any) (any, *Failure) {
+	if f := closedArgs(args, "uid", "src", "dst", "rel_type", "disc", "props", "valid_from", "valid_until", "to_valid_from", "to_valid_until", "reason", "provenance"); f != nil {
+		return nil, f
+	}
+	ref, f := factRef(args)
+	if f != nil {
+		return nil, f
+	}
+	props, f := propsArg(args)
+	if f != nil {
+		return nil, f
+	}
+	iv, f := intervalArgs(args, "valid_from", "valid_until")
+	if f != nil {
+		return nil, f
+	}
+	reason, f := strArg(args, "reason", true)
+	if f != nil {
+		f.Violations[0].Hint = "say why the earlier belief was wrong (who said otherwise, which evidence)"
+		return nil, f
+	}
+	if strings.TrimSpace(reason) == "" {
+		return nil, badArg("/reason", "say why the earlier belief was wrong", "reason is empty")
+	}
+	prov, f := provenanceArg(args)
+	if f != nil {
+		return nil, f
+	}
+	if prov.Note == "" {
+		prov.Note = reason
+	} else {
+		prov.Note = reason + "; " + prov.Note
+	}
+	op := bt.Correct(ref, props, iv)
+	if _, moves := args["to_valid_from"]; moves {
+		to, f := intervalArgs(args, "to_valid_from", "to_valid_until")
+		if f != nil {
+			return nil, f
+		}
+		op = bt.CorrectTime(ref, props, iv, to)
+	} else if _, end := args["to_valid_until"]; end {
+		return nil, badArg("/to_valid_from", "give where the fact really started too", "to_valid_until needs to_valid_from")
+	}
+	return s.writeMemory(ctx, prov, op)
+}
+
+func retract(ctx context.Context, s *Service, args map[string]any) (any, *Failure) {
+	if f := closedArgs(args, "uid", "src", "dst", "rel_type", "disc", "at", "provenance"); f != nil {
+		return nil, f
+	}
+	ref, f := factRef(args)
+	if f != nil {
+		return nil, f
+	}
+	at, given, f := timeArg(args, "at", 0)
+	if f != nil {
+		return nil, f
+	}
+	if !given {
+		return nil, badArg("/at", "the valid time from which the fact no longer holds", "at is required")
+	}
+	prov, f := provenanceArg(args)
+	if f != nil {
+		return nil, f
+	}
+	return s.writeMemory(ctx, prov, bt.Retract(ref, at))
+}
+
+// writeMemory writes one op as a batch with its provenance. A writer that
+// cannot store provenance is refused: a memory write never drops where a
+// fact came from.
+func (s *Service) writeMemory(_ context.Context, prov Provenance, op bt.Op) (any, *Failure) {
+	edge := op.Kind == bt.OpAssertEdge || op.Ref.Kind == bt.RefEdge
+	if err := op.Validate(0); err != nil {
+		return nil, fromMemoryError(err, edge)
+	}
+	pw, ok := s.writer.(ProvenanceWriter)
+	if !ok {
+		return nil, fail(statusUnavailable, EWrite, "write.provenance", "", "serve a store that records provenance", nil,
+			"this store cannot record provenance, so the memory tools do not write to it (write_batch does)")
+	}
+	tt, err := pw.WriteProvenance(prov, op)
+	if err != nil {
+		return nil, fromMemoryError(fmt.Errorf("nothing written: %w", err), edge)
+	}
+	b, err := bt.EncodeOp(op)
+	var wire any
+	if err == nil {
+		wire, err = canon.Parse(b)
+	}
+	if err != nil {
+		return nil, fail(statusInternal, "E_INTERNAL", "write.op", "", "", nil, "encoding the op written: %v", err)
+	}
+	m, _ := wire.(map[string]any)
+	return &MemoryWrite{TT: tt, TTText: bt.FormatRFC3339(tt), Op: m, Provenance: prov}, nil
+}
+
+// fromMemoryError is a refused memory write: the op's field becomes the
+// tool argument it came from.
+func fromMemoryError(err error, edge bool) *Failure {
+	f := fromWriteError(0, err)
+	v := &f.Violations[0]
+	v.Rule, v.Path, v.Hint = "write.memory", "", "fix the argument named and call again; nothing was written"
+	if oe := asOpError(err); oe != nil {
+		v.Path = "/" + memoryField(oe.Field, edge)
+		if oe.Code == bt.CodeNotFound {
+			v.Hint = "recall the entity first: the fact is not believed where the call says (remember it instead)"
+		}
+	}
+	return f
+}
+
+func asOpError(err error) *bt.OpError {
+	var oe *bt.OpError
+	if errors.As(err, &oe) {
+		return oe
+	}
+	return nil
+}
+
+var memoryFields = map[string]string{"vt": "valid_from", "to_vt": "to_valid_from", "t": "at", "ref.uid": "uid", "ref.kind": "uid"}
+
+// memoryField is the tool argument an op field came from.
+func memoryField(f string, edge bool) string {
+	if m, ok := memoryFields[f]; ok {
+		return m
+	}
+	if f == "ref" || f == "" {
+		if edge {
+			return "src"
+		}
+		return "uid"
+	}
+	return f
+}
