@@ -36,7 +36,7 @@ var Authorities = []string{"user", "model", "import", "system"}
 // that is also a ProvenanceWriter stores provenance; the memory tools
 // refuse to write through one that is not (see writeMemory).
 type ProvenanceWriter interface {
-	WriteProvenance(p Provenance, ops ...bt.Op) (bt.Time, error)
+	WriteProvenance(p Provenance, override bool, ops ...bt.Op) (bt.Time, error)
 }
 
 // MemoryWrite is the output of remember, correct and retract.
@@ -45,6 +45,7 @@ type MemoryWrite struct {
 	TTText     string         `json:"tt_rfc3339"`
 	Op         map[string]any `json:"op"`
 	Provenance Provenance     `json:"provenance"`
+	Override   bool           `json:"override"`
 }
 
 var (
@@ -59,7 +60,8 @@ var (
 		"ref":       Schema{"type": "string", "description": "the evidence: a message id, a document URI, an episode id"},
 		"note":      Schema{"type": "string", "description": "free text; correct stores its reason here"},
 	}, "authority", "actor")
-	factSchema = Schema{
+	overrideSchema = Schema{"type": "boolean", "description": "let a model-authority write replace a fact a user stated (default false: the write contract refuses it)"}
+	factSchema     = Schema{
 		"uid":      Schema{"type": "string", "minLength": 1, "description": "a node fact: the entity's uid (give uid, or src, dst and rel_type)"},
 		"src":      Schema{"type": "string", "minLength": 1, "description": "an edge fact: the source entity"},
 		"dst":      Schema{"type": "string", "minLength": 1, "description": "an edge fact: the destination entity"},
@@ -83,6 +85,7 @@ func memoryWriteTools() []*Tool {
 				"valid_from":  timeSchema("when the fact starts to hold (default 0: always)"),
 				"valid_until": timeSchema("when it stops holding, exclusive (absent or null: still holds)"),
 				"provenance":  provenanceSchema,
+				"override":    overrideSchema,
 			}), "provenance"),
 			Output: inferred[MemoryWrite](),
 			Writes: true,
@@ -102,6 +105,7 @@ func memoryWriteTools() []*Tool {
 				"to_valid_until": timeSchema("and really ended here (absent or null: open)"),
 				"reason":         Schema{"type": "string", "minLength": 1, "description": "why the earlier belief was wrong (stored as the provenance note)"},
 				"provenance":     provenanceSchema,
+				"override":       overrideSchema,
 			}), "reason", "provenance"),
 			Output: inferred[MemoryWrite](),
 			Writes: true,
@@ -115,6 +119,7 @@ func memoryWriteTools() []*Tool {
 			Input: object("the fact, when it stopped and where that came from", merge(factSchema, Schema{
 				"at":         timeSchema("the valid time from which the fact no longer holds"),
 				"provenance": provenanceSchema,
+				"override":   overrideSchema,
 			}), "at", "provenance"),
 			Output: inferred[MemoryWrite](),
 			Writes: true,
@@ -239,7 +244,7 @@ func provenanceArg(args map[string]any) (Provenance, *Failure) {
 }
 
 func remember(ctx context.Context, s *Service, args map[string]any) (any, *Failure) {
-	if f := closedArgs(args, "uid", "src", "dst", "rel_type", "disc", "label", "props", "valid_from", "valid_until", "provenance"); f != nil {
+	if f := closedArgs(args, "uid", "src", "dst", "rel_type", "disc", "label", "props", "valid_from", "valid_until", "provenance", "override"); f != nil {
 		return nil, f
 	}
 	ref, f := factRef(args)
@@ -272,11 +277,11 @@ func remember(ctx context.Context, s *Service, args map[string]any) (any, *Failu
 		}
 		op = bt.AssertNode(ref.UID, label, props, iv)
 	}
-	return s.writeMemory(ctx, prov, op)
+	return s.writeMemory(ctx, args, prov, op)
 }
 
 func correct(ctx context.Context, s *Service, args map[string]any) (any, *Failure) {
-	if f := closedArgs(args, "uid", "src", "dst", "rel_type", "disc", "props", "valid_from", "valid_until", "to_valid_from", "to_valid_until", "reason", "provenance"); f != nil {
+	if f := closedArgs(args, "uid", "src", "dst", "rel_type", "disc", "props", "valid_from", "valid_until", "to_valid_from", "to_valid_until", "reason", "provenance", "override"); f != nil {
 		return nil, f
 	}
 	ref, f := factRef(args)
@@ -318,11 +323,11 @@ func correct(ctx context.Context, s *Service, args map[string]any) (any, *Failur
 	} else if _, end := args["to_valid_until"]; end {
 		return nil, badArg("/to_valid_from", "give where the fact really started too", "to_valid_until needs to_valid_from")
 	}
-	return s.writeMemory(ctx, prov, op)
+	return s.writeMemory(ctx, args, prov, op)
 }
 
 func retract(ctx context.Context, s *Service, args map[string]any) (any, *Failure) {
-	if f := closedArgs(args, "uid", "src", "dst", "rel_type", "disc", "at", "provenance"); f != nil {
+	if f := closedArgs(args, "uid", "src", "dst", "rel_type", "disc", "at", "provenance", "override"); f != nil {
 		return nil, f
 	}
 	ref, f := factRef(args)
@@ -340,13 +345,21 @@ func retract(ctx context.Context, s *Service, args map[string]any) (any, *Failur
 	if f != nil {
 		return nil, f
 	}
-	return s.writeMemory(ctx, prov, bt.Retract(ref, at))
+	return s.writeMemory(ctx, args, prov, bt.Retract(ref, at))
 }
 
 // writeMemory writes one op as a batch with its provenance. A writer that
 // cannot store provenance is refused: a memory write never drops where a
 // fact came from.
-func (s *Service) writeMemory(_ context.Context, prov Provenance, op bt.Op) (any, *Failure) {
+func (s *Service) writeMemory(_ context.Context, args map[string]any, prov Provenance, op bt.Op) (any, *Failure) {
+	override := false
+	if v, ok := args["override"]; ok && v != nil {
+		b, isBool := v.(bool)
+		if !isBool {
+			return nil, badArg("/override", "true or false", "override must be a boolean")
+		}
+		override = b
+	}
 	edge := op.Kind == bt.OpAssertEdge || op.Ref.Kind == bt.RefEdge
 	if err := op.Validate(0); err != nil {
 		return nil, fromMemoryError(err, edge)
@@ -356,7 +369,7 @@ func (s *Service) writeMemory(_ context.Context, prov Provenance, op bt.Op) (any
 		return nil, fail(statusUnavailable, EWrite, "write.provenance", "", "serve a store that records provenance", nil,
 			"this store cannot record provenance, so the memory tools do not write to it (write_batch does)")
 	}
-	tt, err := pw.WriteProvenance(prov, op)
+	tt, err := pw.WriteProvenance(prov, override, op)
 	if err != nil {
 		return nil, fromMemoryError(fmt.Errorf("nothing written: %w", err), edge)
 	}
@@ -369,7 +382,7 @@ func (s *Service) writeMemory(_ context.Context, prov Provenance, op bt.Op) (any
 		return nil, fail(statusInternal, "E_INTERNAL", "write.op", "", "", nil, "encoding the op written: %v", err)
 	}
 	m, _ := wire.(map[string]any)
-	return &MemoryWrite{TT: tt, TTText: bt.FormatRFC3339(tt), Op: m, Provenance: prov}, nil
+	return &MemoryWrite{TT: tt, TTText: bt.FormatRFC3339(tt), Op: m, Provenance: prov, Override: override}, nil
 }
 
 // fromMemoryError is a refused memory write: the op's field becomes the

@@ -360,7 +360,10 @@ func why(ctx context.Context, s *Service, args map[string]any) (any, *Failure) {
 		v := WhyVersion{Fact: factOf(row, "s1")}
 		if !v.Believed {
 			closed := v.TTe
-			v.ClosedAt, v.ClosedProvenance = &closed, byBatch[closed]
+			v.ClosedAt, v.ClosedProvenance = &closed, row["closed_provenance"]
+			if v.ClosedProvenance == nil {
+				v.ClosedProvenance = byBatch[closed]
+			}
 		}
 		switch v.Change {
 		case "correction":

@@ -13,7 +13,7 @@ func memoryWriter(db *tgms.DB) tools.Writer { return plainWriter{db} }
 type plainWriter struct{ db *tgms.DB }
 
 func (w plainWriter) Write(ops ...bt.Op) (bt.Time, error) { return w.db.Write(ops...) }
-func (w plainWriter) WriteProvenance(_ tools.Provenance, ops ...bt.Op) (bt.Time, error) {
+func (w plainWriter) WriteProvenance(_ tools.Provenance, _ bool, ops ...bt.Op) (bt.Time, error) {
 	return w.db.Write(ops...)
 }
 
