@@ -14,7 +14,8 @@ type Tool struct {
 	Input       Schema // always an object schema
 	Output      Schema
 	// Reference is the output schema at every depth, for the manual
-	// (Output names fields only three levels deep).
+	// (Output names fields only three levels deep). A tool may set it to
+	// the whole schema when its Output lists less.
 	Reference Schema
 	// Heavy calls count against the service's concurrency bound.
 	Heavy bool
@@ -42,7 +43,11 @@ func Catalog(writes bool) (out []*Tool) {
 	traceRef := Schema{"trace_digest": digestSchema, "trace": open("a whole trace, as run_plan's trace_uri resource or 'tgms plan run --trace' wrote it", nil)}
 	defer func() {
 		for _, t := range out {
-			t.Reference = publish(t.Output, reference)
+			full := t.Output
+			if t.Reference != nil { // the output lists less than the manual
+				full = t.Reference
+			}
+			t.Reference = publish(full, reference)
 			t.Input, t.Output = publish(t.Input, input), publish(t.Output, output)
 		}
 	}()

@@ -50,83 +50,99 @@ type MemoryWrite struct {
 
 var (
 	timeSchema = func(desc string) Schema {
-		return Schema{"type": []any{"integer", "string"}, "description": desc + " (µs since the epoch, or RFC 3339 such as 2025-03-03T00:00:00Z)"}
+		return Schema{"type": []any{"integer", "string"}, "description": desc}
 	}
-	propsSchema      = Schema{"type": "object", "description": "the fact's whole property object over the interval (it replaces, never merges)"}
-	provenanceSchema = object("where the fact came from; stored with every version the write opens", Schema{
-		"source":    Schema{"type": "string", "description": "the channel or system it came through (a chat, a document store)"},
-		"authority": Schema{"type": "string", "enum": Authorities, "description": "user: a person said it; model: an agent inferred it; import: a bulk load; system: the store itself"},
-		"actor":     Schema{"type": "string", "minLength": 1, "description": "the agent or person who wrote it"},
-		"ref":       Schema{"type": "string", "description": "the evidence: a message id, a document URI, an episode id"},
-		"note":      Schema{"type": "string", "description": "free text; correct stores its reason here"},
+	propsSchema      = Schema{"type": "object", "description": "the whole property object (replaces, never merges)"}
+	provenanceSchema = object("", Schema{
+		"source":    Schema{"type": "string"},
+		"authority": Schema{"type": "string", "enum": Authorities},
+		"actor":     Schema{"type": "string", "minLength": 1},
+		"ref":       Schema{"type": "string"},
+		"note":      Schema{"type": "string"},
 	}, "authority", "actor")
-	overrideSchema = Schema{"type": "boolean", "description": "let a model-authority write replace a fact a user stated (default false: the write contract refuses it)"}
+	overrideSchema = Schema{"type": "boolean", "description": "a model write may replace a user's fact"}
 	factSchema     = Schema{
-		"uid":      Schema{"type": "string", "minLength": 1, "description": "a node fact: the entity's uid (give uid, or src, dst and rel_type)"},
-		"src":      Schema{"type": "string", "minLength": 1, "description": "an edge fact: the source entity"},
-		"dst":      Schema{"type": "string", "minLength": 1, "description": "an edge fact: the destination entity"},
-		"rel_type": Schema{"type": "string", "minLength": 1, "description": "an edge fact: the relation type"},
-		"disc":     Schema{"type": "string", "description": "an edge fact: the discriminator telling apart edges of one pair and type (default empty)"},
+		"uid":      Schema{"type": "string", "minLength": 1, "description": "a node (or src, dst, rel_type: an edge)"},
+		"src":      Schema{"type": "string", "minLength": 1},
+		"dst":      Schema{"type": "string", "minLength": 1},
+		"rel_type": Schema{"type": "string", "minLength": 1},
+		"disc":     Schema{"type": "string"},
 	}
 )
+
+// MemoryDoc is what the manual says of the memory tools as a whole.
+const MemoryDoc = `Times are µs since the epoch or RFC 3339. A fact is a node (uid) or an
+edge (src, dst, rel_type, disc). props is the fact's whole property object
+over the interval. provenance {source, authority: user|model|import|system,
+actor, ref, note} is stored with every version the write opens. remember
+over an interval where the fact is believed closes that belief as
+evolution (the world changed); correct closes it as correction (it was
+wrong); retract ends the fact from a time on. recall and why are plans of
+version_history calls: their trace_digest works with trace_verify and
+trace_check, and earlier beliefs stay readable at earlier as_of_tt.`
 
 func memoryWriteTools() []*Tool {
 	return []*Tool{
 		{
 			Name: "remember",
-			Description: "Assert a fact — a node (uid, label, props) or an edge (src, dst, rel_type, props) — as holding from valid_from until valid_until (absent: still holds), " +
-				"with its provenance. One atomic batch; an overlapping earlier belief about the same fact is closed as evolution (the world changed). " +
-				`Example: {"uid":"dana","label":"Person","props":{"name":"Dana","office":"Berlin"},"valid_from":"2025-03-03T00:00:00Z",` +
-				`"provenance":{"authority":"user","actor":"dana@example.org","ref":"msg-4411"}} → {"tt":..., "op":{"op":"assert_node",...}}. ` +
-				"props is the whole property object over the interval. Read it back with recall.",
-			Input: object("the fact, when it holds and where it came from", merge(factSchema, Schema{
-				"label":       Schema{"type": "string", "description": "a node fact: its label (default Node)"},
+			Description: "Assert a fact holding from valid_from until valid_until (absent: still holds), with provenance; an overlapping belief is closed as evolution. " +
+				`Example: {"uid":"dana","label":"Person","props":{"office":"Berlin"},"valid_from":"2025-03-03T00:00:00Z","provenance":{"authority":"user","actor":"dana","ref":"msg-4411"}} → {"tt":...}.` + memoryPointer,
+			Input: object("a fact, when it holds, its provenance", merge(factSchema, Schema{
+				"label":       Schema{"type": "string"},
 				"props":       propsSchema,
-				"valid_from":  timeSchema("when the fact starts to hold (default 0: always)"),
-				"valid_until": timeSchema("when it stops holding, exclusive (absent or null: still holds)"),
+				"valid_from":  timeSchema("default 0"),
+				"valid_until": timeSchema("exclusive; absent: open"),
 				"provenance":  provenanceSchema,
 				"override":    overrideSchema,
 			}), "provenance"),
-			Output: inferred[MemoryWrite](),
+			Output: writeOutput(), Reference: inferred[MemoryWrite](),
 			Writes: true,
 			run:    remember,
 		},
 		{
 			Name: "correct",
-			Description: "Say that what the store believed about a fact over [valid_from, valid_until) was wrong: its props there become props (a correction, not a change of the world), with the reason. " +
-				"With to_valid_from (and to_valid_until) the fact held over that interval instead (a wrong date). Earlier beliefs stay readable at earlier as_of_tt (recall, why). " +
-				`Example: {"uid":"dana","props":{"name":"Dana","office":"Munich"},"valid_from":"2025-03-03T00:00:00Z","reason":"Dana said the move was to Munich, not Berlin",` +
-				`"provenance":{"authority":"user","actor":"dana@example.org","ref":"msg-4502"}}. Nothing believed there is E_NOT_FOUND.`,
-			Input: object("the fact, the interval that was wrong, what is true there and why", merge(factSchema, Schema{
+			Description: "The belief about a fact over [valid_from, valid_until) was wrong: props hold there instead (or, with to_valid_from, the fact held over that interval), for the reason given. " +
+				`Example: {"uid":"dana","props":{"office":"Munich"},"valid_from":"2025-03-03T00:00:00Z","reason":"Dana: Munich, not Berlin","provenance":{"authority":"user","actor":"dana"}}. Nothing believed there: E_NOT_FOUND.` + memoryPointer,
+			Input: object("a fact, the interval that was wrong, the truth and why", merge(factSchema, Schema{
 				"props":          propsSchema,
-				"valid_from":     timeSchema("start of the interval that was wrong (default 0)"),
-				"valid_until":    timeSchema("its end, exclusive (absent or null: open)"),
-				"to_valid_from":  timeSchema("the fact really started here (moves it in valid time)"),
-				"to_valid_until": timeSchema("and really ended here (absent or null: open)"),
-				"reason":         Schema{"type": "string", "minLength": 1, "description": "why the earlier belief was wrong (stored as the provenance note)"},
+				"valid_from":     timeSchema("default 0"),
+				"valid_until":    timeSchema("absent: open"),
+				"to_valid_from":  timeSchema("where it really started"),
+				"to_valid_until": timeSchema("absent: open"),
+				"reason":         Schema{"type": "string", "minLength": 1, "description": "why it was wrong (kept as provenance note)"},
 				"provenance":     provenanceSchema,
 				"override":       overrideSchema,
 			}), "reason", "provenance"),
-			Output: inferred[MemoryWrite](),
+			Output: writeOutput(), Reference: inferred[MemoryWrite](),
 			Writes: true,
 			run:    correct,
 		},
 		{
 			Name: "retract",
-			Description: "Say that a fact stopped being true at a valid time: every belief about it from then on is closed as evolution (the world changed; it was not wrong before). " +
-				`Example: {"src":"dana","dst":"acme","rel_type":"WORKS_AT","at":"2025-06-30T00:00:00Z","provenance":{"authority":"model","actor":"planner-agent","ref":"episode-17"}}. ` +
-				"A fact not believed at or after at is E_NOT_FOUND. To say it was never true, use correct.",
-			Input: object("the fact, when it stopped and where that came from", merge(factSchema, Schema{
-				"at":         timeSchema("the valid time from which the fact no longer holds"),
+			Description: "A fact stopped being true at valid time at: beliefs from then on are closed as evolution. " +
+				`Example: {"src":"dana","dst":"acme","rel_type":"WORKS_AT","at":"2025-06-30T00:00:00Z","provenance":{"authority":"model","actor":"agent-7","ref":"episode-17"}}. Nothing believed at or after at: E_NOT_FOUND.` + memoryPointer,
+			Input: object("a fact, when it stopped, its provenance", merge(factSchema, Schema{
+				"at":         timeSchema("from then on the fact does not hold"),
 				"provenance": provenanceSchema,
 				"override":   overrideSchema,
 			}), "at", "provenance"),
-			Output: inferred[MemoryWrite](),
+			Output: writeOutput(), Reference: inferred[MemoryWrite](),
 			Writes: true,
 			run:    retract,
 		},
 	}
 }
+
+// writeOutput is what remember, correct and retract list as their output
+// (the provenance's fields are the input's).
+func writeOutput() Schema {
+	s := inferred[MemoryWrite]()
+	props(s)["provenance"] = Schema{"type": "object"}
+	return s
+}
+
+// memoryPointer ends every memory tool's description.
+const memoryPointer = " More: tgms://manual."
 
 // factRef reads the fact a memory tool names: a node by uid or an edge by
 // src, dst, rel_type and disc.

@@ -41,18 +41,18 @@ type Fact struct {
 
 // Recall is recall's output.
 type Recall struct {
-	UID         string     `json:"uid,omitempty"`
-	Src         string     `json:"src,omitempty"`
-	Dst         string     `json:"dst,omitempty"`
-	At          *bt.Time   `json:"at"` // null: facts that still hold
-	History     bool       `json:"history"`
-	AsOfTT      bt.Time    `json:"as_of_tt"`
-	AsOfText    string     `json:"as_of_rfc3339"`
-	Facts       []Fact     `json:"facts"`
-	Complete    bool       `json:"complete"`
-	TraceDigest string     `json:"trace_digest"`
-	TraceURI    string     `json:"trace_uri"`
-	Evidence    []StepView `json:"evidence"`
+	UID         string         `json:"uid,omitempty"`
+	Src         string         `json:"src,omitempty"`
+	Dst         string         `json:"dst,omitempty"`
+	At          *bt.Time       `json:"at"` // null: facts that still hold
+	History     bool           `json:"history"`
+	AsOfTT      bt.Time        `json:"as_of_tt"`
+	AsOfText    string         `json:"as_of_rfc3339"`
+	Facts       []Fact         `json:"facts"`
+	Complete    bool           `json:"complete"`
+	TraceDigest string         `json:"trace_digest"`
+	TraceURI    string         `json:"trace_uri"`
+	Evidence    []StepEvidence `json:"evidence"`
 }
 
 // WhyVersion is one version of a fact with who closed it.
@@ -73,51 +73,67 @@ type Why struct {
 	Complete    bool           `json:"complete"`
 	TraceDigest string         `json:"trace_digest"`
 	TraceURI    string         `json:"trace_uri"`
-	Evidence    []StepView     `json:"evidence"`
+	Evidence    []StepEvidence `json:"evidence"`
 }
 
-var memLimitSchema = Schema{"type": "integer", "minimum": 1, "maximum": 10000, "description": "versions per kind, 1..10000 (default 100); complete is false when more exist"}
+var memLimitSchema = Schema{"type": "integer", "minimum": 1, "maximum": 10000, "description": "rows per step (default 100)"}
 
 func memoryReadTools() []*Tool {
 	return []*Tool{
 		{
 			Name: "recall",
-			Description: "What the store knows about an entity (uid: its node facts and the edges touching it) or a pair (src, dst: the edges between them, either way), " +
-				"valid at `at` (absent: the facts that still hold), as believed at as_of_tt (absent: now; an earlier tt gives what was believed then). " +
-				"history: true lists every version at any valid time, superseded ones included, with what closed them. Each fact carries its props, valid and belief intervals, " +
-				"the batch that wrote it (batch_tt), the op, and its provenance. It runs as a plan of version_history calls: trace_digest and evidence certify it (trace_verify, trace_check). " +
-				`Example: {"uid":"dana","at":"2025-04-01T00:00:00Z"} → {"facts":[{"kind":"node","props":{"office":"Berlin"},"valid":"[2025-03-03T00:00:00Z, open)","batch_tt":...,"provenance":{"authority":"user",...}}],...}. ` +
-				"An unknown uid is E_NOT_FOUND.",
-			Input: object("an entity or a pair, a valid time and a belief time", Schema{
-				"uid":       Schema{"type": "string", "minLength": 1, "description": "the entity (give uid, or src and dst)"},
-				"src":       Schema{"type": "string", "minLength": 1, "description": "a pair: one entity"},
-				"dst":       Schema{"type": "string", "minLength": 1, "description": "a pair: the other"},
-				"at":        timeSchema("the valid time to recall (absent: the facts that still hold)"),
-				"as_of_tt":  timeSchema("the belief time (absent: the last durable batch)"),
-				"history":   Schema{"type": "boolean", "description": "every version at every valid time, superseded ones included (default false)"},
-				"rel_types": Schema{"type": "array", "items": Schema{"type": "string", "minLength": 1}, "description": "only edges of these relation types"},
+			Description: "Facts about an entity (uid: its node and edges) or a pair (src, dst) valid at `at` (absent: still holding), as believed at as_of_tt (absent: now); history: every version. " +
+				"Each with props, intervals, batch_tt, op, provenance; certified (trace_digest). " +
+				`Example: {"uid":"dana","at":"2025-04-01T00:00:00Z"} → {"facts":[{"props":{"office":"Berlin"},"provenance":{"authority":"user",...}}]}.` + memoryPointer,
+			Input: object("an entity or pair, a valid time, a belief time", Schema{
+				"uid":       Schema{"type": "string", "minLength": 1},
+				"src":       Schema{"type": "string", "minLength": 1},
+				"dst":       Schema{"type": "string", "minLength": 1},
+				"at":        timeSchema("valid time"),
+				"as_of_tt":  timeSchema("belief time"),
+				"history":   Schema{"type": "boolean"},
+				"rel_types": Schema{"type": "array", "items": Schema{"type": "string"}},
 				"limit":     memLimitSchema,
 			}),
-			Output: inferred[Recall](),
-			Heavy:  true,
-			run:    recall,
+			Output: rowsAsObjects(inferred[Recall](), "facts", "evidence"), Reference: inferred[Recall](),
+			Heavy: true,
+			run:   recall,
 		},
 		{
 			Name: "why",
-			Description: "The story of one fact (a node by uid, or an edge by src, dst, rel_type, disc): every version ever written as known at as_of_tt, each with who wrote it (provenance, batch_tt, created_by) " +
-				"and who closed it (closed_at_tt, closed_by, closed_provenance) and whether that was a correction (we were wrong) or evolution (the world changed). " +
-				"at keeps the versions valid at that time. It runs as a plan of one version_history call (trace_digest, evidence). " +
-				`Example: {"uid":"dana","at":"2025-04-01T00:00:00Z"} → {"versions":[{"props":{"office":"Berlin"},"closed_by":"correct","change":"correction","closed_provenance":{"authority":"user",...}},{"props":{"office":"Munich"},"believed":true,...}]}.`,
-			Input: object("the fact and an optional valid time and belief time", merge(factSchema, Schema{
-				"at":       timeSchema("keep the versions valid at this time (absent: every valid time)"),
-				"as_of_tt": timeSchema("the belief time (absent: the last durable batch)"),
+			Description: "Every version of one fact (uid, or src, dst, rel_type, disc) as known at as_of_tt: who wrote it (provenance, batch_tt) and who closed it (closed_at_tt, closed_provenance), as correction or evolution; at keeps those valid then. " +
+				`Example: {"uid":"dana","at":"2025-04-01T00:00:00Z"} → {"versions":[{"props":{"office":"Berlin"},"change":"correction",...},{"props":{"office":"Munich"},"believed":true}]}.` + memoryPointer,
+			Input: object("a fact, a valid time, a belief time", merge(factSchema, Schema{
+				"at":       timeSchema("valid time"),
+				"as_of_tt": timeSchema("belief time"),
 				"limit":    memLimitSchema,
 			})),
-			Output: inferred[Why](),
-			Heavy:  true,
-			run:    why,
+			Output: rowsAsObjects(inferred[Why](), "versions", "evidence"), Reference: inferred[Why](),
+			Heavy: true,
+			run:   why,
 		},
 	}
+}
+
+// rowsAsObjects lists the named array fields of an output as arrays of
+// objects: the fields of their rows are in the manual (the tool's
+// Reference).
+func rowsAsObjects(s Schema, fields ...string) Schema {
+	for _, f := range fields {
+		props(s)[f] = Schema{"type": "array", "items": Schema{"type": "object"}}
+	}
+	return s
+}
+
+// StepEvidence is one step of a memory read's plan: the call and result
+// digests and completeness (the whole evidence: the trace resource).
+type StepEvidence struct {
+	StepID       string `json:"step_id"`
+	Op           string `json:"op"`
+	CallDigest   string `json:"call_digest"`
+	ResultDigest string `json:"result_digest"`
+	RowsTotal    int64  `json:"rows_total"`
+	Complete     bool   `json:"complete"`
 }
 
 // memoryPin reads the belief time of a memory read and checks that the
@@ -196,15 +212,16 @@ func memoryPlan(id string, steps ...map[string]any) map[string]any {
 	return map[string]any{"plan_id": id, "steps": list, "answer_spec": map[string]any{"kind": "count", "from": "s1.rows_total"}}
 }
 
-// evidenceOf is a trace's steps without their rows (the facts carry them).
-func evidenceOf(tr *exec.Trace) ([]StepView, bool) {
-	steps := Steps(tr)
+// evidenceOf is what a trace's steps certify (the facts carry the rows).
+func evidenceOf(tr *exec.Trace) ([]StepEvidence, bool) {
+	out := make([]StepEvidence, len(tr.Steps))
 	complete := true
-	for i := range steps {
-		steps[i].Result, steps[i].Excerpt = nil, false
-		complete = complete && steps[i].Complete
+	for i, r := range tr.Steps {
+		out[i] = StepEvidence{StepID: r.StepID, Op: r.Op, CallDigest: r.CallDigest, ResultDigest: r.ResultDigest, RowsTotal: r.RowsTotal}
+		out[i].Complete = r.Evidence != nil && r.Evidence.Completeness.Complete
+		complete = complete && out[i].Complete
 	}
-	return steps, complete
+	return out, complete
 }
 
 func recall(ctx context.Context, s *Service, args map[string]any) (any, *Failure) {
