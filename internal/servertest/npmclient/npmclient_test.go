@@ -141,6 +141,9 @@ func testCases(t *testing.T, s *testdb.Store, svc *tools.Service) (map[string]an
 	trips = append(trips,
 		roundTrip{Name: "window end omitted", Tool: "version_history", Args: hist(map[string]any{"t_a": s.Start})},
 		roundTrip{Name: "window end null", Tool: "version_history", Args: hist(map[string]any{"t_a": s.Start, "t_b": nil})},
+		roundTrip{Name: "recall an entity at a valid time", Tool: "recall", Args: map[string]any{"uid": "a", "at": s.Start + 2*testdb.Hour}},
+		roundTrip{Name: "recall a pair's history", Tool: "recall", Args: map[string]any{"src": "a", "dst": "b", "history": true}},
+		roundTrip{Name: "why of a corrected fact", Tool: "why", Args: map[string]any{"uid": "a", "at": "2024-01-01T03:00:00Z"}},
 	)
 	ctx := context.Background()
 	for i := range trips {
