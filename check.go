@@ -188,6 +188,8 @@ func check(dir string, full bool, opt *Options) (*CheckResult, error) {
 		if err != nil {
 			return fmt.Errorf("batch %d (ending at byte %d) does not apply: %w", r.Seq, end, err)
 		}
+		prov := r.Provenance()
+		eff.Prov = &prov
 		return fresh.Apply(eff)
 	})
 	if err != nil {

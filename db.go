@@ -173,7 +173,7 @@ func (db *DB) tick() bt.Time {
 func (db *DB) Write(ops ...bt.Op) (bt.Time, error) {
 	db.wmu.Lock()
 	defer db.wmu.Unlock()
-	return db.commit(0, ops)
+	return db.commit(0, "", bt.Batch{Ops: ops})
 }
 
 // WriteAt is Write with a caller-chosen transaction time, which must be
@@ -185,12 +185,14 @@ func (db *DB) WriteAt(tt bt.Time, ops []bt.Op) error {
 	if tt <= db.clockLast {
 		return fmt.Errorf("transaction time %d is not after the store's last %d", tt, db.clockLast)
 	}
-	_, err := db.commit(tt, ops)
+	_, err := db.commit(tt, "", bt.Batch{Ops: ops})
 	return err
 }
 
-// commit plans, logs durably, applies and publishes one batch.
-func (db *DB) commit(tt bt.Time, ops []bt.Op) (bt.Time, error) {
+// commit plans, logs durably, applies and publishes one batch with its
+// ingest source text (empty: none). tt 0 is a new write at the clock's time.
+func (db *DB) commit(tt bt.Time, source string, b bt.Batch) (bt.Time, error) {
+	ops := b.Ops
 	if db.opt.ReadOnly {
 		return 0, ErrReadOnly
 	}
@@ -212,7 +214,10 @@ func (db *DB) commit(tt bt.Time, ops []bt.Op) (bt.Time, error) {
 	if err != nil {
 		return 0, err
 	}
-	if _, err := db.log.Append(&eventlog.Record{TT: tt, Seq: seq, Ops: ops}); err != nil {
+	rec := &eventlog.Record{TT: tt, Seq: seq, Ops: ops, Source: source, Prov: b.Prov, Override: b.Override}
+	prov := rec.Provenance()
+	eff.Prov = &prov
+	if _, err := db.log.Append(rec); err != nil {
 		db.failed = fmt.Errorf("%w: %v", ErrFailed, err)
 		return 0, db.failed
 	}
@@ -418,6 +423,12 @@ func (db *DB) commitGroup(batches [][]bt.Op) (first, last bt.Time, err error) {
 // planned with pl, and caller-chosen transaction times (nil: the clock's;
 // the caller checks they increase and follow the store's last).
 func (db *DB) commitSourced(pl *bt.Planner, batches [][]bt.Op, sources []string, tts []bt.Time) (first, last bt.Time, err error) {
+	return db.commitProv(pl, batches, sources, nil, tts)
+}
+
+// commitProv is commitSourced with the stated provenance of each batch
+// (nil: none stated; only Prov and Override of each are read).
+func (db *DB) commitProv(pl *bt.Planner, batches [][]bt.Op, sources []string, provs []bt.Batch, tts []bt.Time) (first, last bt.Time, err error) {
 	if db.opt.ReadOnly {
 		return 0, 0, ErrReadOnly
 	}
@@ -443,16 +454,21 @@ func (db *DB) commitSourced(pl *bt.Planner, batches [][]bt.Op, sources []string,
 			refused = &groupError{i, err}
 			break
 		}
+		rec := &eventlog.Record{TT: tt, Seq: seq, Ops: ops}
+		if sources != nil {
+			rec.Source = sources[i]
+		}
+		if provs != nil {
+			rec.Prov, rec.Override = provs[i].Prov, provs[i].Override
+		}
+		prov := rec.Provenance()
+		eff.Prov = &prov
 		db.mu.Lock()
 		err = db.store.Apply(eff)
 		db.mu.Unlock()
 		if err != nil {
 			db.failed = fmt.Errorf("%w: %v", ErrFailed, err)
 			return 0, 0, db.failed
-		}
-		rec := &eventlog.Record{TT: tt, Seq: seq, Ops: ops}
-		if sources != nil {
-			rec.Source = sources[i]
 		}
 		recs = append(recs, rec)
 	}

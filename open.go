@@ -283,6 +283,11 @@ func (db *DB) recover() error {
 		if ckpt.last.End > from {
 			from = ckpt.last.End
 		}
+		if !info.HasProvenance && ckpt.last.Seq > 0 {
+			if err := provenanceFromLog(log, store, ckpt.last.Seq); err != nil {
+				return db.damage(logPath, -1, err.Error(), err)
+			}
+		}
 	} else {
 		store = engine.New()
 	}
@@ -298,6 +303,8 @@ func (db *DB) recover() error {
 		if err != nil {
 			return fmt.Errorf("batch %d (tt %d, ending at offset %d) no longer applies: %w", r.Seq, r.TT, end, err)
 		}
+		prov := r.Provenance()
+		eff.Prov = &prov
 		return store.Apply(eff)
 	})
 	if errors.As(err, &le) {
@@ -424,4 +431,26 @@ func dirIdentity(dir string) (eventlog.DirID, error) {
 	binary.LittleEndian.PutUint64(d[:], uint64(sys.Dev))
 	binary.LittleEndian.PutUint64(d[8:], uint64(sys.Ino))
 	return d, nil
+}
+
+// errCovered stops a log read once the checkpoint's batches are seen.
+var errCovered = errors.New("covered")
+
+// provenanceFromLog gives the batches 1..last of a store loaded from a
+// checkpoint written before checkpoints held provenance their defaults,
+// from the log records (whose provenance such a store never stated): one
+// read of the covered log, until the next checkpoint is written.
+func provenanceFromLog(log *eventlog.Log, store *engine.Store, last uint64) error {
+	err := log.Replay(log.Start(), func(r *eventlog.Record, _ int64) error {
+		p := r.Provenance()
+		store.SetBatchProvenance(r.Seq, &p)
+		if r.Seq >= last {
+			return errCovered
+		}
+		return nil
+	})
+	if err != nil && !errors.Is(err, errCovered) {
+		return fmt.Errorf("reading the provenance of the batches the checkpoint covers: %w", err)
+	}
+	return nil
 }

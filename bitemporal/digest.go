@@ -21,11 +21,20 @@ import (
 // store-assigned discriminators (#<batch>.<n>) come before explicit ones and
 // compare numerically by (batch, n) (see CompareEdgeKeys). A node row is
 //
-//	{"closed_by":OP|null,"created_by":OP,"label":S,"props":{...},"tt_e":N,"tt_s":N,"uid":S,"vt_e":N,"vt_s":N}
+//	{"closed_by":OP|null,["closed_provenance":P,]"created_by":OP,"label":S,"props":{...},["provenance":P,]"tt_e":N,"tt_s":N,"uid":S,"vt_e":N,"vt_s":N}
 //
 // and an edge row
 //
-//	{"closed_by":OP|null,"created_by":OP,"disc":S,"dst":S,"props":{...},"rel_type":S,"src":S,"tt_e":N,"tt_s":N,"vt_e":N,"vt_s":N}
+//	{"closed_by":OP|null,["closed_provenance":P,]"created_by":OP,"disc":S,"dst":S,"props":{...},["provenance":P,]"rel_type":S,"src":S,"tt_e":N,"tt_s":N,"vt_e":N,"vt_s":N}
+//
+// provenance is that of the batch that wrote the version and
+// closed_provenance that of the batch that closed it, each written only
+// when the batch stated a provenance other than its default (see
+// Provenance): P is {"actor":S,"authority":S,"note":S,"ref":S,"source":S}
+// with the empty text fields left out. A store whose batches state no
+// provenance, which includes every store written before provenance
+// existed, therefore keeps the digest it had, and two batches that differ
+// only in spelling out their default hash the same.
 //
 // Derived identifiers (edge ids, version ids) are functions of these fields
 // and are not hashed. Two stores with the same digest hold the same beliefs
@@ -67,6 +76,14 @@ func appendOp(b []byte, k OpKind) []byte {
 	return append(b, '"')
 }
 
+func appendProv(b []byte, name string, p *Provenance) []byte {
+	if p == nil || p.Derived {
+		return b
+	}
+	b = append(b, name...)
+	return p.appendDigest(b)
+}
+
 func appendIntField(b []byte, name string, v int64) []byte {
 	b = append(b, name...)
 	return strconv.AppendInt(b, v, 10)
@@ -81,6 +98,7 @@ func (d *Digester) Edge(v *EdgeVersion) {
 	d.sep()
 	b := append(d.buf, `{"closed_by":`...)
 	b = appendOp(b, v.ClosedBy)
+	b = appendProv(b, `,"closed_provenance":`, v.ClosedProv)
 	b = append(b, `,"created_by":`...)
 	b = appendOp(b, v.CreatedBy)
 	b = append(b, `,"disc":`...)
@@ -89,6 +107,7 @@ func (d *Digester) Edge(v *EdgeVersion) {
 	b = canon.AppendString(b, v.Key.Dst)
 	b = append(b, `,"props":`...)
 	b = append(b, v.Props.JSON()...)
+	b = appendProv(b, `,"provenance":`, v.Prov)
 	b = append(b, `,"rel_type":`...)
 	b = canon.AppendString(b, v.Key.RelType)
 	b = append(b, `,"src":`...)
@@ -109,12 +128,14 @@ func (d *Digester) Node(v *NodeVersion) {
 	d.sep()
 	b := append(d.buf, `{"closed_by":`...)
 	b = appendOp(b, v.ClosedBy)
+	b = appendProv(b, `,"closed_provenance":`, v.ClosedProv)
 	b = append(b, `,"created_by":`...)
 	b = appendOp(b, v.CreatedBy)
 	b = append(b, `,"label":`...)
 	b = canon.AppendString(b, v.Label)
 	b = append(b, `,"props":`...)
 	b = append(b, v.Props.JSON()...)
+	b = appendProv(b, `,"provenance":`, v.Prov)
 	b = appendIntField(b, `,"tt_e":`, v.TTe)
 	b = appendIntField(b, `,"tt_s":`, v.TTs)
 	b = append(b, `,"uid":`...)

@@ -69,13 +69,21 @@ func (m *MemStore) BelievedEdges(k EdgeKey, iv Interval) []EdgeHit {
 // Write plans ops as one batch at tt and applies it. tt must exceed the
 // last batch's.
 func (m *MemStore) Write(tt Time, ops []Op) error {
+	return m.WriteBatch(tt, "", Batch{Ops: ops})
+}
+
+// WriteBatch is Write for a batch with its stated provenance and the
+// ingest source text (empty: none), which give its provenance (Resolve).
+func (m *MemStore) WriteBatch(tt Time, source string, b Batch) error {
 	if tt <= m.LastTT {
 		return fmt.Errorf("transaction time %d is not after the last batch's %d", tt, m.LastTT)
 	}
-	eff, err := Plan(m, tt, m.Batches+1, ops)
+	eff, err := Plan(m, tt, m.Batches+1, b.Ops)
 	if err != nil {
 		return err
 	}
+	p := Resolve(b.Prov, source, b.Ops)
+	eff.Prov = &p
 	m.Apply(eff)
 	return nil
 }
@@ -86,18 +94,21 @@ func (m *MemStore) Apply(eff *Effect) {
 		m.known[uid] = eff.TT
 		m.UIDs = append(m.UIDs, uid)
 	}
+	prov := eff.Provenance()
 	for _, c := range eff.CloseNodes {
-		m.Nodes[c.H].TTe, m.Nodes[c.H].ClosedBy = eff.TT, c.By
+		m.Nodes[c.H].TTe, m.Nodes[c.H].ClosedBy, m.Nodes[c.H].ClosedProv = eff.TT, c.By, prov
 	}
 	for _, c := range eff.CloseEdges {
-		m.Edges[c.H].TTe, m.Edges[c.H].ClosedBy = eff.TT, c.By
+		m.Edges[c.H].TTe, m.Edges[c.H].ClosedBy, m.Edges[c.H].ClosedProv = eff.TT, c.By, prov
 	}
 	for _, v := range eff.Nodes {
+		v.Prov, v.ClosedProv = prov, nil
 		m.byUID[v.UID] = append(m.byUID[v.UID], len(m.Nodes))
 		m.Nodes = append(m.Nodes, v)
 	}
 	for _, ne := range eff.Edges {
 		v := ne.V
+		v.Prov, v.ClosedProv = prov, nil
 		if ne.Auto >= 0 {
 			v.Key.Disc = AutoDisc(eff.Seq, ne.Auto)
 		}

@@ -80,6 +80,23 @@ type Effect struct {
 	// (an edge written by another op: its key names its endpoints).
 	Ends     []End
 	EdgeEnds []uint32
+
+	// Prov is the batch's provenance (see Resolve), which the writer sets
+	// after planning; nil reads as the default of a batch without an
+	// ingest (system).
+	Prov *Provenance
+}
+
+// SystemProvenance is the default provenance of a batch that states none
+// and loads nothing in bulk.
+var SystemProvenance = &Provenance{Authority: AuthSystem, Derived: true}
+
+// Provenance returns eff.Prov, or SystemProvenance when it is nil.
+func (eff *Effect) Provenance() *Provenance {
+	if eff.Prov == nil {
+		return SystemProvenance
+	}
+	return eff.Prov
 }
 
 // AutoDisc is the discriminator the store gives the i-th auto-identified

@@ -10,16 +10,22 @@ type NodeVersion struct {
 	TTs, TTe  Time
 	CreatedBy OpKind // the op that wrote this version
 	ClosedBy  OpKind // the op that closed it (OpNone while believed)
+	// Prov is the provenance of the batch that wrote the version and
+	// ClosedProv of the batch that closed it (nil while believed). Both
+	// point into a per-batch table: versions share them. A nil Prov reads
+	// as the default of a batch that stated none (system).
+	Prov, ClosedProv *Provenance
 }
 
 // EdgeVersion is one edge fact, like NodeVersion.
 type EdgeVersion struct {
-	Key       EdgeKey
-	Props     Props
-	Valid     Interval
-	TTs, TTe  Time
-	CreatedBy OpKind
-	ClosedBy  OpKind
+	Key              EdgeKey
+	Props            Props
+	Valid            Interval
+	TTs, TTe         Time
+	CreatedBy        OpKind
+	ClosedBy         OpKind
+	Prov, ClosedProv *Provenance // as on NodeVersion
 }
 
 // BelievedAt reports whether a version with transaction interval

@@ -58,6 +58,8 @@ func replayDigest(path string) (string, error) {
 		if err != nil {
 			return err
 		}
+		prov := r.Provenance()
+		eff.Prov = &prov
 		return s.Apply(eff)
 	})
 	return s.Digest(), err

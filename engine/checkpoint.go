@@ -21,8 +21,9 @@ import (
 var ckptMagic = [8]byte{'T', 'G', 'M', 'S', 'C', 'K', 'P', 0}
 
 // ckptVersion is the version this build writes: 3 adds the log's record
-// chain at the last covered record. Version 2 is still read.
-const ckptVersion = 3
+// chain at the last covered record, 4 the batches' provenance. Versions 2
+// and 3 are still read.
+const ckptVersion = 4
 
 // CheckpointTempPattern is the os.CreateTemp pattern of the temporary file
 // a checkpoint is written to before it is renamed into place; a store
@@ -42,6 +43,11 @@ type CheckpointInfo struct {
 	// A version 2 checkpoint has none (HasChain false).
 	Chain    eventlog.Chain
 	HasChain bool
+	// HasProvenance says the checkpoint holds its batches' provenance
+	// (version 4). An older one loads with every batch at the system
+	// default; the caller sets the right defaults from the log records
+	// (Store.SetBatchProvenance).
+	HasProvenance bool
 }
 
 // LogEnd is the log offset after which replay resumes.
@@ -210,6 +216,7 @@ func (s *Store) encode(c *ckptWriter, info CheckpointInfo) {
 		c.uvarint(uint64(s.propsOf(v)))
 		c.byte1(s.eOps.At(v))
 	}
+	s.prov.encode(c)
 }
 
 func zigzag(x int64) uint64   { return uint64(x<<1) ^ uint64(x>>63) }
@@ -346,8 +353,8 @@ func decodeCheckpoint(path string, data []byte) (*Store, CheckpointInfo, error) 
 	v := binary.LittleEndian.Uint32(data[8:])
 	if v == 1 {
 		return nil, CheckpointInfo{}, bad("format version 1 (written by an earlier build, not tied to its log)")
-	} else if v != 2 && v != ckptVersion {
-		return nil, CheckpointInfo{}, bad("format version %d, this build reads versions 2 and %d", v, ckptVersion)
+	} else if v < 2 || v > ckptVersion {
+		return nil, CheckpointInfo{}, bad("format version %d, this build reads versions 2 to %d", v, ckptVersion)
 	}
 	body := data[16 : len(data)-12]
 	trailer := data[len(data)-12:]
@@ -359,6 +366,14 @@ func decodeCheckpoint(path string, data []byte) (*Store, CheckpointInfo, error) 
 	}
 	r := &ckptReader{b: body}
 	s, info := decodeStore(r, v >= 3)
+	if s != nil && r.err == nil {
+		if v >= 4 {
+			s.prov = decodeProv(r, int(s.Batches()))
+			info.HasProvenance = true
+		} else {
+			s.prov.batch = make([]uint32, s.Batches()+1)
+		}
+	}
 	if r.err == nil && r.off != len(body) {
 		r.fail("%d trailing bytes", len(body)-r.off)
 	}

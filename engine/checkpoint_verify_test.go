@@ -37,7 +37,7 @@ func replaceVarint(body []byte, off int, x uint64) []byte {
 
 // wrapCheckpoint frames a body as a checkpoint file with a valid checksum.
 func wrapCheckpoint(body []byte) []byte {
-	data := append([]byte("TGMSCKP\x00"), 3, 0, 0, 0, 0, 0, 0, 0)
+	data := append([]byte("TGMSCKP\x00"), ckptVersion, 0, 0, 0, 0, 0, 0, 0)
 	data = append(data, body...)
 	data = binary.LittleEndian.AppendUint64(data, uint64(len(body)))
 	return binary.LittleEndian.AppendUint32(data, crc32.Checksum(body, castagnoli))

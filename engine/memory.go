@@ -46,7 +46,7 @@ func (s *Store) Memory() []MemoryPart {
 			strs += int64(len(x))
 		}
 	}
-	batches := int64(cap(s.batchTT))*8 + int64(cap(s.batchAuto)+cap(s.edgeEnd))*4
+	batches := int64(cap(s.batchTT))*8 + int64(cap(s.batchAuto)+cap(s.edgeEnd))*4 + s.prov.bytes()
 	return []MemoryPart{
 		{"src", colBytes(s.eSrc.cap(), 4)},
 		{"dst", colBytes(s.eDst.cap(), 4)},

@@ -72,6 +72,7 @@ type Store struct {
 
 	batchTT   []bt.Time // batchTT[seq]; batchTT[0] = 0
 	batchAuto []uint32  // first global auto index of batch seq; batchAuto[len] is the next one
+	prov      provTable // the provenance of every batch
 
 	uidSeq   []uint32 // per node id: the batch that registered the uid
 	nodes    []nodeRow
@@ -114,7 +115,7 @@ func New() *Store {
 	s := &Store{
 		uids: newStrTable(), labels: newStrTable(), rels: newStrTable(),
 		discs: newStrTable(), props: newStrTable(""),
-		batchTT: []bt.Time{0}, batchAuto: []uint32{0, 0}, edgeEnd: []uint32{0},
+		batchTT: []bt.Time{0}, batchAuto: []uint32{0, 0}, edgeEnd: []uint32{0}, prov: newProvTable(),
 		autoBase: []uint32{NoVersion}, autoIrregular: map[uint32]uint32{},
 		autoMore: map[uint32][]uint32{}, explicit: map[identKey][]uint32{},
 	}
@@ -338,6 +339,7 @@ func (s *Store) EdgeVersion(v uint32) bt.EdgeVersion {
 		TTe:       s.seqTT(s.eTTe.At(v)),
 		CreatedBy: bt.OpKind(ops & 0x7),
 		ClosedBy:  bt.OpKind(ops >> 4),
+		Prov:      s.prov.of(seq), ClosedProv: s.prov.of(s.eTTe.At(v)),
 	}
 }
 
@@ -347,6 +349,7 @@ func (s *Store) nodeVersion(r uint32) bt.NodeVersion {
 		UID: s.uids.s[n.uid], Label: s.labels.s[n.label], Props: bt.Props(s.props.s[n.props]),
 		Valid: n.valid, TTs: s.seqTT(n.tts), TTe: s.seqTT(n.tte),
 		CreatedBy: n.created, ClosedBy: n.closed,
+		Prov: s.prov.of(n.tts), ClosedProv: s.prov.of(n.tte),
 	}
 }
 
@@ -374,6 +377,7 @@ func (s *Store) Apply(eff *bt.Effect) error {
 	}
 	s.batchTT = append(s.batchTT, eff.TT)
 	s.batchAuto = append(s.batchAuto, autoStart+uint32(eff.NumAuto))
+	s.prov.add(eff.Provenance())
 	firsts := make([]uint32, eff.NumAuto)
 	for i := range firsts {
 		firsts[i] = NoVersion

@@ -16,12 +16,31 @@ type Record struct {
 	Seq    uint64
 	Source string
 	Ops    []bitemporal.Op
+	// Prov is the provenance the batch stated (nil: none, the batch has
+	// its default) and Override whether it allowed replacing users' facts
+	// (see bitemporal.Batch). A derived Prov is stored as none.
+	Prov     *bitemporal.Provenance
+	Override bool
+}
+
+// Provenance returns the batch's provenance: the stated one or its
+// default (bitemporal.Resolve).
+func (r *Record) Provenance() bitemporal.Provenance {
+	return bitemporal.Resolve(r.Prov, r.Source, r.Ops)
+}
+
+// stated reports whether the record needs the provenance fields.
+func (r *Record) stated() bool {
+	return r.Override || (r.Prov != nil && !r.Prov.Derived && r.Prov.Authority != bitemporal.AuthNone)
 }
 
 // Payload constants.
 const (
 	recordBatch   = 1 // a batch
 	recordSourced = 2 // a batch that names its source
+	recordProv    = 3 // a batch with its stated provenance (and a source, possibly empty)
+
+	flagOverride = 1 // prov flags: the batch may replace users' facts
 
 	// Smallest encodings, used to bound counts by the bytes left.
 	minOpSize    = 3 // retract with an empty ref, ingest with no events
@@ -34,15 +53,34 @@ const (
 // an unknown kind are written as the kind byte alone, which DecodeRecord
 // rejects: Log.Append refuses them before encoding.
 func AppendRecord(dst []byte, r *Record) []byte {
-	if r.Source == "" {
+	prov := r.stated()
+	switch {
+	case prov:
+		dst = append(dst, recordProv)
+	case r.Source == "":
 		dst = append(dst, recordBatch)
-	} else {
+	default:
 		dst = append(dst, recordSourced)
 	}
 	dst = binary.AppendVarint(dst, r.TT)
 	dst = binary.AppendUvarint(dst, r.Seq)
-	if r.Source != "" {
+	if prov || r.Source != "" {
 		dst = appendString(dst, r.Source)
+	}
+	if prov {
+		var flags byte
+		if r.Override {
+			flags |= flagOverride
+		}
+		p := r.Prov
+		if p == nil || p.Derived {
+			p = &bitemporal.Provenance{}
+		}
+		dst = append(dst, flags, byte(p.Authority))
+		dst = appendString(dst, p.Source)
+		dst = appendString(dst, p.Actor)
+		dst = appendString(dst, p.Ref)
+		dst = appendString(dst, p.Note)
 	}
 	dst = binary.AppendUvarint(dst, uint64(len(r.Ops)))
 	var d *encDict
@@ -375,24 +413,54 @@ func DecodeRecord(payload []byte) (Record, error) {
 func (d *decoder) header(r *Record) error {
 	d.i, d.err, d.ndict = 0, nil, 0
 	t := d.byte1("record type")
-	if d.err == nil && t != recordBatch && t != recordSourced {
+	if d.err == nil && t != recordBatch && t != recordSourced && t != recordProv {
 		d.i--
 		d.fail(fmt.Sprintf("unknown record type %d", t))
 	}
 	r.TT = d.varint("tt")
 	r.Seq = d.uvarint("seq")
-	r.Source = ""
-	if t == recordSourced {
+	r.Source, r.Prov, r.Override = "", nil, false
+	if t == recordSourced || t == recordProv {
 		b := d.bytes("source")
-		if d.err == nil && len(b) == 0 {
+		if d.err == nil && len(b) == 0 && t == recordSourced {
 			d.fail("empty source in a record of type 2")
 		}
 		r.Source = string(b)
+	}
+	if t == recordProv {
+		d.prov(r)
 	}
 	if d.err != nil {
 		return d.err
 	}
 	return nil
+}
+
+// prov decodes the provenance fields of a type 3 record. An authority of
+// 0 (none stated) is allowed only with the override flag.
+func (d *decoder) prov(r *Record) {
+	flags := d.byte1("provenance flags")
+	if d.err == nil && flags&^flagOverride != 0 {
+		d.i--
+		d.fail(fmt.Sprintf("unknown provenance flags %#x", flags))
+	}
+	a := bitemporal.Authority(d.byte1("authority"))
+	if d.err == nil && (a > bitemporal.AuthSystem || (a == bitemporal.AuthNone && flags == 0)) {
+		d.i--
+		d.fail(fmt.Sprintf("authority %d is not 1 to 4 (user, model, import, system)", uint8(a)))
+	}
+	p := bitemporal.Provenance{Authority: a}
+	p.Source = string(d.bytes("provenance source"))
+	p.Actor = string(d.bytes("provenance actor"))
+	p.Ref = string(d.bytes("provenance ref"))
+	p.Note = string(d.bytes("provenance note"))
+	if d.err != nil {
+		return
+	}
+	r.Override = flags&flagOverride != 0
+	if a != bitemporal.AuthNone {
+		r.Prov = &p
+	}
 }
 
 func (d *decoder) record(r *Record) error {

@@ -351,7 +351,11 @@ func TestDecodeErrors(t *testing.T) {
 		want    string
 	}{
 		{"empty", nil, "truncated record type"},
-		{"bad type", []byte{3, 2, 2, 0}, "unknown record type 3"},
+		{"bad type", []byte{4, 2, 2, 0}, "unknown record type 4"},
+		{"provenance truncated", []byte{3, 2, 2, 0}, "truncated provenance flags"},
+		{"provenance flags", []byte{3, 2, 2, 0, 2, 1}, "unknown provenance flags"},
+		{"provenance authority", []byte{3, 2, 2, 0, 0, 5, 0, 0, 0, 0, 0}, "authority 5 is not"},
+		{"provenance none", []byte{3, 2, 2, 0, 0, 0, 0, 0, 0, 0, 0}, "authority 0 is not"},
 		{"empty source", []byte{2, 2, 2, 0, 0}, "empty source"},
 		{"trailing", append(AppendRecord(nil, &Record{TT: 1, Seq: 1}), 0), "1 unexpected bytes"},
 		{"op count too big", []byte{1, 2, 1, 0xff, 0xff, 0xff, 0xff, 0x0f}, "does not fit"},

@@ -258,7 +258,7 @@ func findFrame(f io.ReaderAt, bad, size int64, later func(tt int64, seq uint64) 
 			}
 		}
 		pre = pre[:min(int64(len(pre)), n)]
-		if pre[0] != recordBatch && pre[0] != recordSourced {
+		if pre[0] != recordBatch && pre[0] != recordSourced && pre[0] != recordProv {
 			return false, nil
 		}
 		d := decoder{b: pre[1:]}

@@ -14,13 +14,14 @@ import (
 // EdgeRowSchema is the schema of edgeRow.
 func EdgeRowSchema(desc string) *Schema {
 	return Obj(desc, map[string]*Schema{
-		"eid":      Str("edge identity id: first 24 hex of sha256 of [src,dst,rel_type,disc]"),
-		"vid":      Str("version id: first 24 hex of sha256 of eid:tt_s:vt_s"),
-		"src":      UIDField("source node"),
-		"dst":      UIDField("destination node"),
-		"rel_type": Str("relation type"),
-		"vt_s":     Int("valid from (µs)"),
-		"vt_e":     Int("valid until, exclusive (µs; 2^62 = open)"),
+		"eid":        Str("edge identity id: first 24 hex of sha256 of [src,dst,rel_type,disc]"),
+		"vid":        Str("version id: first 24 hex of sha256 of eid:tt_s:vt_s"),
+		"src":        UIDField("source node"),
+		"dst":        UIDField("destination node"),
+		"rel_type":   Str("relation type"),
+		"vt_s":       Int("valid from (µs)"),
+		"vt_e":       Int("valid until, exclusive (µs; 2^62 = open)"),
+		"provenance": ProvenanceSchema("entity_history: the provenance of the batch that wrote the version (see the operator)"),
 	})
 }
 
@@ -144,6 +145,7 @@ func NodeRowSchema(desc string) *Schema {
 		"tt_s":       Int("believed from (transaction time, µs)"),
 		"tt_e":       Int("believed until: 2^62 (a pinned read cannot see later closings)"),
 		"created_by": Enum("the write op that produced this version", "assert_node", "retract", "correct", "ingest"),
+		"provenance": ProvenanceSchema("entity_history: the provenance of the batch that wrote the version (see the operator)"),
 	})
 }
 

@@ -1,5 +1,7 @@
 package ops
 
+import "slices"
+
 func init() {
 	Register(&Spec{
 		Name:    "entity_history",
@@ -10,11 +12,17 @@ the op that wrote it (assert_node, retract, correct, ingest). tt_e is 2^62 on
 every row: a read pinned at as_of_tt cannot know of later closings. With
 include_edges, also the believed edge versions incident to uid (any valid
 time), at most limit of them. An unknown uid is E_NOT_FOUND; a known uid
-without node versions (only seen as an edge endpoint) gives no rows.`,
+without node versions (only seen as an edge endpoint) gives no rows.
+Each row carries the provenance of the batch that wrote it when that batch
+stated one ({authority, source, actor, ref, note}); with provenance: true
+every row does, a batch's default marked derived. authority keeps only
+versions (node and edge) written by batches of those authorities.`,
 		Args: Obj("", map[string]*Schema{
 			"uid":           UIDField("the node"),
 			"as_of_tt":      AsOfTT(),
 			"include_edges": Bool("also list incident edge versions").Def(false),
+			"authority":     AuthorityArg(),
+			"provenance":    ProvenanceArg(),
 			"limit":         Limit(),
 			"cursor":        Cursor(),
 		}, "uid"),
@@ -44,18 +52,27 @@ func runEntityHistory(c *Call) (map[string]any, error) {
 	}
 	// Version ids come from the store's cache, not hashed per read.
 	hist, vids := c.R.NodeHistoryVIDs(id)
-	rows := make([]map[string]any, len(hist))
+	rows := make([]map[string]any, 0, len(hist))
 	var nr nodeRows
+	auth, all := authorities(c), c.Bool("provenance")
 	for i, v := range hist {
-		rows[i] = nr.row(v, vids[i])
+		if !auth.keeps(v.Prov) {
+			continue
+		}
+		row := nr.row(v, vids[i])
+		putProvenance(row, v.Prov, nil, all)
+		rows = append(rows, row)
 	}
 	out := map[string]any{"rows": rowsOf(rows)}
 	if c.Bool("include_edges") {
-		inc := c.R.Out(id)
+		inc := slices.Clone(c.R.Out(id))
 		for _, v := range c.R.In(id) {
 			if c.R.Src(v) != id { // a self-loop is listed once
 				inc = append(inc, v)
 			}
+		}
+		if auth != nil {
+			inc = slices.DeleteFunc(inc, func(v uint32) bool { return !auth.keeps(c.R.Store().EdgeVersion(v).Prov) })
 		}
 		if err := c.Work(int64(len(inc))); err != nil {
 			return nil, err
@@ -64,7 +81,11 @@ func runEntityHistory(c *Call) (map[string]any, error) {
 		limit := c.PageLimit()
 		edges := make([]map[string]any, 0, min(limit, len(inc)))
 		for _, v := range inc[:min(limit, len(inc))] {
-			edges = append(edges, edgeRow(c.R, v))
+			row := edgeRow(c.R, v)
+			if p := c.R.Store().EdgeVersion(v).Prov; all || (p != nil && !p.Derived) {
+				putProvenance(row, p, nil, all)
+			}
+			edges = append(edges, row)
 		}
 		out["edges"] = rowsOf(edges)
 		out["edges_total"] = int64(len(inc))

@@ -42,18 +42,25 @@ Filters: rel_types (edges only), uids (node kind: those nodes; edge kind:
 edges with either endpoint among them; [] or uids the store does not know
 match no row), eid
 (edge kind only: one edge identity, as reported in eid columns). rel_types or
-eid with kind node is E_INVALID_ARG.`,
+eid with kind node is E_INVALID_ARG.
+Provenance: a row carries provenance (the batch that wrote it) and, when
+superseded, closed_provenance (the batch that closed it), each when that
+batch stated one; with provenance: true always, defaults marked derived.
+authority keeps only rows written by batches of those authorities (a batch
+that stated none: import for a bulk load, else system).`,
 		Args: Obj("", map[string]*Schema{
-			"kind":      Enum("which versions", "node", "edge"),
-			"window":    Window(),
-			"belief":    Enum("current: not closed as of as_of_tt; superseded: closed at or before it; all: both. Default: current, or superseded when change is correction or evolution", "current", "superseded", "all").OrNull(),
-			"change":    Enum("keep only rows closed by a correction, only rows closed by evolution, or any row (the rows' change column)", "correction", "evolution", "any").Def("any"),
-			"rel_types": RelTypes(),
-			"uids":      UIDList("node kind: these nodes; edge kind: edges touching any of them").OrNull(),
-			"eid":       Str("edge kind only: one edge identity (24 hex)").NonEmpty().OrNull(),
-			"as_of_tt":  AsOfTT(),
-			"limit":     Limit(),
-			"cursor":    Cursor(),
+			"kind":       Enum("which versions", "node", "edge"),
+			"window":     Window(),
+			"belief":     Enum("current: not closed as of as_of_tt; superseded: closed at or before it; all: both. Default: current, or superseded when change is correction or evolution", "current", "superseded", "all").OrNull(),
+			"change":     Enum("keep only rows closed by a correction, only rows closed by evolution, or any row (the rows' change column)", "correction", "evolution", "any").Def("any"),
+			"rel_types":  RelTypes(),
+			"uids":       UIDList("node kind: these nodes; edge kind: edges touching any of them").OrNull(),
+			"eid":        Str("edge kind only: one edge identity (24 hex)").NonEmpty().OrNull(),
+			"authority":  AuthorityArg(),
+			"provenance": ProvenanceArg(),
+			"as_of_tt":   AsOfTT(),
+			"limit":      Limit(),
+			"cursor":     Cursor(),
 		}, "kind", "window"),
 		Result: Paged("version rows in transaction-time order", versionHistoryRowSchema(), map[string]*Schema{
 			"correction_total": Int("rows (all pages) with change = correction"),
@@ -84,22 +91,24 @@ eid with kind node is E_INVALID_ARG.`,
 func versionHistoryRowSchema() *Schema {
 	ops := []string{"assert_node", "assert_edge", "retract", "correct", "ingest"}
 	return Obj("a version row (node rows have uid and label; edge rows eid, src, dst, rel_type, disc)", map[string]*Schema{
-		"vid":        Str("version id"),
-		"uid":        UIDField("node kind: the node"),
-		"label":      Str("node kind: label"),
-		"eid":        Str("edge kind: edge identity id"),
-		"src":        UIDField("edge kind: source node"),
-		"dst":        UIDField("edge kind: destination node"),
-		"rel_type":   Str("edge kind: relation type"),
-		"disc":       Str("edge kind: discriminator"),
-		"vt_s":       Int("valid from (µs)"),
-		"vt_e":       Int("valid until, exclusive (µs; 2^62 = open)"),
-		"tt_s":       Int("believed from (transaction time)"),
-		"tt_e":       Int("believed until as known at as_of_tt: the closing transaction time if closed at or before as_of_tt, else 2^62"),
-		"created_by": Enum("the write op that produced the row", ops...),
-		"closed_by":  Enum("the write op that closed the row (null when not closed as of as_of_tt)", ops...).OrNull(),
-		"change":     Enum("correction (closed by correct) or evolution (closed by retract or assert); null when not closed as of as_of_tt", "correction", "evolution").OrNull(),
-		"props":      Any("the version's property object (null when it has none): the value before a correction is the props of the row it closed"),
+		"vid":               Str("version id"),
+		"uid":               UIDField("node kind: the node"),
+		"label":             Str("node kind: label"),
+		"eid":               Str("edge kind: edge identity id"),
+		"src":               UIDField("edge kind: source node"),
+		"dst":               UIDField("edge kind: destination node"),
+		"rel_type":          Str("edge kind: relation type"),
+		"disc":              Str("edge kind: discriminator"),
+		"vt_s":              Int("valid from (µs)"),
+		"vt_e":              Int("valid until, exclusive (µs; 2^62 = open)"),
+		"tt_s":              Int("believed from (transaction time)"),
+		"tt_e":              Int("believed until as known at as_of_tt: the closing transaction time if closed at or before as_of_tt, else 2^62"),
+		"created_by":        Enum("the write op that produced the row", ops...),
+		"closed_by":         Enum("the write op that closed the row (null when not closed as of as_of_tt)", ops...).OrNull(),
+		"change":            Enum("correction (closed by correct) or evolution (closed by retract or assert); null when not closed as of as_of_tt", "correction", "evolution").OrNull(),
+		"props":             Any("the version's property object (null when it has none): the value before a correction is the props of the row it closed"),
+		"provenance":        ProvenanceSchema("the provenance of the batch that wrote the row"),
+		"closed_provenance": ProvenanceSchema("the provenance of the batch that closed the row (superseded rows only)"),
 	})
 }
 
@@ -196,8 +205,21 @@ func runVersionHistory(c *Call) (map[string]any, error) {
 	return map[string]any{"rows": rowsOf(rows), "correction_total": corrections, "evolution_total": evolutions}, nil
 }
 
+// closedProv is a row's closing provenance as seen at T: none unless the
+// row was closed as of T (cb not nil).
+func closedProv(cb any, p *bt.Provenance) *bt.Provenance {
+	if cb == nil {
+		return nil
+	}
+	if p == nil {
+		return bt.SystemProvenance
+	}
+	return p
+}
+
 func versionHistoryEdges(c *Call, ids []uint32, belief string) ([]map[string]any, error) {
 	T := c.R.AsOf()
+	auth, allProv := authorities(c), c.Bool("provenance")
 	w := c.Window("window")
 	want := c.Str("change")
 	props := aggProps{}
@@ -240,19 +262,21 @@ func versionHistoryEdges(c *Call, ids []uint32, belief string) ([]map[string]any
 		}
 		e := st.EdgeVersion(v)
 		tte, cb, change := versionHistoryClosure(e.TTe, e.ClosedBy, T)
-		if !versionHistoryKeep(belief, want, change) {
+		if !versionHistoryKeep(belief, want, change) || !auth.keeps(e.Prov) {
 			continue
 		}
 		eid := engine.EID(e.Key)
 		if hasEID && eid != wantEID {
 			continue
 		}
-		rows = append(rows, map[string]any{
+		row := map[string]any{
 			"vid": engine.VID(eid, e.TTs, e.Valid.Start), "eid": eid,
 			"src": e.Key.Src, "dst": e.Key.Dst, "rel_type": e.Key.RelType, "disc": e.Key.Disc,
 			"vt_s": e.Valid.Start, "vt_e": e.Valid.End, "tt_s": e.TTs, "tt_e": tte,
 			"created_by": e.CreatedBy.String(), "closed_by": cb, "change": change, "props": versionHistoryProps(props, e.Props),
-		})
+		}
+		putProvenance(row, e.Prov, closedProv(cb, e.ClosedProv), allProv)
+		rows = append(rows, row)
 	}
 	return rows, nil
 }
@@ -294,6 +318,7 @@ func versionHistoryPins(c *Call, T bt.Time) ([]bt.Time, error) {
 
 func versionHistoryNodes(c *Call, ids []uint32, belief string) ([]map[string]any, error) {
 	T := c.R.AsOf()
+	auth, allProv := authorities(c), c.Bool("provenance")
 	w := c.Window("window")
 	want := c.Str("change")
 	props := aggProps{}
@@ -333,14 +358,16 @@ func versionHistoryNodes(c *Call, ids []uint32, belief string) ([]map[string]any
 					continue
 				}
 				tte, cb, change := versionHistoryClosure(nv.TTe, nv.ClosedBy, T)
-				if !versionHistoryKeep(belief, want, change) {
+				if !versionHistoryKeep(belief, want, change) || !auth.keeps(nv.Prov) {
 					continue
 				}
-				rows = append(rows, map[string]any{
+				row := map[string]any{
 					"vid": vids[i], "uid": nv.UID, "label": nv.Label,
 					"vt_s": nv.Valid.Start, "vt_e": nv.Valid.End, "tt_s": nv.TTs, "tt_e": tte,
 					"created_by": nv.CreatedBy.String(), "closed_by": cb, "change": change, "props": versionHistoryProps(props, nv.Props),
-				})
+				}
+				putProvenance(row, nv.Prov, closedProv(cb, nv.ClosedProv), allProv)
+				rows = append(rows, row)
 			}
 		}
 	}

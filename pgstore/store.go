@@ -224,6 +224,8 @@ func (s *Store) load(ctx context.Context) error {
 		if err != nil {
 			return fmt.Errorf("replaying the batch at tt %d: %w", rec.TT, err)
 		}
+		prov := rec.Provenance()
+		eff.Prov = &prov
 		if err := s.eng.Apply(eff); err != nil {
 			return fmt.Errorf("replaying the batch at tt %d: %w", rec.TT, err)
 		}

@@ -218,6 +218,8 @@ func (s *Store) commit(ctx context.Context, rec *eventlog.Record, eff *bt.Effect
 		s.failed = fmt.Errorf("committing the batch at tt %d failed (%v): whether it is stored is unknown; reopen the store", rec.TT, err)
 		return s.failed
 	}
+	prov := rec.Provenance()
+	eff.Prov = &prov
 	if err := s.eng.Apply(eff); err != nil {
 		s.failed = fmt.Errorf("the batch at tt %d is committed but the read model refused it (%v); reopen the store", rec.TT, err)
 		return s.failed

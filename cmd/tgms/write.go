@@ -357,7 +357,7 @@ func replayLog(ctx context.Context, logPath string, db *tgms.DB, done *committed
 		if err := stopped(ctx, "replay of "+logPath, *done); err != nil {
 			return err
 		}
-		if err := db.WriteAt(r.TT, r.Ops); err != nil {
+		if err := db.WriteRecordAt(r.TT, r.Source, bt.Batch{Ops: r.Ops, Prov: r.Prov, Override: r.Override}); err != nil {
 			return fmt.Errorf("batch %d (tt %d): %w", r.Seq, r.TT, err)
 		}
 		done.Batches++
