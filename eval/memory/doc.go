@@ -25,12 +25,15 @@
 //	                       (no at: the fact that still holds), or "(absent)"
 //	link   src, dst, rel_type, disc, at
 //	                       whether that edge holds at at (src→dst, not the reverse)
+//	author uid or an edge, at
+//	                       who wrote the fact holding at at: authority/actor/ref
+//	                       (note) of the batch that wrote its version, or "(absent)"
 //	trail  uid or an edge, prop, at
 //	                       after every batch, the value believed about the instant at
 //	                       and whether that batch replaced the belief by a correction
 //	                       or an evolution ("" when it left it alone): why's versions
 //
-// value and link are asked at every belief time in believed: a batch
+// value, link and author are asked at every belief time in believed: a batch
 // label (the memory as it was right after that batch) or "now".
 //
 // # Model
@@ -41,5 +44,7 @@
 // believed, retract cuts everything from its time on. A segment a write
 // overlaps is replaced (its untouched parts become new segments), which is
 // how the model knows that a batch closed the belief about an instant even
-// where the value did not change.
+// where the value did not change. The parts a write leaves of a segment are
+// written again by that write's batch, and so carry its provenance (a
+// version's provenance is its writing batch's, whatever the value's origin).
 package memory

@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"github.com/tgms-go/tgms"
-	bt "github.com/tgms-go/tgms/bitemporal"
 	"github.com/tgms-go/tgms/server/tools"
 )
 
@@ -21,14 +20,7 @@ func engine(t *testing.T) Engine {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { db.Close() })
-	return tools.New(db, tools.Options{Writer: memoryWriter{db}})
-}
-
-type memoryWriter struct{ db *tgms.DB }
-
-func (w memoryWriter) Write(ops ...bt.Op) (bt.Time, error) { return w.db.Write(ops...) }
-func (w memoryWriter) WriteProvenance(_ tools.Provenance, _ bool, ops ...bt.Op) (bt.Time, error) {
-	return w.db.Write(ops...)
+	return tools.New(db, tools.Options{Writer: db})
 }
 
 // runAll plays every scenario and returns the wrong outcomes, and prints
@@ -77,7 +69,7 @@ func TestScenarios(t *testing.T) {
 // that answers the wrong belief time or calls every closing evolution,
 // are each caught by the scenarios.
 func TestSuiteCanFail(t *testing.T) {
-	for _, mut := range []string{"correct-is-evolution", "no-belief-time"} {
+	for _, mut := range []string{"correct-is-evolution", "no-belief-time", "parts-keep-provenance"} {
 		_, wrong := runAll(t, engine, func() *Model { m := NewModel(); m.mutate = mut; return m }, false)
 		if len(wrong) == 0 {
 			t.Errorf("model mutant %s: no wrong answer", mut)
@@ -87,6 +79,15 @@ func TestSuiteCanFail(t *testing.T) {
 	for name, lie := range map[string]func(tool string, a map[string]any, out any) any{
 		// recall pinned at the last batch whatever as_of_tt says
 		"recall ignores as_of_tt": nil,
+		// recall names the first writer of an entity for every fact
+		"recall's provenance is stale": func(tool string, _ map[string]any, out any) any {
+			if r, ok := out.(*tools.Recall); ok {
+				for i := range r.Facts {
+					r.Facts[i].Provenance = map[string]any{"authority": "user", "actor": "nobody"}
+				}
+			}
+			return out
+		},
 		// why reports every closing as evolution
 		"why says evolution": func(tool string, _ map[string]any, out any) any {
 			if w, ok := out.(*tools.Why); ok {

@@ -52,7 +52,9 @@ type Model struct {
 	nextID int
 	// mutate names a deliberate error, for the test that shows the suite
 	// can fail: "correct-is-evolution" records corrections as evolution,
-	// "no-belief-time" answers every belief time from the last snapshot.
+	// "no-belief-time" answers every belief time from the last snapshot,
+	// "parts-keep-provenance" leaves the parts of a cut segment their
+	// old provenance.
 	mutate string
 }
 
@@ -117,15 +119,16 @@ func (m *Model) Apply(label, tool string, a map[string]any) (refusal string, err
 				label = "Node"
 			}
 		}
-		line, _ = m.cut(line, s, e)
+		line, _ = m.cut(line, s, e, prov)
 		line = m.add(line, seg{s: s, e: e, props: props, label: label, prov: prov})
 	case "correct":
 		s, e, err := m.span(a, "valid_from", "valid_until")
 		if err != nil {
 			return "", err
 		}
+		prov = withNote(prov, a["reason"])
 		var hit []seg
-		line, hit = m.cut(line, s, e)
+		line, hit = m.cut(line, s, e, prov)
 		if len(hit) == 0 {
 			return "nothing believed there to correct", nil
 		}
@@ -147,7 +150,7 @@ func (m *Model) Apply(label, tool string, a map[string]any) (refusal string, err
 			return "", err
 		}
 		var hit []seg
-		line, hit = m.cut(line, t, openEnd)
+		line, hit = m.cut(line, t, openEnd, prov)
 		if len(hit) == 0 {
 			return "nothing believed from then on to retract", nil
 		}
@@ -175,8 +178,11 @@ func (m *Model) span(a map[string]any, from, until string) (int64, int64, error)
 }
 
 // cut removes [s, e) from a timeline: every segment overlapping it is
-// replaced by its parts outside (with new ids), and returned.
-func (m *Model) cut(line []seg, s, e int64) (kept, hit []seg) {
+// replaced by its parts outside, and returned. The parts are written
+// again by the batch: new ids, and the batch's provenance prov (a
+// version's provenance is that of the batch that wrote it).
+func (m *Model) cut(line []seg, s, e int64, prov map[string]any) (kept, hit []seg) {
+	keep := m.mutate == "parts-keep-provenance"
 	for _, g := range line {
 		if g.e <= s || e <= g.s {
 			kept = append(kept, g)
@@ -186,11 +192,17 @@ func (m *Model) cut(line []seg, s, e int64) (kept, hit []seg) {
 		if g.s < s {
 			left := g
 			left.e = s
+			if !keep {
+				left.prov = prov
+			}
 			kept = m.add(kept, left)
 		}
 		if e < g.e {
 			right := g
 			right.s = e
+			if !keep {
+				right.prov = prov
+			}
 			kept = m.add(kept, right)
 		}
 	}
@@ -254,6 +266,38 @@ func (m *Model) trail(key, prop string, t int64) []TrailEntry {
 			}
 		}
 		out = append(out, e)
+	}
+	return out
+}
+
+// withNote is a correct's provenance: its reason becomes the note, before
+// any note the writer gave.
+func withNote(prov map[string]any, reason any) map[string]any {
+	r, _ := reason.(string)
+	out := map[string]any{}
+	for k, v := range prov {
+		out[k] = v
+	}
+	if n, _ := prov["note"].(string); n != "" {
+		r += "; " + n
+	}
+	out["note"] = r
+	return out
+}
+
+// author names who wrote a segment: authority/actor/ref (and the note).
+func author(g seg, ok bool) any {
+	if !ok {
+		return Absent
+	}
+	return authorOf(g.prov)
+}
+
+func authorOf(p map[string]any) string {
+	str := func(k string) string { s, _ := p[k].(string); return s }
+	out := str("authority") + "/" + str("actor") + "/" + str("ref")
+	if n := str("note"); n != "" {
+		out += " (" + n + ")"
 	}
 	return out
 }

@@ -32,10 +32,11 @@ type Write struct {
 
 // Question is one thing the agent asks. Ask is value (a node's prop at
 // valid time At, absent At: what still holds), link (whether the edge
-// src→dst rel_type holds at At) or trail (what was believed about the
+// src→dst rel_type holds at At), author (the provenance of the fact
+// holding at At: who wrote it) or trail (what was believed about the
 // instant At after every batch, and whether each batch corrected or
 // evolved it: why). Believed lists the belief times (batch labels, or
-// "now") value and link are asked at.
+// "now") value, link and author are asked at.
 type Question struct {
 	ID       string   `json:"id"`
 	Ask      string   `json:"ask"`
@@ -140,7 +141,7 @@ func ask(ctx context.Context, name string, q Question, eng Engine, m *Model, tts
 	switch q.Ask {
 	case "value":
 		key, fact = "node:"+q.UID, map[string]any{"uid": q.UID}
-	case "link", "trail":
+	case "link", "trail", "author":
 		fact = map[string]any{"src": q.Src, "dst": q.Dst, "rel_type": q.RelType, "disc": q.Disc}
 		if q.UID != "" {
 			fact = map[string]any{"uid": q.UID}
@@ -150,7 +151,7 @@ func ask(ctx context.Context, name string, q Question, eng Engine, m *Model, tts
 			return nil, err
 		}
 	default:
-		return nil, fmt.Errorf("unknown question %q (value, link, trail)", q.Ask)
+		return nil, fmt.Errorf("unknown question %q (value, link, author, trail)", q.Ask)
 	}
 	if q.Ask == "trail" {
 		if !hasAt {
@@ -177,11 +178,14 @@ func ask(ctx context.Context, name string, q Question, eng Engine, m *Model, tts
 			g, ok = m.holding(i, key, t)
 		}
 		gold := valueOf(g, ok, q.Prop)
-		if q.Ask == "link" {
+		switch q.Ask {
+		case "link":
 			gold = ok
+		case "author":
+			gold = author(g, ok)
 		}
 		recall := map[string]any{"uid": q.UID}
-		if q.Ask == "link" {
+		if q.UID == "" {
 			recall = map[string]any{"src": q.Src, "dst": q.Dst}
 		}
 		if hasAt {
@@ -215,9 +219,9 @@ func engineRecall(ctx context.Context, eng Engine, a map[string]any, q Question)
 	for _, x := range facts {
 		fm, _ := x.(map[string]any)
 		switch {
-		case q.Ask == "value" && fm["kind"] == "node":
+		case q.UID != "" && fm["kind"] == "node":
 			hits = append(hits, fm)
-		case q.Ask == "link" && fm["kind"] == "edge" && fm["src"] == q.Src && fm["dst"] == q.Dst && fm["rel_type"] == q.RelType && str(fm["disc"]) == q.Disc:
+		case q.UID == "" && fm["kind"] == "edge" && fm["src"] == q.Src && fm["dst"] == q.Dst && fm["rel_type"] == q.RelType && str(fm["disc"]) == q.Disc:
 			hits = append(hits, fm)
 		}
 	}
@@ -229,6 +233,10 @@ func engineRecall(ctx context.Context, eng Engine, a map[string]any, q Question)
 	}
 	if len(hits) == 0 {
 		return Absent, nil
+	}
+	if q.Ask == "author" {
+		p, _ := hits[0]["provenance"].(map[string]any)
+		return authorOf(p), nil
 	}
 	props, _ := hits[0]["props"].(map[string]any)
 	if p, ok := props[q.Prop]; ok {

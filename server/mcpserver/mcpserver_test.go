@@ -111,13 +111,6 @@ func TestFresh(t *testing.T) {
 // TestMemory runs the memory battery on a writable server.
 func TestMemory(t *testing.T) {
 	s := testdb.New(t)
-	cs := connect(t, tools.New(s.DB, tools.Options{Writer: memWriter{s}}))
+	cs := connect(t, tools.New(s.DB, tools.Options{Writer: s.DB}))
 	mcpcheck.Memory(t, cs, s)
-}
-
-type memWriter struct{ s *testdb.Store }
-
-func (w memWriter) Write(ops ...bt.Op) (bt.Time, error) { return w.s.DB.Write(ops...) }
-func (w memWriter) WriteProvenance(_ tools.Provenance, _ bool, ops ...bt.Op) (bt.Time, error) {
-	return w.s.DB.Write(ops...)
 }

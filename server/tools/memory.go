@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"slices"
 	"strings"
 
 	bt "github.com/tgms-go/tgms/bitemporal"
@@ -18,25 +17,11 @@ import (
 // any other, so their answers carry evidence and can be verified and
 // checked for freshness.
 
-// Provenance says where a batch came from: stored with every version the
-// batch writes.
-type Provenance struct {
-	Source    string `json:"source,omitempty"`
-	Authority string `json:"authority"`
-	Actor     string `json:"actor"`
-	Ref       string `json:"ref,omitempty"`
-	Note      string `json:"note,omitempty"`
-}
-
-// Authorities are the allowed provenance authorities: a person asserted
-// it, an agent inferred it, a bulk load, the system itself.
-var Authorities = []string{"user", "model", "import", "system"}
-
-// ProvenanceWriter writes one atomic batch with its provenance. A Writer
-// that is also a ProvenanceWriter stores provenance; the memory tools
-// refuse to write through one that is not (see writeMemory).
-type ProvenanceWriter interface {
-	WriteProvenance(p Provenance, override bool, ops ...bt.Op) (bt.Time, error)
+// BatchWriter writes one atomic batch with its provenance and override
+// (*tgms.DB). The memory tools write only through one: a memory write
+// never drops where a fact came from.
+type BatchWriter interface {
+	WriteBatch(b bt.Batch) (bt.Time, error)
 }
 
 // MemoryWrite is the output of remember, correct and retract.
@@ -44,28 +29,29 @@ type MemoryWrite struct {
 	TT         bt.Time        `json:"tt"`
 	TTText     string         `json:"tt_rfc3339"`
 	Op         map[string]any `json:"op"`
-	Provenance Provenance     `json:"provenance"`
+	Provenance map[string]any `json:"provenance"`
 	Override   bool           `json:"override"`
 }
 
 var (
-	timeSchema = func(desc string) Schema {
-		return Schema{"type": []any{"integer", "string"}, "description": desc}
+	// timeSchema is a time: µs since the epoch or RFC 3339 (MemoryDoc).
+	timeSchema = func(string) Schema {
+		return Schema{"type": []any{"integer", "string"}}
 	}
 	propsSchema      = Schema{"type": "object", "description": "the whole property object (replaces, never merges)"}
 	provenanceSchema = object("", Schema{
 		"source":    Schema{"type": "string"},
-		"authority": Schema{"type": "string", "enum": Authorities},
+		"authority": Schema{"type": "string", "enum": bt.AuthorityNames()},
 		"actor":     Schema{"type": "string", "minLength": 1},
 		"ref":       Schema{"type": "string"},
 		"note":      Schema{"type": "string"},
 	}, "authority", "actor")
-	overrideSchema = Schema{"type": "boolean", "description": "a model write may replace a user's fact"}
+	overrideSchema = Schema{"type": "boolean"}
 	factSchema     = Schema{
 		"uid":      Schema{"type": "string", "minLength": 1, "description": "a node (or src, dst, rel_type: an edge)"},
-		"src":      Schema{"type": "string", "minLength": 1},
-		"dst":      Schema{"type": "string", "minLength": 1},
-		"rel_type": Schema{"type": "string", "minLength": 1},
+		"src":      Schema{"type": "string"},
+		"dst":      Schema{"type": "string"},
+		"rel_type": Schema{"type": "string"},
 		"disc":     Schema{"type": "string"},
 	}
 )
@@ -79,15 +65,18 @@ over an interval where the fact is believed closes that belief as
 evolution (the world changed); correct closes it as correction (it was
 wrong); retract ends the fact from a time on. recall and why are plans of
 version_history calls: their trace_digest works with trace_verify and
-trace_check, and earlier beliefs stay readable at earlier as_of_tt.`
+trace_check, and earlier beliefs stay readable at earlier as_of_tt.
+correct with nothing believed where it points, and retract with nothing
+believed at or after at, are E_NOT_FOUND; override lets a model-authority
+write replace a fact a user stated.`
 
 func memoryWriteTools() []*Tool {
 	return []*Tool{
 		{
 			Name: "remember",
-			Description: "Assert a fact holding from valid_from until valid_until (absent: still holds), with provenance; an overlapping belief is closed as evolution. " +
+			Description: "Assert a fact from valid_from until valid_until (absent: open), with provenance; an overlapping belief closes as evolution. " +
 				`Example: {"uid":"dana","label":"Person","props":{"office":"Berlin"},"valid_from":"2025-03-03T00:00:00Z","provenance":{"authority":"user","actor":"dana","ref":"msg-4411"}} → {"tt":...}.` + memoryPointer,
-			Input: object("a fact, when it holds, its provenance", merge(factSchema, Schema{
+			Input: object("", merge(factSchema, Schema{
 				"label":       Schema{"type": "string"},
 				"props":       propsSchema,
 				"valid_from":  timeSchema("default 0"),
@@ -101,9 +90,9 @@ func memoryWriteTools() []*Tool {
 		},
 		{
 			Name: "correct",
-			Description: "The belief about a fact over [valid_from, valid_until) was wrong: props hold there instead (or, with to_valid_from, the fact held over that interval), for the reason given. " +
-				`Example: {"uid":"dana","props":{"office":"Munich"},"valid_from":"2025-03-03T00:00:00Z","reason":"Dana: Munich, not Berlin","provenance":{"authority":"user","actor":"dana"}}. Nothing believed there: E_NOT_FOUND.` + memoryPointer,
-			Input: object("a fact, the interval that was wrong, the truth and why", merge(factSchema, Schema{
+			Description: "The belief about a fact over [valid_from, valid_until) was wrong: props hold there (or, with to_valid_from, it held there instead), for a reason. " +
+				`Example: {"uid":"dana","props":{"office":"Munich"},"valid_from":"2025-03-03T00:00:00Z","reason":"Dana: Munich, not Berlin","provenance":{"authority":"user","actor":"dana"}}. ` + memoryPointer,
+			Input: object("", merge(factSchema, Schema{
 				"props":          propsSchema,
 				"valid_from":     timeSchema("default 0"),
 				"valid_until":    timeSchema("absent: open"),
@@ -120,8 +109,8 @@ func memoryWriteTools() []*Tool {
 		{
 			Name: "retract",
 			Description: "A fact stopped being true at valid time at: beliefs from then on are closed as evolution. " +
-				`Example: {"src":"dana","dst":"acme","rel_type":"WORKS_AT","at":"2025-06-30T00:00:00Z","provenance":{"authority":"model","actor":"agent-7","ref":"episode-17"}}. Nothing believed at or after at: E_NOT_FOUND.` + memoryPointer,
-			Input: object("a fact, when it stopped, its provenance", merge(factSchema, Schema{
+				`Example: {"src":"dana","dst":"acme","rel_type":"WORKS_AT","at":"2025-06-30T00:00:00Z","provenance":{"authority":"model","actor":"agent-7","ref":"episode-17"}}. ` + memoryPointer,
+			Input: object("", merge(factSchema, Schema{
 				"at":         timeSchema("from then on the fact does not hold"),
 				"provenance": provenanceSchema,
 				"override":   overrideSchema,
@@ -142,7 +131,7 @@ func writeOutput() Schema {
 }
 
 // memoryPointer ends every memory tool's description.
-const memoryPointer = " More: tgms://manual."
+const memoryPointer = " See tgms://manual."
 
 // factRef reads the fact a memory tool names: a node by uid or an edge by
 // src, dst, rel_type and disc.
@@ -227,34 +216,28 @@ func propsArg(args map[string]any) (bt.Props, *Failure) {
 	return p, nil
 }
 
-func provenanceArg(args map[string]any) (Provenance, *Failure) {
-	m, ok := args["provenance"].(map[string]any)
-	if !ok {
-		return Provenance{}, badArg("/provenance", `{"authority": "user"|"model"|"import"|"system", "actor": "who", "ref": "evidence"}`, "provenance is required: say who wrote the fact and on what authority")
+// provenanceArg reads the provenance a memory write states: the store's
+// rules (bitemporal.ParseProvenance), and an actor, which the memory
+// tools require.
+func provenanceArg(args map[string]any) (bt.Provenance, *Failure) {
+	raw, ok := args["provenance"]
+	if !ok || raw == nil {
+		return bt.Provenance{}, badArg("/provenance", `{"authority": "user"|"model"|"import"|"system", "actor": "who", "ref": "evidence"}`, "provenance is required: say who wrote the fact and on what authority")
 	}
-	if f := closedArgs(m, "source", "authority", "actor", "ref", "note"); f != nil {
-		f.Violations[0].Path = "/provenance" + f.Violations[0].Path
-		return Provenance{}, f
-	}
-	var p Provenance
-	for _, x := range []struct {
-		name string
-		dst  *string
-	}{{"source", &p.Source}, {"authority", &p.Authority}, {"actor", &p.Actor}, {"ref", &p.Ref}, {"note", &p.Note}} {
-		s, f := strArg(m, x.name, false)
-		if f != nil {
-			f.Violations[0].Path = "/provenance" + f.Violations[0].Path
-			return Provenance{}, f
+	p, err := bt.ParseProvenance(raw)
+	if err != nil {
+		path, msg, _ := strings.Cut(err.Error(), ": ")
+		if !strings.HasPrefix(path, "/provenance") {
+			path, msg = "/provenance", err.Error()
 		}
-		*x.dst = s
+		f := badArg(path, "authority is one of "+strings.Join(bt.AuthorityNames(), ", ")+"; source, actor, ref and note are strings", "%s", msg)
+		if path == "/provenance/authority" {
+			f.Violations[0].Allowed = bt.AuthorityNames()
+		}
+		return bt.Provenance{}, f
 	}
-	if !slices.Contains(Authorities, p.Authority) {
-		f := fail(statusBadRequest, "E_SCHEMA", "tool.args", "/provenance/authority", "user when a person said it, model when an agent inferred it", Authorities,
-			"provenance.authority must be one of %s, got %q", strings.Join(Authorities, ", "), p.Authority)
-		return Provenance{}, f
-	}
-	if p.Actor == "" {
-		return Provenance{}, badArg("/provenance/actor", "name the agent or person", "provenance.actor is required")
+	if strings.TrimSpace(p.Actor) == "" {
+		return bt.Provenance{}, badArg("/provenance/actor", "name the agent or person", "provenance.actor is required")
 	}
 	return p, nil
 }
@@ -367,7 +350,7 @@ func retract(ctx context.Context, s *Service, args map[string]any) (any, *Failur
 // writeMemory writes one op as a batch with its provenance. A writer that
 // cannot store provenance is refused: a memory write never drops where a
 // fact came from.
-func (s *Service) writeMemory(_ context.Context, args map[string]any, prov Provenance, op bt.Op) (any, *Failure) {
+func (s *Service) writeMemory(_ context.Context, args map[string]any, prov bt.Provenance, op bt.Op) (any, *Failure) {
 	override := false
 	if v, ok := args["override"]; ok && v != nil {
 		b, isBool := v.(bool)
@@ -380,12 +363,12 @@ func (s *Service) writeMemory(_ context.Context, args map[string]any, prov Prove
 	if err := op.Validate(0); err != nil {
 		return nil, fromMemoryError(err, edge)
 	}
-	pw, ok := s.writer.(ProvenanceWriter)
+	bw, ok := s.writer.(BatchWriter)
 	if !ok {
 		return nil, fail(statusUnavailable, EWrite, "write.provenance", "", "serve a store that records provenance", nil,
 			"this store cannot record provenance, so the memory tools do not write to it (write_batch does)")
 	}
-	tt, err := pw.WriteProvenance(prov, override, op)
+	tt, err := bw.WriteBatch(bt.Batch{Ops: []bt.Op{op}, Prov: &prov, Override: override})
 	if err != nil {
 		return nil, fromMemoryError(fmt.Errorf("nothing written: %w", err), edge)
 	}
@@ -398,7 +381,7 @@ func (s *Service) writeMemory(_ context.Context, args map[string]any, prov Prove
 		return nil, fail(statusInternal, "E_INTERNAL", "write.op", "", "", nil, "encoding the op written: %v", err)
 	}
 	m, _ := wire.(map[string]any)
-	return &MemoryWrite{TT: tt, TTText: bt.FormatRFC3339(tt), Op: m, Provenance: prov, Override: override}, nil
+	return &MemoryWrite{TT: tt, TTText: bt.FormatRFC3339(tt), Op: m, Provenance: prov.Map(), Override: override}, nil
 }
 
 // fromMemoryError is a refused memory write: the op's field becomes the

@@ -82,10 +82,10 @@ func memoryReadTools() []*Tool {
 	return []*Tool{
 		{
 			Name: "recall",
-			Description: "Facts about an entity (uid: its node and edges) or a pair (src, dst) valid at `at` (absent: still holding), as believed at as_of_tt (absent: now); history: every version. " +
-				"Each with props, intervals, batch_tt, op, provenance; certified (trace_digest). " +
+			Description: "Facts about an entity (uid) or pair (src, dst) valid at `at` (absent: still holding), believed at as_of_tt (absent: now); history: all versions. " +
+				"Each with props, times, batch_tt, op, provenance; certified (trace_digest). " +
 				`Example: {"uid":"dana","at":"2025-04-01T00:00:00Z"} → {"facts":[{"props":{"office":"Berlin"},"provenance":{"authority":"user",...}}]}.` + memoryPointer,
-			Input: object("an entity or pair, a valid time, a belief time", Schema{
+			Input: object("", Schema{
 				"uid":       Schema{"type": "string", "minLength": 1},
 				"src":       Schema{"type": "string", "minLength": 1},
 				"dst":       Schema{"type": "string", "minLength": 1},
@@ -101,9 +101,9 @@ func memoryReadTools() []*Tool {
 		},
 		{
 			Name: "why",
-			Description: "Every version of one fact (uid, or src, dst, rel_type, disc) as known at as_of_tt: who wrote it (provenance, batch_tt) and who closed it (closed_at_tt, closed_provenance), as correction or evolution; at keeps those valid then. " +
+			Description: "Every version of a fact (uid, or src, dst, rel_type, disc) known at as_of_tt: who wrote it (provenance, batch_tt), who closed it (closed_at_tt, closed_provenance), correction or evolution; at: those valid then. " +
 				`Example: {"uid":"dana","at":"2025-04-01T00:00:00Z"} → {"versions":[{"props":{"office":"Berlin"},"change":"correction",...},{"props":{"office":"Munich"},"believed":true}]}.` + memoryPointer,
-			Input: object("a fact, a valid time, a belief time", merge(factSchema, Schema{
+			Input: object("", merge(factSchema, Schema{
 				"at":       timeSchema("valid time"),
 				"as_of_tt": timeSchema("belief time"),
 				"limit":    memLimitSchema,
@@ -285,7 +285,7 @@ func recall(ctx context.Context, s *Service, args map[string]any) (any, *Failure
 	case atGiven:
 		window = map[string]any{"t_a": at, "t_b": at + 1}
 	}
-	edgeArgs := map[string]any{"kind": "edge", "uids": []any{named[0]}, "window": window, "belief": belief, "limit": limit}
+	edgeArgs := map[string]any{"kind": "edge", "uids": []any{named[0]}, "window": window, "belief": belief, "limit": limit, "provenance": true}
 	if rt, ok := args["rel_types"]; ok && rt != nil {
 		edgeArgs["rel_types"] = rt
 	}
@@ -293,7 +293,7 @@ func recall(ctx context.Context, s *Service, args map[string]any) (any, *Failure
 	if pair {
 		p = memoryPlan("recall-pair", versionStep("s1", edgeArgs))
 	} else {
-		nodeArgs := map[string]any{"kind": "node", "uids": []any{uid}, "window": window, "belief": belief, "limit": limit}
+		nodeArgs := map[string]any{"kind": "node", "uids": []any{uid}, "window": window, "belief": belief, "limit": limit, "provenance": true}
 		p = memoryPlan("recall", versionStep("s1", nodeArgs), versionStep("s2", edgeArgs))
 	}
 	tr, f := s.runMemoryPlan(ctx, p, named, asOf)
@@ -346,13 +346,13 @@ func why(ctx context.Context, s *Service, args map[string]any) (any, *Failure) {
 	if ref.Kind == bt.RefNode {
 		named = []string{ref.UID}
 		identity = map[string]any{"kind": "node", "uid": ref.UID}
-		stepArgs = map[string]any{"kind": "node", "uids": []any{ref.UID}, "window": window, "belief": "all", "limit": limit}
+		stepArgs = map[string]any{"kind": "node", "uids": []any{ref.UID}, "window": window, "belief": "all", "limit": limit, "provenance": true}
 	} else {
 		k := ref.Edge
 		named = []string{k.Src, k.Dst}
 		eid := engine.EID(k)
 		identity = map[string]any{"kind": "edge", "src": k.Src, "dst": k.Dst, "rel_type": k.RelType, "disc": k.Disc, "eid": eid}
-		stepArgs = map[string]any{"kind": "edge", "eid": eid, "uids": []any{k.Src}, "window": window, "belief": "all", "limit": limit}
+		stepArgs = map[string]any{"kind": "edge", "eid": eid, "uids": []any{k.Src}, "window": window, "belief": "all", "limit": limit, "provenance": true}
 	}
 	asOf, f := s.memoryPin(args, named...)
 	if f != nil {

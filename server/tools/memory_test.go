@@ -3,6 +3,7 @@ package tools_test
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"testing"
 
 	"github.com/tgms-go/tgms"
@@ -104,6 +105,15 @@ func TestMemoryToolsRoundTrip(t *testing.T) {
 			t.Errorf("recall without evidence: %v", m)
 		}
 	}
+	// Each fact carries the provenance of the batch that wrote it.
+	for asOf, want := range map[int64]string{tt1: "user/dana@example.org", tt2: "model/planner", tt3: "user/dana@example.org"} {
+		m := mustCall(t, svc, "recall", `{"uid":"dana",`+april+`,"as_of_tt":`+jsonInt(asOf)+`}`)
+		f := m["facts"].([]any)[0].(map[string]any)
+		p, _ := f["provenance"].(map[string]any)
+		if got := fmt.Sprint(p["authority"], "/", p["actor"]); got != want || f["batch_tt"] != float64(asOf) {
+			t.Errorf("recall as of %d: provenance %v batch %v, want %s written at %d", asOf, p, f["batch_tt"], want, asOf)
+		}
+	}
 	if got := officeOf(t, mustCall(t, svc, "recall", `{"uid":"dana","at":"2025-02-01T00:00:00Z"}`)); len(got) != 1 || got[0] != "Lisbon" {
 		t.Errorf("recall dana in February: %v", got)
 	}
@@ -133,6 +143,27 @@ func TestMemoryToolsRoundTrip(t *testing.T) {
 		}
 		if got != want[i].office || cb != want[i].closedBy || at != want[i].closedAt {
 			t.Errorf("why version %d: %v %q %d, want %+v", i, got, cb, at, want[i])
+		}
+		// who wrote and who closed each version
+		wrote, _ := vm["provenance"].(map[string]any)
+		closed, _ := vm["closed_provenance"].(map[string]any)
+		wantWrote := []string{"user", "model", "user"}[i]
+		if wrote["authority"] != wantWrote {
+			t.Errorf("why version %d written by %v, want %s", i, wrote, wantWrote)
+		}
+		switch i {
+		case 0:
+			if closed["authority"] != "model" {
+				t.Errorf("Lisbon closed by %v, want the model", closed)
+			}
+		case 1:
+			if closed["authority"] != "user" || closed["note"] != "Dana said Munich" || closed["ref"] != "msg-1" {
+				t.Errorf("Berlin closed by %v, want the user's correction with its reason", closed)
+			}
+		case 2:
+			if closed != nil {
+				t.Errorf("the believed version has a closer %v", closed)
+			}
 		}
 	}
 

@@ -106,8 +106,12 @@ func Memory(t *testing.T, cs *mcp.ClientSession, s *testdb.Store) {
 	}
 	write("retract", map[string]any{"src": "a", "dst": "b", "rel_type": "MSG", "disc": "#2.0", "at": testdb.T0, "provenance": user})
 	m, _ := Call(t, cs, "recall", map[string]any{"uid": "a"})
-	if facts := m["facts"].([]any); len(facts) != 1 || facts[0].(map[string]any)["props"].(map[string]any)["city"] != "London" {
+	facts := m["facts"].([]any)
+	if len(facts) != 1 || facts[0].(map[string]any)["props"].(map[string]any)["city"] != "London" {
 		t.Fatalf("recall a now: %v", m)
+	}
+	if p := facts[0].(map[string]any)["provenance"].(map[string]any); p["authority"] != "user" || p["actor"] != "ada" || p["note"] != "Ada lives in London" {
+		t.Fatalf("recall a now: provenance %v, want the user's correction", p)
 	}
 	m, _ = Call(t, cs, "recall", map[string]any{"uid": "a", "as_of_tt": int64(w["tt"].(float64)) - 1})
 	if facts := m["facts"].([]any); len(facts) != 1 || facts[0].(map[string]any)["props"].(map[string]any)["city"] != "Leeds" {
@@ -130,6 +134,12 @@ func Memory(t *testing.T, cs *mcp.ClientSession, s *testdb.Store) {
 	}
 	if city := vs[3].(map[string]any)["props"].(map[string]any)["city"]; city != "London" {
 		t.Fatalf("why a: the believed version says %v", city)
+	}
+	leeds := vs[2].(map[string]any)
+	wrote, _ := leeds["provenance"].(map[string]any)
+	closed, _ := leeds["closed_provenance"].(map[string]any)
+	if wrote["authority"] != "model" || wrote["actor"] != "agent-7" || closed["authority"] != "user" || closed["ref"] != "msg-1" {
+		t.Fatalf("why a: Leeds written by %v and closed by %v, want the model and the user", wrote, closed)
 	}
 	m, _ = Call(t, cs, "recall", map[string]any{"src": "a", "dst": "b", "history": true})
 	if facts := m["facts"].([]any); len(facts) != 1 || facts[0].(map[string]any)["closed_by"] != "retract" {
