@@ -134,3 +134,46 @@ func (m *MemStore) Digest() string {
 	}
 	return d.Sum()
 }
+
+// PropKinds lists the JSON types stored values of property key have, on
+// any version ("string", "int", "float", "bool", "array", "object").
+func (m *MemStore) PropKinds(key string) []string {
+	var out []string
+	note := func(p Props) {
+		if p == "" {
+			return
+		}
+		x, ok := p.Map()[key]
+		if !ok {
+			return
+		}
+		var t string
+		switch x.(type) {
+		case nil:
+			return
+		case string:
+			t = "string"
+		case int64:
+			t = "int"
+		case float64:
+			t = "float"
+		case bool:
+			t = "bool"
+		case []any:
+			t = "array"
+		default:
+			t = "object"
+		}
+		if !slices.Contains(out, t) {
+			out = append(out, t)
+		}
+	}
+	for i := range m.Nodes {
+		note(m.Nodes[i].Props)
+	}
+	for i := range m.Edges {
+		note(m.Edges[i].Props)
+	}
+	slices.Sort(out)
+	return out
+}

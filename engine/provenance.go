@@ -1,6 +1,12 @@
 package engine
 
-import bt "github.com/tgms-go/tgms/bitemporal"
+import (
+	"slices"
+	"sync"
+
+	bt "github.com/tgms-go/tgms/bitemporal"
+	"github.com/tgms-go/tgms/canon"
+)
 
 // provTable interns the provenance of every batch: batch seq → an index
 // into a table of distinct provenances, so versions carry none of their
@@ -132,4 +138,39 @@ func (s *Store) SetBatchProvenance(seq uint64, p *bt.Provenance) {
 		return
 	}
 	s.prov.batch[seq] = s.prov.intern(p)
+}
+
+// propKinds caches, per property key, the JSON types its stored values
+// have; it folds in the props table (append-only) as it grows.
+type propKinds struct {
+	mu    sync.Mutex
+	upto  int
+	kinds map[string][]string
+}
+
+// PropKinds lists the JSON types ("string", "int", "float", "bool",
+// "array", "object") that stored values of property key have, on any
+// version. It is safe to call from concurrent readers.
+func (s *Store) PropKinds(key string) []string {
+	c := &s.kinds
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.kinds == nil {
+		c.kinds = map[string][]string{}
+	}
+	for ; c.upto < len(s.props.s); c.upto++ {
+		v, err := canon.ParseString(s.props.s[c.upto])
+		if err != nil {
+			continue
+		}
+		m, _ := v.(map[string]any)
+		for k, x := range m {
+			t := jsonType(x)
+			if t != "null" && !slices.Contains(c.kinds[k], t) {
+				c.kinds[k] = append(c.kinds[k], t)
+				slices.Sort(c.kinds[k])
+			}
+		}
+	}
+	return slices.Clone(c.kinds[key])
 }

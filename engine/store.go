@@ -73,6 +73,7 @@ type Store struct {
 	batchTT   []bt.Time // batchTT[seq]; batchTT[0] = 0
 	batchAuto []uint32  // first global auto index of batch seq; batchAuto[len] is the next one
 	prov      provTable // the provenance of every batch
+	kinds     propKinds // property types in use (see PropKinds)
 
 	uidSeq   []uint32 // per node id: the batch that registered the uid
 	nodes    []nodeRow
