@@ -39,9 +39,13 @@
 // # Model
 //
 // The model keeps a fact as a timeline of segments and the whole memory
-// after each batch as a snapshot: remember overwrites its interval,
-// correct overwrites its interval (or moves it) where something was
-// believed, retract cuts everything from its time on. A segment a write
+// after each batch as a snapshot: remember over a believed interval says
+// the world changed at its start (everything from then on is replaced,
+// what held after its end is stated again), correct overwrites its
+// interval (or moves it) where something was believed, retract cuts
+// everything from its time on. A write of authority model that would
+// replace a segment a user wrote is refused unless it says override, and
+// an edge needs both endpoints to exist over its interval. A segment a write
 // overlaps is replaced (its untouched parts become new segments), which is
 // how the model knows that a batch closed the belief about an instant even
 // where the value did not change. The parts a write leaves of a segment are

@@ -69,7 +69,7 @@ func TestScenarios(t *testing.T) {
 // that answers the wrong belief time or calls every closing evolution,
 // are each caught by the scenarios.
 func TestSuiteCanFail(t *testing.T) {
-	for _, mut := range []string{"correct-is-evolution", "no-belief-time", "parts-keep-provenance"} {
+	for _, mut := range []string{"correct-is-evolution", "no-belief-time", "parts-keep-provenance", "model-may-replace-user"} {
 		_, wrong := runAll(t, engine, func() *Model { m := NewModel(); m.mutate = mut; return m }, false)
 		if len(wrong) == 0 {
 			t.Errorf("model mutant %s: no wrong answer", mut)

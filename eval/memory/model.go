@@ -54,7 +54,7 @@ type Model struct {
 	// can fail: "correct-is-evolution" records corrections as evolution,
 	// "no-belief-time" answers every belief time from the last snapshot,
 	// "parts-keep-provenance" leaves the parts of a cut segment their
-	// old provenance.
+	// old provenance, "model-may-replace-user" drops the override rule.
 	mutate string
 }
 
@@ -119,7 +119,30 @@ func (m *Model) Apply(label, tool string, a map[string]any) (refusal string, err
 				label = "Node"
 			}
 		}
-		line, _ = m.cut(line, s, e, prov)
+		if edge {
+			src, _ := a["src"].(string)
+			dst, _ := a["dst"].(string)
+			for _, end := range []string{src, dst} {
+				if !overlapping(st["node:"+end], s, e) {
+					return "an endpoint of the edge does not exist then", nil
+				}
+			}
+		}
+		if overlapping(line, s, e) {
+			// the world changed at s: everything believed from s on is
+			// closed, and what held after e is stated again
+			var hit []seg
+			line, hit = m.cut(line, s, openEnd, prov)
+			if r := m.guard(a, prov, hit); r != "" {
+				return r, nil
+			}
+			for _, g := range hit {
+				if g.e > e {
+					g.s, g.prov = max(g.s, e), prov
+					line = m.add(line, g)
+				}
+			}
+		}
 		line = m.add(line, seg{s: s, e: e, props: props, label: label, prov: prov})
 	case "correct":
 		s, e, err := m.span(a, "valid_from", "valid_until")
@@ -131,6 +154,9 @@ func (m *Model) Apply(label, tool string, a map[string]any) (refusal string, err
 		line, hit = m.cut(line, s, e, prov)
 		if len(hit) == 0 {
 			return "nothing believed there to correct", nil
+		}
+		if r := m.guard(a, prov, hit); r != "" {
+			return r, nil
 		}
 		label := hit[0].label
 		if _, moves := a["to_valid_from"]; moves {
@@ -154,12 +180,39 @@ func (m *Model) Apply(label, tool string, a map[string]any) (refusal string, err
 		if len(hit) == 0 {
 			return "nothing believed from then on to retract", nil
 		}
+		if r := m.guard(a, prov, hit); r != "" {
+			return r, nil
+		}
 	default:
 		return "", fmt.Errorf("unknown write %q", tool)
 	}
 	st[key] = line
 	m.snaps = append(m.snaps, snapshot{label: label, state: st, op: tool})
 	return "", nil
+}
+
+// guard is the rule that a model never silently replaces a person's
+// fact: a write of authority model that closes a segment a user wrote is
+// refused unless it says override.
+func (m *Model) guard(a map[string]any, prov map[string]any, closed []seg) string {
+	if prov["authority"] != "model" || a["override"] == true || m.mutate == "model-may-replace-user" {
+		return ""
+	}
+	for _, g := range closed {
+		if g.prov["authority"] == "user" {
+			return "a model write would replace a user's fact without override"
+		}
+	}
+	return ""
+}
+
+func overlapping(line []seg, s, e int64) bool {
+	for _, g := range line {
+		if g.s < e && s < g.e {
+			return true
+		}
+	}
+	return false
 }
 
 func (m *Model) span(a map[string]any, from, until string) (int64, int64, error) {

@@ -8,6 +8,10 @@ import (
 
 	bt "github.com/tgms-go/tgms/bitemporal"
 	"github.com/tgms-go/tgms/canon"
+	"github.com/tgms-go/tgms/engine"
+	"github.com/tgms-go/tgms/ops"
+	"github.com/tgms-go/tgms/plan"
+	"github.com/tgms-go/tgms/writecheck"
 )
 
 // The memory tools are an agent's way to write and read facts as a memory:
@@ -26,11 +30,11 @@ type BatchWriter interface {
 
 // MemoryWrite is the output of remember, correct and retract.
 type MemoryWrite struct {
-	TT         bt.Time        `json:"tt"`
-	TTText     string         `json:"tt_rfc3339"`
-	Op         map[string]any `json:"op"`
-	Provenance map[string]any `json:"provenance"`
-	Override   bool           `json:"override"`
+	TT         bt.Time          `json:"tt"`
+	TTText     string           `json:"tt_rfc3339"`
+	Ops        []map[string]any `json:"ops"` // the batch written, in the op JSONL form
+	Provenance map[string]any   `json:"provenance"`
+	Override   bool             `json:"override"`
 }
 
 var (
@@ -61,9 +65,12 @@ const MemoryDoc = `Times are µs since the epoch or RFC 3339. A fact is a node (
 edge (src, dst, rel_type, disc). props is the fact's whole property object
 over the interval. provenance {source, authority: user|model|import|system,
 actor, ref, note} is stored with every version the write opens. remember
-over an interval where the fact is believed closes that belief as
-evolution (the world changed); correct closes it as correction (it was
-wrong); retract ends the fact from a time on. recall and why are plans of
+over an interval where the fact is believed says the world changed at
+valid_from, in one batch the write contract admits: a retract at
+valid_from, the assert, and what was believed after valid_until asserted
+again unchanged (its ops are in the output). correct closes a belief as a
+correction (it was wrong); retract ends the fact from a time on
+(evolution). recall and why are plans of
 version_history calls: their trace_digest works with trace_verify and
 trace_check, and earlier beliefs stay readable at earlier as_of_tt.
 correct with nothing believed where it points, and retract with nothing
@@ -74,7 +81,7 @@ func memoryWriteTools() []*Tool {
 	return []*Tool{
 		{
 			Name: "remember",
-			Description: "Assert a fact from valid_from until valid_until (absent: open), with provenance; an overlapping belief closes as evolution. " +
+			Description: "Assert a fact from valid_from until valid_until (absent: open), with provenance; over a belief the world changed at valid_from (evolution). " +
 				`Example: {"uid":"dana","label":"Person","props":{"office":"Berlin"},"valid_from":"2025-03-03T00:00:00Z","provenance":{"authority":"user","actor":"dana","ref":"msg-4411"}} → {"tt":...}.` + memoryPointer,
 			Input: object("", merge(factSchema, Schema{
 				"label":       Schema{"type": "string"},
@@ -276,7 +283,64 @@ func remember(ctx context.Context, s *Service, args map[string]any) (any, *Failu
 		}
 		op = bt.AssertNode(ref.UID, label, props, iv)
 	}
-	return s.writeMemory(ctx, args, prov, op)
+	batch, f := s.evolve(ctx, ref, op)
+	if f != nil {
+		return nil, f
+	}
+	return s.writeMemory(ctx, args, prov, batch...)
+}
+
+// evolve is remember's batch: the assert alone when nothing is believed
+// about the fact over its interval; otherwise the world changed at its
+// start, said explicitly as the write contract asks: retract the fact
+// from the start, assert the new belief, and assert again, unchanged, what
+// was believed after its end. The belief is read just before the write;
+// a batch landing in between makes the contract refuse this one, never
+// write it wrongly.
+func (s *Service) evolve(ctx context.Context, ref bt.Ref, op bt.Op) ([]bt.Op, *Failure) {
+	args := map[string]any{"window": map[string]any{"t_a": op.Valid.Start, "t_b": int64(bt.OpenEnd)}, "belief": "current", "limit": int64(10_000)}
+	if ref.Kind == bt.RefNode {
+		args["kind"], args["uids"] = "node", []any{ref.UID}
+	} else {
+		args["kind"], args["eid"] = "edge", engine.EID(ref.Edge)
+	}
+	env, err := ops.Execute(ctx, s.store, "version_history", args)
+	if err != nil {
+		return nil, fromOpError("version_history", err)
+	}
+	rows, _ := env.Result["rows"].([]any)
+	if truncated, _ := env.Result["truncated"].(bool); truncated {
+		return nil, fail(statusUnprocessed, EWrite, "write.memory", "/valid_from", "correct or retract the fact in parts", nil,
+			"more than 10000 believed versions from valid_from on")
+	}
+	overlaps := false
+	var after []bt.Op
+	for _, r := range rows {
+		row, _ := r.(map[string]any)
+		vs, _ := row["vt_s"].(int64)
+		ve, _ := row["vt_e"].(int64)
+		if vs < op.Valid.End && op.Valid.Start < ve {
+			overlaps = true
+		}
+		if ve <= op.Valid.End {
+			continue
+		}
+		props, err := bt.NewProps(row["props"])
+		if err != nil {
+			return nil, fail(statusInternal, "E_INTERNAL", "write.memory", "", "", nil, "props of a believed version: %v", err)
+		}
+		keep := bt.Interval{Start: max(vs, op.Valid.End), End: ve}
+		if ref.Kind == bt.RefNode {
+			label, _ := row["label"].(string)
+			after = append(after, bt.AssertNode(ref.UID, label, props, keep))
+		} else {
+			after = append(after, bt.AssertEdge(ref.Edge, props, keep))
+		}
+	}
+	if !overlaps {
+		return []bt.Op{op}, nil
+	}
+	return append([]bt.Op{bt.Retract(ref, op.Valid.Start), op}, after...), nil
 }
 
 func correct(ctx context.Context, s *Service, args map[string]any) (any, *Failure) {
@@ -350,7 +414,7 @@ func retract(ctx context.Context, s *Service, args map[string]any) (any, *Failur
 // writeMemory writes one op as a batch with its provenance. A writer that
 // cannot store provenance is refused: a memory write never drops where a
 // fact came from.
-func (s *Service) writeMemory(_ context.Context, args map[string]any, prov bt.Provenance, op bt.Op) (any, *Failure) {
+func (s *Service) writeMemory(_ context.Context, args map[string]any, prov bt.Provenance, batch ...bt.Op) (any, *Failure) {
 	override := false
 	if v, ok := args["override"]; ok && v != nil {
 		b, isBool := v.(bool)
@@ -359,35 +423,51 @@ func (s *Service) writeMemory(_ context.Context, args map[string]any, prov bt.Pr
 		}
 		override = b
 	}
+	op := batch[0]
 	edge := op.Kind == bt.OpAssertEdge || op.Ref.Kind == bt.RefEdge
-	if err := op.Validate(0); err != nil {
-		return nil, fromMemoryError(err, edge)
+	for i := range batch {
+		if err := batch[i].Validate(i); err != nil {
+			return nil, fromMemoryError(err, edge)
+		}
 	}
 	bw, ok := s.writer.(BatchWriter)
 	if !ok {
 		return nil, fail(statusUnavailable, EWrite, "write.provenance", "", "serve a store that records provenance", nil,
 			"this store cannot record provenance, so the memory tools do not write to it (write_batch does)")
 	}
-	tt, err := bw.WriteBatch(bt.Batch{Ops: []bt.Op{op}, Prov: &prov, Override: override})
+	tt, err := bw.WriteBatch(bt.Batch{Ops: batch, Prov: &prov, Override: override})
 	if err != nil {
-		return nil, fromMemoryError(fmt.Errorf("nothing written: %w", err), edge)
+		return nil, fromMemoryError(err, edge)
 	}
-	b, err := bt.EncodeOp(op)
-	var wire any
-	if err == nil {
-		wire, err = canon.Parse(b)
+	out := &MemoryWrite{TT: tt, TTText: bt.FormatRFC3339(tt), Ops: []map[string]any{}, Provenance: prov.Map(), Override: override}
+	for _, op := range batch {
+		b, err := bt.EncodeOp(op)
+		var wire any
+		if err == nil {
+			wire, err = canon.Parse(b)
+		}
+		if err != nil {
+			return nil, fail(statusInternal, "E_INTERNAL", "write.op", "", "", nil, "encoding the op written: %v", err)
+		}
+		m, _ := wire.(map[string]any)
+		out.Ops = append(out.Ops, m)
 	}
-	if err != nil {
-		return nil, fail(statusInternal, "E_INTERNAL", "write.op", "", "", nil, "encoding the op written: %v", err)
-	}
-	m, _ := wire.(map[string]any)
-	return &MemoryWrite{TT: tt, TTText: bt.FormatRFC3339(tt), Op: m, Provenance: prov.Map(), Override: override}, nil
+	return out, nil
 }
 
 // fromMemoryError is a refused memory write: the op's field becomes the
 // tool argument it came from.
 func fromMemoryError(err error, edge bool) *Failure {
-	f := fromWriteError(0, err)
+	var refused *writecheck.RefusedError
+	if errors.As(err, &refused) && len(refused.Violations) > 0 {
+		f := &Failure{Code: refused.Violations[0].Code, Status: statusUnprocessed,
+			Message: fmt.Sprintf("the write contract refused the write (%d violation(s)); nothing was written: %s", len(refused.Violations), refused.Violations[0].Message)}
+		for _, w := range refused.Violations {
+			f.Violations = append(f.Violations, plan.Violation{Code: w.Code, Rule: w.Rule, Path: contractPath(w.Path, edge), Message: w.Message, Hint: w.Hint})
+		}
+		return f
+	}
+	f := fromWriteError(0, fmt.Errorf("nothing written: %w", err))
 	v := &f.Violations[0]
 	v.Rule, v.Path, v.Hint = "write.memory", "", "fix the argument named and call again; nothing was written"
 	if oe := asOpError(err); oe != nil {
@@ -407,7 +487,19 @@ func asOpError(err error) *bt.OpError {
 	return nil
 }
 
-var memoryFields = map[string]string{"vt": "valid_from", "to_vt": "to_valid_from", "t": "at", "ref.uid": "uid", "ref.kind": "uid"}
+// contractPath is the tool argument a write contract path points at:
+// /ops/N/<field> is the field's argument; /provenance and /override stay.
+func contractPath(p string, edge bool) string {
+	rest, ok := strings.CutPrefix(p, "/ops/")
+	if !ok {
+		return p
+	}
+	_, field, _ := strings.Cut(rest, "/")
+	field, _, _ = strings.Cut(field, "/")
+	return "/" + memoryField(field, edge)
+}
+
+var memoryFields = map[string]string{"vt": "valid_from", "vt_s": "valid_from", "vt_e": "valid_until", "to_vt": "to_valid_from", "to_vt_s": "to_valid_from", "to_vt_e": "to_valid_until", "t": "at", "ref.uid": "uid", "ref.kind": "uid"}
 
 // memoryField is the tool argument an op field came from.
 func memoryField(f string, edge bool) string {

@@ -86,10 +86,19 @@ func TestMemoryToolsRoundTrip(t *testing.T) {
 	db, svc := memStore(t)
 	tt1 := tt(mustCall(t, svc, "remember", `{"uid":"dana","label":"Person","props":{"name":"Dana","office":"Lisbon"},"valid_from":"2025-01-01T00:00:00Z","provenance":`+user+`}`))
 	mustCall(t, svc, "remember", `{"uid":"acme","label":"Org","props":{"name":"Acme"},"valid_from":"2025-01-01T00:00:00Z","provenance":`+user+`}`)
-	tt2 := tt(mustCall(t, svc, "remember", `{"uid":"dana","label":"Person","props":{"name":"Dana","office":"Berlin"},"valid_from":"2025-03-03T00:00:00Z","provenance":`+model+`}`))
+	// A model may not replace what a person said without saying so.
+	berlin := `{"uid":"dana","label":"Person","props":{"name":"Dana","office":"Berlin"},"valid_from":"2025-03-03T00:00:00Z","provenance":` + model
+	if _, f := call(t, svc, "remember", berlin+`}`); f == nil || f.Code != "E_WRITE_CONTRACT" || f.Violations[0].Rule != "authority.override" || f.Violations[0].Hint == "" {
+		t.Fatalf("a model replaced a user's fact silently: %v", f)
+	}
+	w2 := mustCall(t, svc, "remember", berlin+`,"override":true}`)
+	tt2 := tt(w2)
+	if ops := w2["ops"].([]any); len(ops) != 2 || ops[0].(map[string]any)["op"] != "retract" || ops[1].(map[string]any)["op"] != "assert_node" || w2["override"] != true {
+		t.Fatalf("remember over a believed fact wrote %v, want a retract and an assert", w2["ops"])
+	}
 	w := mustCall(t, svc, "correct", `{"uid":"dana","props":{"name":"Dana","office":"Munich"},"valid_from":"2025-03-03T00:00:00Z","reason":"Dana said Munich","provenance":`+user+`}`)
 	tt3 := tt(w)
-	if w["op"].(map[string]any)["op"] != "correct" || w["provenance"].(map[string]any)["note"] != "Dana said Munich" {
+	if w["ops"].([]any)[0].(map[string]any)["op"] != "correct" || w["provenance"].(map[string]any)["note"] != "Dana said Munich" {
 		t.Fatalf("correct wrote %v", w)
 	}
 	april := `"at":"2025-04-01T00:00:00Z"`
@@ -122,8 +131,8 @@ func TestMemoryToolsRoundTrip(t *testing.T) {
 	}
 
 	// why: the April story has three versions: Lisbon closed by the
-	// model's assert (evolution), Berlin closed by the user's correction,
-	// Munich believed.
+	// model's remember (a retraction: evolution), Berlin closed by the
+	// user's correction, Munich believed.
 	m := mustCall(t, svc, "why", `{"uid":"dana",`+april+`}`)
 	vs := m["versions"].([]any)
 	if len(vs) != 3 || m["corrections"] != float64(1) || m["evolutions"] != float64(1) {
@@ -132,7 +141,7 @@ func TestMemoryToolsRoundTrip(t *testing.T) {
 	want := []struct {
 		office, closedBy string
 		closedAt         int64
-	}{{"Lisbon", "assert_node", tt2}, {"Berlin", "correct", tt3}, {"Munich", "", 0}}
+	}{{"Lisbon", "retract", tt2}, {"Berlin", "correct", tt3}, {"Munich", "", 0}}
 	for i, v := range vs {
 		vm := v.(map[string]any)
 		got := vm["props"].(map[string]any)["office"]
@@ -169,7 +178,7 @@ func TestMemoryToolsRoundTrip(t *testing.T) {
 
 	// An edge that held until a retraction.
 	mustCall(t, svc, "remember", `{"src":"dana","dst":"acme","rel_type":"WORKS_AT","valid_from":"2025-01-01T00:00:00Z","provenance":`+user+`}`)
-	mustCall(t, svc, "retract", `{"src":"dana","dst":"acme","rel_type":"WORKS_AT","at":"2025-06-30T00:00:00Z","provenance":`+model+`}`)
+	mustCall(t, svc, "retract", `{"src":"dana","dst":"acme","rel_type":"WORKS_AT","at":"2025-06-30T00:00:00Z","provenance":`+user+`}`)
 	if n := len(mustCall(t, svc, "recall", `{"src":"acme","dst":"dana","at":"2025-05-01T00:00:00Z"}`)["facts"].([]any)); n != 1 {
 		t.Errorf("the pair in May: %d facts, want 1", n)
 	}
@@ -211,9 +220,12 @@ func TestMemoryToolsRefuse(t *testing.T) {
 		{"remember", `{"uid":"dana","valid_from":"2025-05-01T00:00:00Z","valid_until":"2025-01-01T00:00:00Z","provenance":` + user + `}`, "E_SCHEMA", "/valid_until"},
 		{"remember", `{"uid":"dana","valid_from":"last week","provenance":` + user + `}`, "E_SCHEMA", "/valid_from"},
 		{"correct", `{"uid":"dana","props":{"office":"Oslo"},"provenance":` + user + `}`, "E_SCHEMA", "/reason"},
-		{"correct", `{"uid":"nobody","props":{"office":"Oslo"},"reason":"r","provenance":` + user + `}`, "E_NOT_FOUND", "/uid"},
+		{"correct", `{"uid":"nobody","props":{"office":"Oslo"},"reason":"r","provenance":` + user + `}`, "E_WRITE_CONTRACT", "/uid"},
+		{"correct", `{"uid":"dana","props":{"office":7},"reason":"r","provenance":` + user + `}`, "E_WRITE_CONTRACT", "/props"},
 		{"retract", `{"uid":"dana","provenance":` + user + `}`, "E_SCHEMA", "/at"},
-		{"retract", `{"uid":"nobody","at":5,"provenance":` + user + `}`, "E_NOT_FOUND", "/uid"},
+		{"retract", `{"uid":"nobody","at":5,"provenance":` + user + `}`, "E_WRITE_CONTRACT", "/uid"},
+		{"retract", `{"uid":"dana","at":5,"provenance":` + model + `}`, "E_WRITE_CONTRACT", "/uid"},
+		{"remember", `{"src":"dana","dst":"nobody","rel_type":"KNOWS","provenance":` + user + `}`, "E_WRITE_CONTRACT", "/dst"},
 		{"recall", `{"uid":"nobody"}`, "E_NOT_FOUND", "/uid"},
 		{"recall", `{}`, "E_SCHEMA", "/uid"},
 		{"recall", `{"src":"dana"}`, "E_SCHEMA", "/src"},

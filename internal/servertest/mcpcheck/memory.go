@@ -85,8 +85,8 @@ func MemoryReads(t *testing.T, cs *mcp.ClientSession, s *testdb.Store) {
 // Memory checks the memory writes of a writable server over testdb's
 // store, read back with recall and why: a model's inference, a user's
 // correction with its reason, a retraction; and refused writes (no
-// provenance, an unknown entity, a retraction of nothing) that leave the
-// store as it was.
+// provenance, an unknown entity, a retraction of nothing, a model
+// replacing a user's fact) that leave the store as it was.
 func Memory(t *testing.T, cs *mcp.ClientSession, s *testdb.Store) {
 	user := map[string]any{"authority": "user", "actor": "ada", "ref": "msg-1"}
 	model := map[string]any{"authority": "model", "actor": "agent-7", "ref": "episode-2"}
@@ -101,7 +101,7 @@ func Memory(t *testing.T, cs *mcp.ClientSession, s *testdb.Store) {
 	}
 	write("remember", map[string]any{"uid": "a", "label": "Person", "props": map[string]any{"name": "Ada", "city": "Leeds"}, "valid_from": from, "provenance": model})
 	w := write("correct", map[string]any{"uid": "a", "props": map[string]any{"name": "Ada", "city": "London"}, "valid_from": from, "reason": "Ada lives in London", "provenance": user})
-	if w["op"].(map[string]any)["op"] != "correct" || w["provenance"].(map[string]any)["note"] != "Ada lives in London" {
+	if w["ops"].([]any)[0].(map[string]any)["op"] != "correct" || w["provenance"].(map[string]any)["note"] != "Ada lives in London" {
 		t.Fatalf("correct wrote %v", w)
 	}
 	write("retract", map[string]any{"src": "a", "dst": "b", "rel_type": "MSG", "disc": "#2.0", "at": testdb.T0, "provenance": user})
@@ -153,9 +153,10 @@ func Memory(t *testing.T, cs *mcp.ClientSession, s *testdb.Store) {
 	}{
 		{"remember", map[string]any{"uid": "a", "props": map[string]any{"city": "Paris"}}, "E_SCHEMA"},
 		{"remember", map[string]any{"uid": "a", "provenance": map[string]any{"authority": "rumour", "actor": "x"}}, "E_SCHEMA"},
-		{"correct", map[string]any{"uid": "nobody", "props": map[string]any{}, "reason": "r", "provenance": user}, "E_NOT_FOUND"},
+		{"correct", map[string]any{"uid": "nobody", "props": map[string]any{}, "reason": "r", "provenance": user}, "E_WRITE_CONTRACT"},
+		{"retract", map[string]any{"uid": "a", "at": from, "provenance": model}, "E_WRITE_CONTRACT"},
 		{"correct", map[string]any{"uid": "a", "props": map[string]any{}, "provenance": user}, "E_SCHEMA"},
-		{"retract", map[string]any{"src": "a", "dst": "b", "rel_type": "MSG", "disc": "#2.0", "at": testdb.T0, "provenance": user}, "E_NOT_FOUND"},
+		{"retract", map[string]any{"src": "a", "dst": "b", "rel_type": "MSG", "disc": "#2.0", "at": testdb.T0, "provenance": user}, "E_WRITE_CONTRACT"},
 	} {
 		m, isErr := Call(t, cs, c.tool, c.args)
 		if v := Violations(t, m)[0]; !isErr || v["code"] != c.code || v["path"] == "" || v["hint"] == "" {
