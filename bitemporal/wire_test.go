@@ -80,3 +80,56 @@ func FuzzDecodeOp(f *testing.F) {
 		}
 	})
 }
+
+func TestBatchHeader(t *testing.T) {
+	for _, tc := range []struct {
+		line, err string
+		prov      string
+		override  bool
+	}{
+		{line: `{"provenance":{"authority":"user","actor":"dana","ref":"msg-1"}}`, prov: "user/dana/msg-1"},
+		{line: `{"provenance":{"authority":"model"},"override":true}`, prov: "model//", override: true},
+		{line: `{"override":true}`, override: true},
+		{line: `{"provenance":{"authority":"boss"}}`, err: `/provenance/authority: "boss" is not one of user, model, import, system`},
+		{line: `{"provenance":{"actor":"x"}}`, err: "/provenance/authority: is required"},
+		{line: `{"provenance":{"authority":"user","who":"x"}}`, err: "/provenance/who: unknown field"},
+		{line: `{"provenance":{"authority":"user"},"extra":1}`, err: "/extra: unknown batch field"},
+		{line: `{"override":"yes"}`, err: "/override: must be true or false"},
+		{line: `{"op":"assert_node","uid":"a"}`, err: "a batch header is an object"},
+	} {
+		var b Batch
+		err := DecodeBatchHeader([]byte(tc.line), &b)
+		if tc.err != "" {
+			if err == nil || !strings.Contains(err.Error(), tc.err) {
+				t.Errorf("%s: err %v, want %q", tc.line, err, tc.err)
+			}
+			continue
+		}
+		if err != nil {
+			t.Fatalf("%s: %v", tc.line, err)
+		}
+		got := ""
+		if b.Prov != nil {
+			got = b.Prov.Authority.String() + "/" + b.Prov.Actor + "/" + b.Prov.Ref
+		}
+		if got != tc.prov || b.Override != tc.override {
+			t.Errorf("%s: prov %q override %v, want %q %v", tc.line, got, b.Override, tc.prov, tc.override)
+		}
+	}
+}
+
+func FuzzBatchHeader(f *testing.F) {
+	f.Add([]byte(`{"provenance":{"authority":"user","actor":"dana"},"override":true}`))
+	f.Add([]byte(`{"provenance":{"authority":"model","note":"\u0000"}}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		var b Batch
+		if err := DecodeBatchHeader(data, &b); err != nil {
+			return
+		}
+		if b.Prov != nil {
+			if err := b.Prov.Validate(); err != nil {
+				t.Fatalf("accepted an invalid provenance: %v", err)
+			}
+		}
+	})
+}

@@ -49,6 +49,9 @@ import (
 //   - asserting an edge with a reserved discriminator that names no
 //     existing edge is E_CONFLICT.
 //   - A batch is atomic: a refused op leaves the store as it was.
+//   - Every version a batch writes carries the batch's provenance, and
+//     every version it closes the batch's provenance as its closing one
+//     (see provenanceOf for what a batch's provenance is).
 type Writes struct {
 	Nodes   []bt.NodeVersion
 	Edges   []bt.EdgeVersion
@@ -66,11 +69,19 @@ type batch struct {
 	tt   bt.Time
 	seq  uint64
 	auto int64
+	prov *bt.Provenance
 }
 
 // Write applies ops as one batch at tt; on error nothing changes and the
 // error is the refusing op's *bitemporal.OpError.
 func (w *Writes) Write(tt bt.Time, ops []bt.Op) error {
+	return w.WriteBatch(tt, "", bt.Batch{Ops: ops})
+}
+
+// WriteBatch is Write for a batch with its stated provenance and ingest
+// source text.
+func (w *Writes) WriteBatch(tt bt.Time, source string, bb bt.Batch) error {
+	ops := bb.Ops
 	if tt <= w.lastTT {
 		return fmt.Errorf("transaction time %d is not after %d", tt, w.lastTT)
 	}
@@ -78,7 +89,7 @@ func (w *Writes) Write(tt bt.Time, ops []bt.Op) error {
 	for u := range w.uids {
 		work.uids[u] = true
 	}
-	b := &batch{Writes: work, tt: tt, seq: w.batches + 1}
+	b := &batch{Writes: work, tt: tt, seq: w.batches + 1, prov: provenanceOf(bb.Prov, source, ops)}
 	for i := range ops {
 		if err := ops[i].Validate(i); err != nil {
 			return err
@@ -159,16 +170,23 @@ func (b *batch) believedEdges(k bt.EdgeKey, iv bt.Interval) []int {
 	return out
 }
 
-func (b *batch) closeNode(i int, by bt.OpKind) { b.Nodes[i].TTe, b.Nodes[i].ClosedBy = b.tt, by }
-func (b *batch) closeEdge(i int, by bt.OpKind) { b.Edges[i].TTe, b.Edges[i].ClosedBy = b.tt, by }
+func (b *batch) closeNode(i int, by bt.OpKind) {
+	b.Nodes[i].TTe, b.Nodes[i].ClosedBy, b.Nodes[i].ClosedProv = b.tt, by, b.prov
+}
+
+func (b *batch) closeEdge(i int, by bt.OpKind) {
+	b.Edges[i].TTe, b.Edges[i].ClosedBy, b.Edges[i].ClosedProv = b.tt, by, b.prov
+}
 
 func (b *batch) addNode(v bt.NodeVersion, by bt.OpKind) {
 	v.TTs, v.TTe, v.CreatedBy, v.ClosedBy = b.tt, bt.OpenEnd, by, bt.OpNone
+	v.Prov, v.ClosedProv = b.prov, nil
 	b.Nodes = append(b.Nodes, v)
 }
 
 func (b *batch) addEdge(v bt.EdgeVersion, by bt.OpKind) {
 	v.TTs, v.TTe, v.CreatedBy, v.ClosedBy = b.tt, bt.OpenEnd, by, bt.OpNone
+	v.Prov, v.ClosedProv = b.prov, nil
 	b.Edges = append(b.Edges, v)
 }
 
@@ -332,7 +350,8 @@ func (w *Writes) dropUnbelieved(tt bt.Time) {
 }
 
 // VersionSet renders node and edge versions as canonical JSON: each
-// version an object of all its fields, the lists sorted by their canonical
+// version an object of all its fields (provenance and closed_provenance
+// left out when they are the system default), the lists sorted by their canonical
 // text, so two stores holding the same versions give the same bytes
 // whatever order they were written in.
 func VersionSet(nodes []bt.NodeVersion, edges []bt.EdgeVersion) []byte {
@@ -366,13 +385,17 @@ func VersionSet(nodes []bt.NodeVersion, edges []bt.EdgeVersion) []byte {
 	doc := map[string]any{
 		"nodes": rows(len(nodes), func(i int) map[string]any {
 			v := nodes[i]
-			return map[string]any{"uid": v.UID, "label": v.Label, "props": props(v.Props), "vt_s": v.Valid.Start, "vt_e": v.Valid.End,
+			m := map[string]any{"uid": v.UID, "label": v.Label, "props": props(v.Props), "vt_s": v.Valid.Start, "vt_e": v.Valid.End,
 				"tt_s": v.TTs, "tt_e": v.TTe, "created_by": op(v.CreatedBy), "closed_by": op(v.ClosedBy)}
+			putProv(m, v.Prov, v.ClosedProv, v.ClosedBy != bt.OpNone)
+			return m
 		}),
 		"edges": rows(len(edges), func(i int) map[string]any {
 			v := edges[i]
-			return map[string]any{"src": v.Key.Src, "dst": v.Key.Dst, "rel_type": v.Key.RelType, "disc": v.Key.Disc, "props": props(v.Props),
+			m := map[string]any{"src": v.Key.Src, "dst": v.Key.Dst, "rel_type": v.Key.RelType, "disc": v.Key.Disc, "props": props(v.Props),
 				"vt_s": v.Valid.Start, "vt_e": v.Valid.End, "tt_s": v.TTs, "tt_e": v.TTe, "created_by": op(v.CreatedBy), "closed_by": op(v.ClosedBy)}
+			putProv(m, v.Prov, v.ClosedProv, v.ClosedBy != bt.OpNone)
+			return m
 		}),
 	}
 	b, err := canon.Marshal(doc)

@@ -37,7 +37,7 @@ func (g *genHistory) interval() bt.Interval {
 }
 
 func (g *genHistory) props() bt.Props {
-	return rapid.SampledFrom([]bt.Props{"", `{"w":1}`, `{"w":2}`, `{"name":"x"}`}).Draw(g.t, "props")
+	return rapid.SampledFrom([]bt.Props{"", `{"w":1}`, `{"w":2}`, `{"name":"x"}`, `{"w":"one"}`}).Draw(g.t, "props")
 }
 
 func (g *genHistory) key() bt.EdgeKey {
@@ -210,7 +210,7 @@ func TestWritesGolden(t *testing.T) {
 			`{"edges":[],"nodes":[{"closed_by":"retract","created_by":"assert_node","label":"P","props":{"w":1},"tt_e":2,"tt_s":1,"uid":"a","vt_e":12,"vt_s":8},{"closed_by":"retract","created_by":"assert_node","label":"P","props":{},"tt_e":2,"tt_s":1,"uid":"a","vt_e":5,"vt_s":0},{"closed_by":null,"created_by":"retract","label":"P","props":{},"tt_e":4611686018427387904,"tt_s":2,"uid":"a","vt_e":3,"vt_s":0}]}`},
 		{"ingest, then correct a store-assigned edge in the same batch",
 			[][]bt.Op{{bt.Ingest([]bt.Event{{Src: "a", Dst: "b", RelType: "R", VtS: 4}}, ""), bt.Correct(bt.EdgeRef(bt.EdgeKey{Src: "a", Dst: "b", RelType: "R", Disc: "#1.0"}), `{"w":1}`, iv(4, 5))}},
-			`{"edges":[{"closed_by":null,"created_by":"correct","disc":"#1.0","dst":"b","props":{"w":1},"rel_type":"R","src":"a","tt_e":4611686018427387904,"tt_s":1,"vt_e":5,"vt_s":4}],"nodes":[{"closed_by":null,"created_by":"ingest","label":"Node","props":{},"tt_e":4611686018427387904,"tt_s":1,"uid":"a","vt_e":4611686018427387904,"vt_s":4},{"closed_by":null,"created_by":"ingest","label":"Node","props":{},"tt_e":4611686018427387904,"tt_s":1,"uid":"b","vt_e":4611686018427387904,"vt_s":4}]}`},
+			`{"edges":[{"closed_by":null,"created_by":"correct","disc":"#1.0","dst":"b","props":{"w":1},"provenance":{"authority":"import","derived":true},"rel_type":"R","src":"a","tt_e":4611686018427387904,"tt_s":1,"vt_e":5,"vt_s":4}],"nodes":[{"closed_by":null,"created_by":"ingest","label":"Node","props":{},"provenance":{"authority":"import","derived":true},"tt_e":4611686018427387904,"tt_s":1,"uid":"a","vt_e":4611686018427387904,"vt_s":4},{"closed_by":null,"created_by":"ingest","label":"Node","props":{},"provenance":{"authority":"import","derived":true},"tt_e":4611686018427387904,"tt_s":1,"uid":"b","vt_e":4611686018427387904,"vt_s":4}]}`},
 		{"moving correction: the carved parts stay, the fact moves",
 			[][]bt.Op{{bt.AssertNode("a", "P", "", iv(0, 10))}, {bt.CorrectTime(bt.NodeRef("a"), `{"w":3}`, iv(5, 10), iv(20, 30))}},
 			`{"edges":[],"nodes":[{"closed_by":"correct","created_by":"assert_node","label":"P","props":{},"tt_e":2,"tt_s":1,"uid":"a","vt_e":10,"vt_s":0},{"closed_by":null,"created_by":"correct","label":"P","props":{"w":3},"tt_e":4611686018427387904,"tt_s":2,"uid":"a","vt_e":30,"vt_s":20},{"closed_by":null,"created_by":"correct","label":"P","props":{},"tt_e":4611686018427387904,"tt_s":2,"uid":"a","vt_e":5,"vt_s":0}]}`},

@@ -1,7 +1,6 @@
 package writecheck
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
@@ -58,20 +57,20 @@ func (v Violation) Error() string {
 
 // Version is one version in a preview.
 type Version struct {
-	Kind      string          `json:"kind"` // node or edge
-	UID       string          `json:"uid,omitempty"`
-	Label     string          `json:"label,omitempty"`
-	Src       string          `json:"src,omitempty"`
-	Dst       string          `json:"dst,omitempty"`
-	RelType   string          `json:"rel_type,omitempty"`
-	Disc      string          `json:"disc,omitempty"`
-	Props     json.RawMessage `json:"props"`
-	VtS       bt.Time         `json:"vt_s"`
-	VtE       bt.Time         `json:"vt_e"`
-	TTs       bt.Time         `json:"tt_s,omitempty"` // closed versions: when they were written
-	CreatedBy string          `json:"created_by"`
-	ClosedBy  string          `json:"closed_by,omitempty"` // closed versions: the op of this batch that closes them
-	Authority string          `json:"authority"`           // of the batch that wrote the version
+	Kind      string         `json:"kind"` // node or edge
+	UID       string         `json:"uid,omitempty"`
+	Label     string         `json:"label,omitempty"`
+	Src       string         `json:"src,omitempty"`
+	Dst       string         `json:"dst,omitempty"`
+	RelType   string         `json:"rel_type,omitempty"`
+	Disc      string         `json:"disc,omitempty"`
+	Props     map[string]any `json:"props"`
+	VtS       bt.Time        `json:"vt_s"`
+	VtE       bt.Time        `json:"vt_e"`
+	TTs       bt.Time        `json:"tt_s,omitempty"` // closed versions: when they were written
+	CreatedBy string         `json:"created_by"`
+	ClosedBy  string         `json:"closed_by,omitempty"` // closed versions: the op of this batch that closes them
+	Authority string         `json:"authority"`           // of the batch that wrote the version
 }
 
 // Preview is what the batch would do: versions opened and closed.
@@ -111,7 +110,7 @@ func (e *RefusedError) Error() string {
 // transaction time tt as batch seq. It never writes and never panics on
 // any batch.
 func Check(s Store, tt bt.Time, seq uint64, b bt.Batch) Result {
-	c := &checker{s: s, b: b, segs: map[ident][]seg{}, kinds: map[string][]string{}}
+	c := &checker{s: s, b: b, seq: seq, segs: map[ident][]seg{}, kinds: map[string][]string{}}
 	c.auth = bt.Resolve(b.Prov, "", b.Ops).Authority
 	if b.Prov != nil && b.Prov.Authority != bt.AuthNone {
 		if err := b.Prov.Validate(); err != nil {
@@ -178,6 +177,8 @@ type seg struct {
 type checker struct {
 	s     Store
 	b     bt.Batch
+	seq   uint64 // the batch's sequence number (store-assigned discs)
+	auto  int64  // store-assigned discs used by earlier events of the batch
 	auth  bt.Authority
 	segs  map[ident][]seg
 	kinds map[string][]string // property kinds added by earlier ops
@@ -230,9 +231,10 @@ func overlapping(segs []seg, iv bt.Interval) []seg {
 	return out
 }
 
-// carve replaces what segs hold over iv by one segment of auth (or by
-// nothing when auth is AuthNone).
-func carve(segs []seg, iv bt.Interval, auth bt.Authority) []seg {
+// carve ends what segs hold over iv: the planner closes every segment
+// overlapping iv and writes its parts outside iv again, as versions of this
+// batch (auth). With add, one segment of this batch covers iv.
+func carve(segs []seg, iv bt.Interval, auth bt.Authority, add bool) []seg {
 	var out []seg
 	for _, s := range segs {
 		if !s.iv.Overlaps(iv) {
@@ -240,13 +242,13 @@ func carve(segs []seg, iv bt.Interval, auth bt.Authority) []seg {
 			continue
 		}
 		if s.iv.Start < iv.Start {
-			out = append(out, seg{bt.Interval{Start: s.iv.Start, End: iv.Start}, s.auth})
+			out = append(out, seg{bt.Interval{Start: s.iv.Start, End: iv.Start}, auth})
 		}
 		if iv.End < s.iv.End {
-			out = append(out, seg{bt.Interval{Start: iv.End, End: s.iv.End}, s.auth})
+			out = append(out, seg{bt.Interval{Start: iv.End, End: s.iv.End}, auth})
 		}
 	}
-	if auth != bt.AuthNone {
+	if add {
 		out = append(out, seg{iv, auth})
 	}
 	return out
@@ -306,20 +308,37 @@ func (c *checker) op(i int, op *bt.Op) {
 		}
 		c.overrides(i, p+"/ref", hit, op.Ref)
 		c.props(i, p+"/props", op.Props)
-		segs := carve(c.believed(id), op.Valid, c.auth)
 		if op.Moves() {
-			segs = carve(segs, op.Valid, bt.AuthNone)
-			segs = carve(segs, op.To, c.auth)
+			c.segs[id] = carve(carve(c.believed(id), op.Valid, c.auth, false), op.To, c.auth, true)
+		} else {
+			c.segs[id] = carve(c.believed(id), op.Valid, c.auth, true)
 		}
-		c.segs[id] = segs
 	case bt.OpIngest:
+		// The op creates a node for each endpoint with no believed version,
+		// valid from its earliest event in the op.
+		first := map[string]bt.Time{}
+		var order []string
 		for j := range op.Events {
 			e := &op.Events[j]
 			c.props(i, fmt.Sprintf("%s/events/%d/props", p, j), e.Props)
+			k := bt.EdgeKey{Src: e.Src, Dst: e.Dst, RelType: e.RelType, Disc: e.Disc}
+			if k.Disc == "" {
+				k.Disc = bt.AutoDisc(c.seq, c.auto)
+				c.auto++
+			}
+			c.segs[edgeID(k)] = append(c.believed(edgeID(k)), seg{e.Valid(), c.auth})
 			for _, uid := range []string{e.Src, e.Dst} {
-				if segs := c.believed(nodeID(uid)); !containsStart(segs, e.VtS) {
-					c.segs[nodeID(uid)] = append(segs, seg{bt.Interval{Start: e.VtS, End: bt.OpenEnd}, c.auth})
+				if t, seen := first[uid]; !seen {
+					first[uid] = e.VtS
+					order = append(order, uid)
+				} else if e.VtS < t {
+					first[uid] = e.VtS
 				}
+			}
+		}
+		for _, uid := range order {
+			if len(c.believed(nodeID(uid))) == 0 {
+				c.segs[nodeID(uid)] = []seg{{bt.Interval{Start: first[uid], End: bt.OpenEnd}, c.auth}}
 			}
 		}
 	}
@@ -357,13 +376,15 @@ func (c *checker) unknownNode(i int, path, uid string, t bt.Time) {
 	c.add(RuleUnknown, i, path, fmt.Sprintf("node %q is not in the store", uid), fmt.Sprintf("create it explicitly with an earlier op of the batch: {\"op\":\"assert_node\",\"uid\":%q,...}, or check the uid with resolve_entities", uid), nil)
 }
 
+// assert checks an assert over iv and then follows it as the planner
+// would apply it (carving what it overlaps), so later ops are checked
+// against what the batch would leave.
 func (c *checker) assert(i int, p string, id ident, iv bt.Interval, what string) {
 	if hit := overlapping(c.believed(id), iv); len(hit) > 0 {
 		c.add(RuleImplicit, i, p+"/vt_s", fmt.Sprintf("%s is already believed over %s, which %s overlaps: an assert would replace it without saying why", what, strings.Join(ivs(hit), ", "), iv),
 			"say which change it is: correct (the old belief was wrong) or retract at t and assert from t (the world changed)", ivs(hit))
-		return
 	}
-	c.segs[id] = append(c.believed(id), seg{iv, c.auth})
+	c.segs[id] = carve(c.believed(id), iv, c.auth, true)
 }
 
 func (c *checker) overrides(i int, path string, hit []seg, r bt.Ref) {
@@ -447,9 +468,9 @@ func (c *checker) props(i int, path string, p bt.Props) {
 		}
 		if !match {
 			c.add(RulePropType, i, path+"/"+escape(k), fmt.Sprintf("property %q is %s here, but the store holds it as %s", k, kind, strings.Join(used, ", ")),
-				fmt.Sprintf("give %q as %s, or store the value under another key", k, strings.Join(used, " or ")), used)
-			continue
+				fmt.Sprintf("give %q as %s, or store the value under another key", k, strings.Join(used, " or ")), slices.Clone(used))
 		}
+		// What the op would store counts for later ops, matching or not.
 		if !slices.Contains(used, kind) {
 			used = append(used, kind)
 		}

@@ -2,7 +2,6 @@ package writecheck
 
 import (
 	"cmp"
-	"encoding/json"
 	"slices"
 
 	bt "github.com/tgms-go/tgms/bitemporal"
@@ -33,11 +32,11 @@ func (v *recordingView) BelievedEdges(k bt.EdgeKey, iv bt.Interval) []bt.EdgeHit
 }
 
 func nodeVersion(n *bt.NodeVersion, auth bt.Authority) Version {
-	return Version{Kind: "node", UID: n.UID, Label: n.Label, Props: json.RawMessage(n.Props.JSON()), VtS: n.Valid.Start, VtE: n.Valid.End, CreatedBy: n.CreatedBy.String(), Authority: auth.String()}
+	return Version{Kind: "node", UID: n.UID, Label: n.Label, Props: n.Props.Map(), VtS: n.Valid.Start, VtE: n.Valid.End, CreatedBy: n.CreatedBy.String(), Authority: auth.String()}
 }
 
 func edgeVersion(e *bt.EdgeVersion, auth bt.Authority) Version {
-	return Version{Kind: "edge", Src: e.Key.Src, Dst: e.Key.Dst, RelType: e.Key.RelType, Disc: e.Key.Disc, Props: json.RawMessage(e.Props.JSON()), VtS: e.Valid.Start, VtE: e.Valid.End, CreatedBy: e.CreatedBy.String(), Authority: auth.String()}
+	return Version{Kind: "edge", Src: e.Key.Src, Dst: e.Key.Dst, RelType: e.Key.RelType, Disc: e.Key.Disc, Props: e.Props.Map(), VtS: e.Valid.Start, VtE: e.Valid.End, CreatedBy: e.CreatedBy.String(), Authority: auth.String()}
 }
 
 func preview(rv *recordingView, eff *bt.Effect, auth bt.Authority) *Preview {

@@ -165,6 +165,7 @@ func readEventsFile(path string) ([]bt.Event, error) {
 
 func newWrite() *cobra.Command {
 	var store, opsFile string
+	var dryRun bool
 	cmd := &cobra.Command{
 		Use:   "write --store DIR --ops FILE.jsonl",
 		Short: "Write one atomic batch of ops (assert_node, assert_edge, retract, correct, ingest)",
@@ -178,16 +179,34 @@ atomically (all ops or none) at one transaction time. Formats:
   {"op":"ingest","node_label":"Node","events":[{"src":..,"dst":..,"rel_type":..,"vt_s":T}, ...]}
 
 T is µs since the epoch or RFC 3339; vt_s defaults to 0 and vt_e to open.
-Use "-" to read the ops from standard input.`,
+Use "-" to read the ops from standard input.
+
+An optional first line states the batch's provenance, stored with every
+version it writes, and whether it may replace facts a user stated:
+
+  {"provenance":{"authority":"user|model|import|system","source":..,"actor":..,"ref":..,"note":..},"override":false}
+
+A batch with a provenance line must pass the write contract (entities
+exist or are created by the batch, no assert over a believed fact, no
+model batch replacing a user's fact without override, sane valid times,
+property types as already stored). --dry-run checks any batch and prints
+the violations and a preview (exit 0 when admitted, 3 when refused).`,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if opsFile == "" {
 				return usageError{fmt.Errorf("--ops FILE is required")}
 			}
-			ops, err := readOpsFile(opsFile)
+			batch, err := readBatchFile(opsFile)
 			if err != nil {
 				return err
 			}
+			ops := batch.Ops
+			if dryRun {
+				return dryRunWrite(cmd, store, opsFile, batch)
+			}
 			if pgstore.IsURL(store) {
+				if batch.Prov != nil || batch.Override {
+					return badInput("%s: batches with a provenance header are not written to PostgreSQL stores yet: leave the header out", opsFile)
+				}
 				return pgWrite(cmd, store, opsFile, ops)
 			}
 			db, err := openStore(store, false)
@@ -195,7 +214,7 @@ Use "-" to read the ops from standard input.`,
 				return err
 			}
 			defer closeDB(db, cmd.ErrOrStderr())
-			tt, err := db.Write(ops...)
+			tt, err := db.WriteBatch(batch)
 			if err != nil {
 				return asInput(fmt.Errorf("%s: batch refused, nothing written: %w", opsFile, err))
 			}
@@ -205,6 +224,7 @@ Use "-" to read the ops from standard input.`,
 	}
 	cmd.Flags().StringVar(&store, "store", "", "store directory (created if missing), or postgres://USER@HOST:PORT/DB?schema=NAME")
 	cmd.Flags().StringVar(&opsFile, "ops", "", "JSONL file of ops, one batch")
+	cmd.Flags().BoolVar(&dryRun, "dry-run", false, "check the batch against the write contract and print the violations and the versions it would open and close, as JSON; write nothing")
 	return cmd
 }
 
@@ -223,18 +243,26 @@ var (
 	maxBatchOps int = tgms.MaxBatchOps
 )
 
-func readOpsFile(path string) ([]bt.Op, error) {
-	return readOps(os.Stdin, path)
+func readBatchFile(path string) (bt.Batch, error) {
+	return readBatch(os.Stdin, path)
 }
 
-// readOps reads one batch of ops, one JSON op per line, from path (or r
-// when path is "-"), within the bounds above.
+// readOps reads a batch and refuses a provenance header.
 func readOps(stdin io.Reader, path string) ([]bt.Op, error) {
+	b, err := readBatch(stdin, path)
+	return b.Ops, err
+}
+
+// readBatch reads one batch of ops, one JSON op per line after an
+// optional header line, from path (or stdin when path is "-"), within the
+// bounds above.
+func readBatch(stdin io.Reader, path string) (bt.Batch, error) {
+	var batch bt.Batch
 	r := stdin
 	if path != "-" {
 		f, err := os.Open(path)
 		if err != nil {
-			return nil, asInput(err)
+			return batch, asInput(err)
 		}
 		defer f.Close()
 		r = f
@@ -254,41 +282,48 @@ func readOps(stdin io.Reader, path string) ([]bt.Op, error) {
 		if len(text) == 0 {
 			continue
 		}
+		if len(ops) == 0 && batch.Prov == nil && !batch.Override && bt.IsHeaderLine(text) {
+			if err := bt.DecodeBatchHeader(text, &batch); err != nil {
+				return batch, badInput("%s:%d: batch header: %v", path, line, err)
+			}
+			continue
+		}
 		op, err := bt.DecodeOp(text)
 		if err == nil {
 			err = op.Validate(len(ops))
 		}
 		if err != nil {
 			if cr.n > maxBatchBytes { // the line was cut at the size bound
-				return nil, tooBig(line)
+				return batch, tooBig(line)
 			}
-			return nil, badInput("%s:%d: %v", path, line, err)
+			return batch, badInput("%s:%d: %v", path, line, err)
 		}
 		if len(ops) >= maxBatchOps {
-			return nil, badInput("%s:%d: the batch has more than %d ops, the limit of one 'tgms write' batch (about 1.7 KB of memory each to write and to replay): split it into several files (one batch each), or load bulk events with 'tgms ingest --events FILE.jsonl'", path, line, maxBatchOps)
+			return batch, badInput("%s:%d: the batch has more than %d ops, the limit of one 'tgms write' batch (about 1.7 KB of memory each to write and to replay): split it into several files (one batch each), or load bulk events with 'tgms ingest --events FILE.jsonl'", path, line, maxBatchOps)
 		}
 		if events += int64(len(op.Events)); events > maxOpsEvents {
-			return nil, badInput("%s:%d: the batch's ingest ops carry more than %d events, the limit of one 'tgms write' batch: load bulk events with 'tgms ingest --events FILE.jsonl' (batches of %d)",
+			return batch, badInput("%s:%d: the batch's ingest ops carry more than %d events, the limit of one 'tgms write' batch: load bulk events with 'tgms ingest --events FILE.jsonl' (batches of %d)",
 				path, line, maxOpsEvents, tgms.ChunkEvents)
 		}
 		ops = append(ops, op)
 	}
 	if err := sc.Err(); err != nil {
 		if cr.n > maxBatchBytes {
-			return nil, tooBig(line + 1)
+			return batch, tooBig(line + 1)
 		}
 		if errors.Is(err, bufio.ErrTooLong) {
-			return nil, badInput("%s:%d: line longer than %d bytes, the limit of one op: split the op, or load bulk events with 'tgms ingest --events FILE.jsonl'", path, line+1, maxOpLine)
+			return batch, badInput("%s:%d: line longer than %d bytes, the limit of one op: split the op, or load bulk events with 'tgms ingest --events FILE.jsonl'", path, line+1, maxOpLine)
 		}
-		return nil, asInput(fmt.Errorf("read %s: %w", path, err))
+		return batch, asInput(fmt.Errorf("read %s: %w", path, err))
 	}
 	if cr.n > maxBatchBytes {
-		return nil, tooBig(line)
+		return batch, tooBig(line)
 	}
 	if len(ops) == 0 {
-		return nil, badInput("%s: no ops", path)
+		return batch, badInput("%s: no ops", path)
 	}
-	return ops, nil
+	batch.Ops = ops
+	return batch, nil
 }
 
 // countingReader counts the bytes read through it.

@@ -99,6 +99,7 @@ func Catalog(writes bool) (out []*Tool) {
 			run:         traceVerify,
 		},
 	)
+	out = append(out, validateWriteTool())
 	out = append(out, freshTools(traceRef)...)
 	out = append(out, answerTools(writes, traceRef)...)
 	out = append(out, memoryReadTools()...)

@@ -26,6 +26,9 @@
 //	                                             steps: [{old/new status and digest}]}
 //	answers_list    {}                        → the saved answers, every generation
 //	answers_check   {names}                   → {stale, answers: [{..., check}]}
+//	validate_write  {ops: "JSONL", provenance, override} → {admitted, violations,
+//	                                             preview: {opened, closed}} (the write
+//	                                             contract, package writecheck; reads only)
 //	write_batch     {ops: "JSONL"}            → {tt, ops}   (only with --allow-writes)
 //	answers_save    {name, trace_digest | trace} → the saved generation (writes)
 //	answers_refresh {name}                    → {saved, refresh}            (writes)
