@@ -42,7 +42,7 @@ var (
 	timeSchema = func(string) Schema {
 		return Schema{"type": []any{"integer", "string"}}
 	}
-	propsSchema      = Schema{"type": "object", "description": "the whole property object (replaces, never merges)"}
+	propsSchema      = Schema{"type": "object"}
 	provenanceSchema = object("", Schema{
 		"source":    Schema{"type": "string"},
 		"authority": Schema{"type": "string", "enum": bt.AuthorityNames()},
@@ -52,7 +52,7 @@ var (
 	}, "authority", "actor")
 	overrideSchema = Schema{"type": "boolean"}
 	factSchema     = Schema{
-		"uid":      Schema{"type": "string", "minLength": 1, "description": "a node (or src, dst, rel_type: an edge)"},
+		"uid":      Schema{"type": "string", "minLength": 1},
 		"src":      Schema{"type": "string"},
 		"dst":      Schema{"type": "string"},
 		"rel_type": Schema{"type": "string"},
@@ -63,7 +63,8 @@ var (
 // MemoryDoc is what the manual says of the memory tools as a whole.
 const MemoryDoc = `Times are µs since the epoch or RFC 3339. A fact is a node (uid) or an
 edge (src, dst, rel_type, disc). props is the fact's whole property object
-over the interval. provenance {source, authority: user|model|import|system,
+over the interval (it replaces, never merges). correct keeps its reason
+as the provenance note. provenance {source, authority: user|model|import|system,
 actor, ref, note} is stored with every version the write opens. remember
 over an interval where the fact is believed says the world changed at
 valid_from, in one batch the write contract admits: a retract at
@@ -82,7 +83,7 @@ func memoryWriteTools() []*Tool {
 		{
 			Name: "remember",
 			Description: "Assert a fact from valid_from until valid_until (absent: open), with provenance; over a belief the world changed at valid_from (evolution). " +
-				`Example: {"uid":"dana","label":"Person","props":{"office":"Berlin"},"valid_from":"2025-03-03T00:00:00Z","provenance":{"authority":"user","actor":"dana","ref":"msg-4411"}} → {"tt":...}.` + memoryPointer,
+				`Example: {"uid":"dana","label":"Person","props":{"office":"Berlin"},"valid_from":"2025-03-03T00:00:00Z","provenance":{"authority":"user","actor":"dana","ref":"msg-4411"}} → {"tt":...}.`,
 			Input: object("", merge(factSchema, Schema{
 				"label":       Schema{"type": "string"},
 				"props":       propsSchema,
@@ -98,14 +99,14 @@ func memoryWriteTools() []*Tool {
 		{
 			Name: "correct",
 			Description: "The belief about a fact over [valid_from, valid_until) was wrong: props hold there (or, with to_valid_from, it held there instead), for a reason. " +
-				`Example: {"uid":"dana","props":{"office":"Munich"},"valid_from":"2025-03-03T00:00:00Z","reason":"Dana: Munich, not Berlin","provenance":{"authority":"user","actor":"dana"}}. ` + memoryPointer,
+				`Example: {"uid":"dana","props":{"office":"Munich"},"valid_from":"2025-03-03T00:00:00Z","reason":"Dana: Munich, not Berlin","provenance":{"authority":"user","actor":"dana"}}.`,
 			Input: object("", merge(factSchema, Schema{
 				"props":          propsSchema,
 				"valid_from":     timeSchema("default 0"),
 				"valid_until":    timeSchema("absent: open"),
 				"to_valid_from":  timeSchema("where it really started"),
 				"to_valid_until": timeSchema("absent: open"),
-				"reason":         Schema{"type": "string", "minLength": 1, "description": "why it was wrong (kept as provenance note)"},
+				"reason":         Schema{"type": "string", "minLength": 1},
 				"provenance":     provenanceSchema,
 				"override":       overrideSchema,
 			}), "reason", "provenance"),
@@ -116,7 +117,7 @@ func memoryWriteTools() []*Tool {
 		{
 			Name: "retract",
 			Description: "A fact stopped being true at valid time at: beliefs from then on are closed as evolution. " +
-				`Example: {"src":"dana","dst":"acme","rel_type":"WORKS_AT","at":"2025-06-30T00:00:00Z","provenance":{"authority":"model","actor":"agent-7","ref":"episode-17"}}. ` + memoryPointer,
+				`Example: {"src":"dana","dst":"acme","rel_type":"WORKS_AT","at":"2025-06-30T00:00:00Z","provenance":{"authority":"model","actor":"agent-7","ref":"episode-17"}}.`,
 			Input: object("", merge(factSchema, Schema{
 				"at":         timeSchema("from then on the fact does not hold"),
 				"provenance": provenanceSchema,
@@ -136,9 +137,6 @@ func writeOutput() Schema {
 	props(s)["provenance"] = Schema{"type": "object"}
 	return s
 }
-
-// memoryPointer ends every memory tool's description.
-const memoryPointer = " See tgms://manual."
 
 // factRef reads the fact a memory tool names: a node by uid or an edge by
 // src, dst, rel_type and disc.

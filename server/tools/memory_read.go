@@ -76,7 +76,7 @@ type Why struct {
 	Evidence    []StepEvidence `json:"evidence"`
 }
 
-var memLimitSchema = Schema{"type": "integer", "minimum": 1, "maximum": 10000, "description": "rows per step (default 100)"}
+var memLimitSchema = Schema{"type": "integer", "minimum": 1, "maximum": 10000}
 
 func memoryReadTools() []*Tool {
 	return []*Tool{
@@ -84,7 +84,7 @@ func memoryReadTools() []*Tool {
 			Name: "recall",
 			Description: "Facts about an entity (uid) or pair (src, dst) valid at `at` (absent: still holding), believed at as_of_tt (absent: now); history: all versions. " +
 				"Each with props, times, batch_tt, op, provenance; certified (trace_digest). " +
-				`Example: {"uid":"dana","at":"2025-04-01T00:00:00Z"} → {"facts":[{"props":{"office":"Berlin"},"provenance":{"authority":"user",...}}]}.` + memoryPointer,
+				`Example: {"uid":"dana","at":"2025-04-01T00:00:00Z"} → {"facts":[{"props":{"office":"Berlin"},"provenance":{"authority":"user",...}}]}.`,
 			Input: object("", Schema{
 				"uid":       Schema{"type": "string", "minLength": 1},
 				"src":       Schema{"type": "string", "minLength": 1},
@@ -102,7 +102,7 @@ func memoryReadTools() []*Tool {
 		{
 			Name: "why",
 			Description: "Every version of a fact (uid, or src, dst, rel_type, disc) known at as_of_tt: who wrote it (provenance, batch_tt), who closed it (closed_at_tt, closed_provenance), correction or evolution; at: those valid then. " +
-				`Example: {"uid":"dana","at":"2025-04-01T00:00:00Z"} → {"versions":[{"props":{"office":"Berlin"},"change":"correction",...},{"props":{"office":"Munich"},"believed":true}]}.` + memoryPointer,
+				`Example: {"uid":"dana","at":"2025-04-01T00:00:00Z"} → {"versions":[{"props":{"office":"Berlin"},"change":"correction",...},{"props":{"office":"Munich"},"believed":true}]}.`,
 			Input: object("", merge(factSchema, Schema{
 				"at":       timeSchema("valid time"),
 				"as_of_tt": timeSchema("belief time"),
