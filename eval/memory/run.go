@@ -137,7 +137,7 @@ func ask(ctx context.Context, name string, q Question, eng Engine, m *Model, tts
 		}
 	}
 	var key string
-	fact := map[string]any{}
+	var fact map[string]any
 	switch q.Ask {
 	case "value":
 		key, fact = "node:"+q.UID, map[string]any{"uid": q.UID}
