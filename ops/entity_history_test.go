@@ -9,6 +9,7 @@ func init() {
 			args["include_edges"] = true
 			args["limit"] = int64(1 + rng.IntN(4))
 		}
+		withProvenanceArgs(rng, args)
 		return withAsOf(rng, w, args)
 	}
 }

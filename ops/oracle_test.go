@@ -40,12 +40,14 @@ func (src storeSource) Read(asOf bt.Time, fn func(engine.Reader) error) error {
 func build(t testing.TB, hist []oracle.Batch) (*bt.MemStore, *engine.Store) {
 	m, e := bt.NewMemStore(), engine.New()
 	for _, b := range hist {
-		errM := m.Write(b.TT, b.Ops)
+		errM := m.WriteBatch(b.TT, "", bt.Batch{Ops: b.Ops, Prov: b.Prov})
 		eff, errE := bt.Plan(e, b.TT, e.Batches()+1, b.Ops)
 		if (errM == nil) != (errE == nil) {
 			t.Fatalf("model and engine disagree on batch at tt %d: %v vs %v", b.TT, errM, errE)
 		}
 		if errE == nil {
+			p := bt.Resolve(b.Prov, "", b.Ops)
+			eff.Prov = &p
 			if err := e.Apply(eff); err != nil {
 				t.Fatal(err)
 			}

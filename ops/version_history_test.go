@@ -34,6 +34,7 @@ func init() {
 		if rng.IntN(2) == 0 {
 			args["limit"] = int64(1 + rng.IntN(4))
 		}
+		withProvenanceArgs(rng, args)
 		return withAsOf(rng, w, args)
 	}
 }
@@ -157,3 +158,23 @@ func TestVersionHistoryCorrectionCount(t *testing.T) {
 }
 
 func versionHistoryItoa(i int) string { return string(rune('0' + i)) }
+
+// withProvenanceArgs adds the authority filter and provenance: true to
+// some calls.
+func withProvenanceArgs(rng *rand.Rand, args map[string]any) {
+	if rng.IntN(5) == 0 {
+		var pick []any
+		for _, a := range []string{"user", "model", "import", "system"} {
+			if rng.IntN(4) > 0 {
+				pick = append(pick, a)
+			}
+		}
+		if pick == nil {
+			pick = []any{} // keeps nothing
+		}
+		args["authority"] = pick
+	}
+	if rng.IntN(3) == 0 {
+		args["provenance"] = true
+	}
+}

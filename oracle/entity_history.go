@@ -17,13 +17,15 @@ func entityHistory(s *bt.MemStore, args map[string]any) (map[string]any, error) 
 	}
 	var rows []map[string]any
 	for _, n := range believedNodes(s, tt) {
-		if n.UID != uid {
+		if n.UID != uid || !authorityKeeps(args, n.Prov) {
 			continue
 		}
-		rows = append(rows, map[string]any{
+		row := map[string]any{
 			"uid": n.UID, "vid": vid(n.UID, n.TTs, n.Valid.Start), "label": n.Label, "props": n.Props.Map(),
 			"vt_s": n.Valid.Start, "vt_e": n.Valid.End, "tt_s": n.TTs, "tt_e": bt.OpenEnd, "created_by": n.CreatedBy.String(),
-		})
+		}
+		addProvenance(row, args, n.Prov, nil, false)
+		rows = append(rows, row)
 	}
 	byStartVID := func(a, b map[string]any) int {
 		if x, y := a["vt_s"].(int64), b["vt_s"].(int64); x != y {
@@ -39,8 +41,10 @@ func entityHistory(s *bt.MemStore, args map[string]any) (map[string]any, error) 
 	if inc, _ := args["include_edges"].(bool); inc {
 		var edges []map[string]any
 		for _, e := range believedEdges(s, tt) {
-			if e.Key.Src == uid || e.Key.Dst == uid {
-				edges = append(edges, edgeRow(e))
+			if (e.Key.Src == uid || e.Key.Dst == uid) && authorityKeeps(args, e.Prov) {
+				row := edgeRow(e)
+				addProvenance(row, args, e.Prov, nil, false)
+				edges = append(edges, row)
 			}
 		}
 		slices.SortFunc(edges, byStartVID)

@@ -9,8 +9,9 @@ import (
 
 // Batch is one write batch of a random history.
 type Batch struct {
-	TT  bt.Time
-	Ops []bt.Op
+	TT   bt.Time
+	Ops  []bt.Op
+	Prov *bt.Provenance // stated provenance (nil: none)
 }
 
 // RandomHistory draws a random bi-temporal history: interval assertions,
@@ -18,6 +19,15 @@ type Batch struct {
 // a small set of uids so that writes collide. Some batches may be refused
 // when applied (a retract of something already gone); appliers skip them.
 // Transaction times are 10, 20, 30, ...
+var historyProv = []*bt.Provenance{
+	nil,
+	{Authority: bt.AuthUser, Actor: "dana", Ref: "msg-1"},
+	{Authority: bt.AuthModel, Actor: "agent", Note: "inferred"},
+	nil,
+	{Authority: bt.AuthImport, Source: "file.csv"},
+	{Authority: bt.AuthSystem, Actor: "cron"},
+}
+
 func RandomHistory(rng *rand.Rand, batches int) []Batch {
 	uids := []string{"a", "b", "c", "d", "e", "f"}
 	rels := []string{"R", "S"}
@@ -90,7 +100,9 @@ func RandomHistory(rng *rand.Rand, batches int) []Batch {
 				ops = append(ops, bt.Ingest(evs, "Node"))
 			}
 		}
-		out = append(out, Batch{TT: bt.Time(10 * (b + 1)), Ops: ops})
+		// Provenance cycles over the batches without drawing from rng, so
+		// the histories are those of earlier releases with provenance added.
+		out = append(out, Batch{TT: bt.Time(10 * (b + 1)), Ops: ops, Prov: historyProv[b%len(historyProv)]})
 	}
 	return out
 }

@@ -75,12 +75,14 @@ func versionHistory(s *bt.MemStore, args map[string]any) (map[string]any, error)
 				continue
 			}
 			tte, cb, ch := closing(n.TTe, n.ClosedBy)
-			if !keep(ch) {
+			if !keep(ch) || !authorityKeeps(args, n.Prov) {
 				continue
 			}
-			rows = append(rows, map[string]any{"vid": vid(n.UID, n.TTs, n.Valid.Start), "uid": n.UID, "label": n.Label,
+			row := map[string]any{"vid": vid(n.UID, n.TTs, n.Valid.Start), "uid": n.UID, "label": n.Label,
 				"vt_s": n.Valid.Start, "vt_e": n.Valid.End, "tt_s": n.TTs, "tt_e": tte,
-				"created_by": n.CreatedBy.String(), "closed_by": cb, "change": ch, "props": propsValue(n.Props)})
+				"created_by": n.CreatedBy.String(), "closed_by": cb, "change": ch, "props": propsValue(n.Props)}
+			addProvenance(row, args, n.Prov, n.ClosedProv, cb != nil)
+			rows = append(rows, row)
 		}
 	} else {
 		for _, e := range s.Edges {
@@ -98,13 +100,15 @@ func versionHistory(s *bt.MemStore, args map[string]any) (map[string]any, error)
 				continue
 			}
 			tte, cb, ch := closing(e.TTe, e.ClosedBy)
-			if !keep(ch) {
+			if !keep(ch) || !authorityKeeps(args, e.Prov) {
 				continue
 			}
-			rows = append(rows, map[string]any{"vid": vid(id, e.TTs, e.Valid.Start), "eid": id,
+			row := map[string]any{"vid": vid(id, e.TTs, e.Valid.Start), "eid": id,
 				"src": e.Key.Src, "dst": e.Key.Dst, "rel_type": e.Key.RelType, "disc": e.Key.Disc,
 				"vt_s": e.Valid.Start, "vt_e": e.Valid.End, "tt_s": e.TTs, "tt_e": tte,
-				"created_by": e.CreatedBy.String(), "closed_by": cb, "change": ch, "props": propsValue(e.Props)})
+				"created_by": e.CreatedBy.String(), "closed_by": cb, "change": ch, "props": propsValue(e.Props)}
+			addProvenance(row, args, e.Prov, e.ClosedProv, cb != nil)
+			rows = append(rows, row)
 		}
 	}
 	sort.Slice(rows, func(i, j int) bool {
