@@ -3,6 +3,8 @@ package memory
 import (
 	"context"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -125,4 +127,38 @@ func (l liar) Call(ctx context.Context, tool string, a map[string]any) (any, *to
 		out = l.lie(tool, a, out)
 	}
 	return out, f
+}
+
+// TestLoadRefuses: a scenario without writes or questions, a file that
+// is not JSON, an empty folder, and questions the runner cannot ask are
+// errors, not silently empty suites.
+func TestLoadRefuses(t *testing.T) {
+	for name, text := range map[string]string{
+		"no questions": `{"name":"x","writes":[{"batch":"b1","tool":"remember","args":{"uid":"a"}}],"questions":[]}`,
+		"not JSON":     `{"name":`,
+		"no name":      `{"writes":[{"batch":"b1","tool":"remember","args":{"uid":"a"}}],"questions":[{"id":"q","ask":"value","uid":"a","believed":["now"]}]}`,
+	} {
+		dir := t.TempDir()
+		if err := os.WriteFile(filepath.Join(dir, "s.json"), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := Load(dir); err == nil {
+			t.Errorf("%s: loaded", name)
+		}
+	}
+	if _, err := Load(t.TempDir()); err == nil {
+		t.Errorf("an empty folder loaded")
+	}
+	for name, q := range map[string]Question{
+		"unknown kind":        {ID: "q", Ask: "guess", UID: "a", Believed: []string{"now"}},
+		"no belief times":     {ID: "q", Ask: "value", UID: "a"},
+		"unknown batch":       {ID: "q", Ask: "value", UID: "a", Believed: []string{"b9"}},
+		"trail without at":    {ID: "q", Ask: "trail", UID: "a"},
+		"edge without a type": {ID: "q", Ask: "link", Src: "a", Dst: "b", Believed: []string{"now"}},
+	} {
+		sc := &Scenario{Name: "x", Writes: []Write{{Batch: "b1", Tool: "remember", Args: map[string]any{"uid": "a", "provenance": map[string]any{"authority": "user", "actor": "t"}}}}, Questions: []Question{q}}
+		if _, err := Run(context.Background(), sc, engine(t), NewModel()); err == nil {
+			t.Errorf("%s: asked", name)
+		}
+	}
 }
