@@ -37,13 +37,13 @@
 //     (durations in [4^c, 4^(c+1))) and sorted by vt_s within a class, so
 //     "valid at t" and "overlapping [a, b)" are bounded range scans.
 //
-// # Checkpoint file format (version 3)
+// # Checkpoint file format (version 4)
 //
 // All integers are little-endian; varint and uvarint are the encodings of
 // encoding/binary; zigzag(x) = (x << 1) ^ (x >> 63).
 //
 //	header   8 bytes  magic "TGMSCKP\x00"
-//	         4 bytes  format version (3; 2 is read)
+//	         4 bytes  format version (4; 2 and 3 are read)
 //	         4 bytes  reserved, zero
 //	body     see below
 //	trailer  8 bytes  body length in bytes
@@ -88,6 +88,16 @@
 //	                 this one starts | closed op << 4
 //	                 (earlier checkpoints set 0x08 on every version whose
 //	                 identity has others: a superset, read the same way)
+//	provenance (version 4): the batches' provenance, interned
+//	uvarint  number P of distinct provenances besides entry 0, the system
+//	         default; per entry: byte flags (1 = derived, the default of a
+//	         batch that stated none; other values refused), byte authority
+//	         (1 user, 2 model, 3 import, 4 system), then source, actor,
+//	         ref and note as (uvarint length, bytes)
+//	per batch seq = 1..B: uvarint index into the table (0..P)
+//
+// A version's provenance is its writing batch's (tt_s) and its closing
+// provenance the closing batch's (tt_e), so versions store none.
 //
 // Everything else (indexes, identity maps) is rebuilt on load. A checkpoint
 // with a bad magic, version, length or checksum, whose body does not decode
@@ -101,8 +111,11 @@
 // witnesses disagree), so a checkpoint of another store, a stale copy of
 // another history or a forged one never serves data the log does not hold.
 //
-// Version 2 (no chain) is read and tied to the log by its last record
-// only; the store writes version 3 at its next checkpoint. Version 1 (no
+// Version 3 (no provenance section) is read with every batch at the
+// system default; the store then reads the covered log records once to
+// give each batch its default (import for a bulk load), and writes version
+// 4 at its next checkpoint. Version 2 (no chain, no provenance) is read
+// and tied to the log by its last record only. Version 1 (no
 // storeID and no last-record fields) is refused like a damaged
 // checkpoint: the store rebuilds from its log.
 package engine

@@ -174,3 +174,7 @@ func (s *Store) PropKinds(key string) []string {
 	}
 	return slices.Clone(c.kinds[key])
 }
+
+// EdgeProvenance returns the provenance of the batch that wrote edge
+// version v, without materializing the version.
+func (s *Store) EdgeProvenance(v uint32) *bt.Provenance { return s.prov.of(s.edgeSeq(v)) }

@@ -60,14 +60,29 @@ stores any bytes; it does not check UTF-8). A time is a varint number of
 microseconds (bitemporal.Time); the open end 2^62 is an ordinary value and
 takes 9 bytes.
 
-	payload := type:u8 tt:varint seq:uvarint [source:string] nops:uvarint op{nops}
+	payload := type:u8 tt:varint seq:uvarint [source:string] [prov]
+	           nops:uvarint op{nops}
 
-	type    1 = batch, 2 = batch with a source (others are refused)
+	type    1 = batch, 2 = batch with a source, 3 = batch that states its
+	        provenance (others are refused)
 	source  only in type 2: a non-empty text naming what a bulk ingest
 	        loaded; the store writes "sha256=<64 hex digits of the content>
 	        part=<k>/<n> name=<dataset or file name>" into each of the n
 	        batches of one ingest, and refuses a later ingest of the same
 	        SHA-256 unless told to load it again
+	prov    only in type 3, which always carries a source (empty when the
+	        batch names none):
+	          flags:u8 authority:u8 source:string actor:string ref:string
+	          note:string
+	        flags bit 0 is override (the batch may replace users' facts;
+	        other bits must be zero); authority is 1 user, 2 model,
+	        3 import, 4 system, or 0 (none stated, only with override).
+	        A batch that states no provenance, or exactly its default
+	        (bitemporal.Resolve), is written as type 1 or 2, so the
+	        records of earlier releases are what this release writes for
+	        the same batches; they read as their defaults: import, with
+	        their source, when they carry a source or an ingest op, else
+	        system
 	tt      the batch's transaction time
 	seq   the batch's sequence number: 1 for the first record of the
 	      file, then exactly one more per record
@@ -285,7 +300,11 @@ CRC, within one sector) once its seal is a version 2 seal. Version 1 (a
 ReadFile, so that 'tgms replay' converts it into a new store, and refused
 by Open with that advice. A reader that
 meets any other version refuses the file, naming both versions; the
-layout above may only change together with the version. A golden file in
+layout above may only change together with the version. Record type 3
+(a batch that states its provenance) was added within version 3: every
+log written before it reads unchanged, and a release from before it
+refuses a type 3 record as an unknown record type, so a store an agent
+wrote with provenance must not be opened by such a release. A golden file in
 testdata pins the encoding of one record.
 
 ImportTGMSPy reads the reference system's JSONL event log (see its

@@ -31,7 +31,7 @@ func (r *Record) Provenance() bitemporal.Provenance {
 
 // stated reports whether the record needs the provenance fields.
 func (r *Record) stated() bool {
-	return r.Override || (r.Prov != nil && !r.Prov.Derived && r.Prov.Authority != bitemporal.AuthNone)
+	return r.Override || (r.Prov != nil && !r.Provenance().Derived)
 }
 
 // Payload constants.

@@ -471,3 +471,36 @@ func BenchmarkDecodeIngest(b *testing.B) {
 }
 
 func unsafeData(s string) *byte { return unsafe.StringData(s) }
+
+// A batch that states provenance round-trips through a type 3 record; one
+// that states its default is written as the records of earlier releases.
+func TestRecordProvenance(t *testing.T) {
+	ops := []bt.Op{bt.AssertNode("a", "", "", bt.Always)}
+	for _, r := range []Record{
+		{TT: 5, Seq: 1, Ops: ops, Prov: &bt.Provenance{Authority: bt.AuthUser, Actor: "dana", Ref: "msg-1", Note: "n", Source: "chat"}},
+		{TT: 5, Seq: 1, Ops: ops, Prov: &bt.Provenance{Authority: bt.AuthModel}, Override: true},
+		{TT: 5, Seq: 1, Ops: ops, Override: true},
+		{TT: 5, Seq: 1, Ops: ops, Source: "sha256=x", Prov: &bt.Provenance{Authority: bt.AuthImport, Actor: "loader"}},
+	} {
+		b := AppendRecord(nil, &r)
+		if b[0] != recordProv {
+			t.Fatalf("%+v: record type %d, want 3", r, b[0])
+		}
+		got, err := DecodeRecord(b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got.Source != r.Source || got.Override != r.Override || (got.Prov == nil) != (r.Prov == nil) || (r.Prov != nil && *got.Prov != *r.Prov) {
+			t.Fatalf("round trip: got %+v prov %+v, want %+v prov %+v", got, got.Prov, r, r.Prov)
+		}
+	}
+	for _, r := range []Record{
+		{TT: 5, Seq: 1, Ops: ops},
+		{TT: 5, Seq: 1, Ops: ops, Prov: &bt.Provenance{Authority: bt.AuthSystem, Derived: true}},
+		{TT: 5, Seq: 1, Ops: ops, Prov: &bt.Provenance{Authority: bt.AuthSystem}}, // the default, spelled out
+	} {
+		if b := AppendRecord(nil, &r); b[0] != recordBatch {
+			t.Fatalf("%+v: record type %d, want 1", r, b[0])
+		}
+	}
+}

@@ -15,8 +15,10 @@ new event: the occurrence is counted once, at the vt_s of its first fragment
 (the event time); its props are that first fragment's, and its duration is
 from the event time to the end of its last contiguous fragment (open-ended
 occurrences have no duration). Population: events with t_a <= event time <
-t_b, then rel_types, then endpoint_filter {role src|dst|either, uids}, then
-prop_filter.
+t_b, then rel_types, then authority (the first fragment's writing batch:
+user, model, import or system; a batch that stated none is import for a
+bulk load, else system), then endpoint_filter {role src|dst|either, uids},
+then prop_filter.
 prop_filter {prop, cmp, value}: cmp eq, ne, lt, le, gt, ge compare props[prop]
 with value under a strict type-class rule: classes are number (integers and
 floats, compared exactly: 1 equals 1.0; booleans are not numbers), string
@@ -157,6 +159,7 @@ received anything as that node).`,
 				"gap":  Int("max_session_span: largest gap inside a session; returns: the silence a return follows; µs").Range(0, 1<<62),
 			}, "agg")).NonEmpty().Max(6),
 			"rel_types": RelTypes(),
+			"authority": AuthorityArg(),
 			"endpoint_filter": Obj("keep events whose src, dst or either endpoint is among uids", map[string]*Schema{
 				"role": Enum("which endpoint must match", "src", "dst", "either"),
 				"uids": UIDList("the nodes ([] or unknown uids: no event)"),

@@ -38,7 +38,7 @@ const aggFastMaxBits = 1 << 26
 
 // aggFast returns the payload when the plan has the fast shape.
 func aggFast(c *Call, p *aggPlan) (map[string]any, bool, error) {
-	if aggFastOff || len(p.dims) == 0 || p.filter != nil || p.epSet != nil || p.rels != nil || p.needLabels || p.either || p.needEnds ||
+	if aggFastOff || len(p.dims) == 0 || p.filter != nil || p.auth != nil || p.epSet != nil || p.rels != nil || p.needLabels || p.either || p.needEnds ||
 		c.WindowFraction(p.w) < gmtsScanFraction {
 		return nil, false, nil
 	}

@@ -324,6 +324,9 @@ func aggKernel(c *Call, p *aggPlan, stream bool) (out map[string]any, dirty bool
 		if p.rels != nil && !p.rels[r.RelType(v)] {
 			continue
 		}
+		if p.auth != nil && !p.auth.keeps(r.Store().EdgeProvenance(v)) {
+			continue
+		}
 		src, dst := r.Src(v), r.Dst(v)
 		if p.epSet != nil {
 			var in bool

@@ -65,6 +65,7 @@ type aggPlan struct {
 	sessGap     int64   // max_session_span's gap, -1 without one
 	distinct    [4]bool // src, dst, node, pair
 	filter      *aggFilter
+	auth        authorityFilter // nil: every authority
 	epRole      int
 	epSet       map[uint32]bool
 	rels        map[string]bool
@@ -343,6 +344,7 @@ func aggParse(c *Call) (*aggPlan, error) {
 			p.rels[r] = true
 		}
 	}
+	p.auth = authorities(c)
 	if ef, ok := c.Args["endpoint_filter"].(map[string]any); ok {
 		p.epRole = roles[ef["role"].(string)]
 		p.epSet = map[uint32]bool{}

@@ -138,6 +138,9 @@ func aggGen(rng *rand.Rand, w *world) map[string]any {
 		ef["uids"] = []any{}
 	}
 	aggPostGen(rng, args)
+	if rng.IntN(8) == 0 {
+		args["authority"] = []any{[]string{"user", "model", "import", "system"}[rng.IntN(4)], "import"}
+	}
 	return withAsOf(rng, w, args)
 }
 

@@ -228,6 +228,9 @@ func aggregateEvents(s *bt.MemStore, args map[string]any) (map[string]any, error
 		if rels != nil && !rels[e.Key.RelType] {
 			continue
 		}
+		if !authorityKeeps(args, e.Prov) {
+			continue
+		}
 		if epUIDs != nil {
 			in := epRole == "src" && epUIDs[e.Key.Src] || epRole == "dst" && epUIDs[e.Key.Dst] ||
 				epRole == "either" && (epUIDs[e.Key.Src] || epUIDs[e.Key.Dst])

@@ -19,6 +19,7 @@ import (
 	"github.com/tgms-go/tgms/engine"
 	"github.com/tgms-go/tgms/eventlog"
 	"github.com/tgms-go/tgms/pgstore"
+	"github.com/tgms-go/tgms/writecheck"
 )
 
 func newIngest() *cobra.Command {
@@ -190,7 +191,8 @@ A batch with a provenance line must pass the write contract (entities
 exist or are created by the batch, no assert over a believed fact, no
 model batch replacing a user's fact without override, sane valid times,
 property types as already stored). --dry-run checks any batch and prints
-the violations and a preview (exit 0 when admitted, 3 when refused).`,
+the violations and a preview. A refused batch exits 3 (like a rejected
+plan) and writes nothing.`,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if opsFile == "" {
 				return usageError{fmt.Errorf("--ops FILE is required")}
@@ -215,6 +217,9 @@ the violations and a preview (exit 0 when admitted, 3 when refused).`,
 			}
 			defer closeDB(db, cmd.ErrOrStderr())
 			tt, err := db.WriteBatch(batch)
+			if re := (*writecheck.RefusedError)(nil); errors.As(err, &re) {
+				return rejectedError{fmt.Sprintf("%s: %v", opsFile, err)} // exit 3, like a rejected plan
+			}
 			if err != nil {
 				return asInput(fmt.Errorf("%s: batch refused, nothing written: %w", opsFile, err))
 			}
