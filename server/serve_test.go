@@ -172,7 +172,8 @@ func TestRun(t *testing.T) {
 
 // TestMCPStreamableHTTPFresh runs the freshness battery over streamable
 // HTTP against a writable server: writes through write_batch, saved
-// answers through answers_save and answers_refresh.
+// answers through answers_save and answers_refresh; then the memory
+// battery (remember, correct, retract read back with recall and why).
 func TestMCPStreamableHTTPFresh(t *testing.T) {
 	s := testdb.New(t)
 	h, err := server.Handler(tools.New(s.DB, tools.Options{Writer: s.DB}), server.Config{}, true)
@@ -187,4 +188,5 @@ func TestMCPStreamableHTTPFresh(t *testing.T) {
 	}
 	defer cs.Close()
 	mcpcheck.Fresh(t, cs, s, mcpcheck.WriteBatch(cs), true)
+	mcpcheck.Memory(t, cs, s)
 }

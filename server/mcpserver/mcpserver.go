@@ -8,12 +8,15 @@
 // A refused call is a tool error (isError) whose text is the JSON
 // {"error": {code, message, rule, path, hint, violations}}, so an agent
 // reads the violations and repairs the call; it has no structured content,
-// since that must match the tool's output schema.
+// since that must match the tool's output schema. A read-only server does
+// not list the write tools; calling one is such a tool error with code
+// E_READONLY.
 package mcpserver
 
 import (
 	"context"
 	"encoding/json"
+	"slices"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/tgms-go/tgms/canon"
@@ -36,7 +39,27 @@ func New(svc *tools.Service) *mcp.Server {
 	}
 	addResources(s, svc)
 	addPrompt(s, svc)
+	s.AddReceivingMiddleware(refuseWrites(svc))
 	return s
+}
+
+// refuseWrites answers a call of a write tool that a read-only server
+// does not list with the service's structured refusal (E_READONLY, and
+// how to allow writes) instead of the protocol's bare "unknown tool".
+func refuseWrites(svc *tools.Service) mcp.Middleware {
+	listed := map[string]bool{}
+	for _, t := range svc.Tools() {
+		listed[t.Name] = true
+	}
+	return func(next mcp.MethodHandler) mcp.MethodHandler {
+		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+			if call, ok := req.(*mcp.CallToolRequest); ok && method == "tools/call" && call.Params != nil && !listed[call.Params.Name] && slices.Contains(tools.WriteTools, call.Params.Name) {
+				_, f := svc.Call(ctx, call.Params.Name, nil)
+				return failure(f), nil
+			}
+			return next(ctx, method, req)
+		}
+	}
 }
 
 func ptr[T any](v T) *T { return &v }

@@ -63,9 +63,15 @@ func TestWriteBatch(t *testing.T) {
 func TestReadOnlyRefusesWrites(t *testing.T) {
 	s := testdb.New(t)
 	cs := connect(t, tools.New(s.DB, tools.Options{}))
-	_, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "write_batch", Arguments: map[string]any{"ops": "{}"}})
-	if err == nil || !strings.Contains(err.Error(), "write_batch") {
-		t.Fatalf("write_batch on a read-only server: %v", err)
+	for _, name := range tools.WriteTools {
+		m, isErr := mcpcheck.Call(t, cs, name, map[string]any{"ops": "{}"})
+		v := mcpcheck.Violations(t, m)[0]
+		if !isErr || m["error"].(map[string]any)["code"] != "E_READONLY" || v["rule"] != "tool.read_only" || !strings.Contains(v["hint"].(string), "--allow-writes") {
+			t.Fatalf("%s on a read-only server: %v", name, m)
+		}
+	}
+	if _, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "no_such_tool"}); err == nil {
+		t.Fatalf("an unknown tool was called")
 	}
 }
 
@@ -101,4 +107,11 @@ func TestFresh(t *testing.T) {
 			t.Fatalf("answers.log holds %v with %d generations", names, len(gens))
 		}
 	})
+}
+
+// TestMemory runs the memory battery on a writable server.
+func TestMemory(t *testing.T) {
+	s := testdb.New(t)
+	cs := connect(t, tools.New(s.DB, tools.Options{Writer: s.DB}))
+	mcpcheck.Memory(t, cs, s)
 }

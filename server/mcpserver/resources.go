@@ -78,6 +78,7 @@ func Manual(catalog []*tools.Tool) string {
 		res, _ := tools.Marshal(s.Result)
 		fmt.Fprintf(&b, "Arguments (JSON Schema):\n\n```json\n%s\n```\n\nResult (JSON Schema):\n\n```json\n%s\n```\n\n", args, res)
 	}
+	fmt.Fprintf(&b, "# Memory tools (remember, correct, retract, recall, why)\n\n%s\n\n", tools.MemoryDoc)
 	b.WriteString("# Other tools\n\n")
 	for _, t := range catalog {
 		if t.Operator != nil {

@@ -14,7 +14,8 @@ type Tool struct {
 	Input       Schema // always an object schema
 	Output      Schema
 	// Reference is the output schema at every depth, for the manual
-	// (Output names fields only three levels deep).
+	// (Output names fields only three levels deep). A tool may set it to
+	// the whole schema when its Output lists less.
 	Reference Schema
 	// Heavy calls count against the service's concurrency bound.
 	Heavy bool
@@ -28,8 +29,9 @@ type Tool struct {
 
 // Catalog lists the tools: one per operator, sorted by name, then
 // validate_plan, run_plan, verify_answer, ask, stats, trace_verify,
-// trace_check, trace_refresh, answers_list, answers_check and, when writes
-// are allowed, write_batch, erase, answers_save and answers_refresh.
+// trace_check, trace_refresh, answers_list, answers_check, recall, why
+// and, when writes are allowed, answers_save, answers_refresh, remember,
+// correct, retract, write_batch and erase.
 //
 // Every schema is published (see publish): one that the stock MCP SDKs
 // and JSON Schema validators accept, with bounds a JavaScript client can
@@ -41,7 +43,11 @@ func Catalog(writes bool) (out []*Tool) {
 	traceRef := Schema{"trace_digest": digestSchema, "trace": open("a whole trace, as run_plan's trace_uri resource or 'tgms plan run --trace' wrote it", nil)}
 	defer func() {
 		for _, t := range out {
-			t.Reference = publish(t.Output, reference)
+			full := t.Output
+			if t.Reference != nil { // the output lists less than the manual
+				full = t.Reference
+			}
+			t.Reference = publish(full, reference)
 			t.Input, t.Output = publish(t.Input, input), publish(t.Output, output)
 		}
 	}()
@@ -96,7 +102,9 @@ func Catalog(writes bool) (out []*Tool) {
 	out = append(out, validateWriteTool())
 	out = append(out, freshTools(traceRef)...)
 	out = append(out, answerTools(writes, traceRef)...)
+	out = append(out, memoryReadTools()...)
 	if writes {
+		out = append(out, memoryWriteTools()...)
 		out = append(out, &Tool{
 			Name:        "write_batch",
 			Description: "Write one atomic batch of ops in the JSONL format of 'tgms write' (assert_node, assert_edge, retract, correct, ingest; one op per line). All ops apply at one new transaction time, or none do.",

@@ -98,7 +98,10 @@ func EnvelopeSchema(spec *ops.Spec) Schema {
 
 // object is a closed object schema.
 func object(desc string, properties Schema, required ...string) Schema {
-	s := Schema{"type": "object", "description": desc, "additionalProperties": false}
+	s := Schema{"type": "object", "additionalProperties": false}
+	if desc != "" {
+		s["description"] = desc
+	}
 	if properties != nil {
 		s["properties"] = properties
 	}

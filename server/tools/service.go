@@ -98,7 +98,7 @@ func New(store Store, opt Options) *Service {
 }
 
 // WriteTools are the tools offered only with writes allowed.
-var WriteTools = []string{"write_batch", "erase", "answers_save", "answers_refresh"}
+var WriteTools = []string{"write_batch", "erase", "answers_save", "answers_refresh", "remember", "correct", "retract"}
 
 // Tools lists the tools this service offers (write_batch only when it can write).
 func (s *Service) Tools() []*Tool { return s.catalog }

@@ -135,12 +135,12 @@ func Run(t *testing.T, cs *mcp.ClientSession, s *testdb.Store) {
 				t.Errorf("%s: output result fields %v, the registry's %v", spec.Name, names, spec.Result.FieldNames())
 			}
 		}
-		for _, name := range []string{"validate_plan", "run_plan", "verify_answer", "ask", "stats", "trace_verify", "trace_check", "trace_refresh", "answers_list", "answers_check"} {
+		for _, name := range []string{"validate_plan", "run_plan", "verify_answer", "ask", "stats", "trace_verify", "trace_check", "trace_refresh", "answers_list", "answers_check", "recall", "why"} {
 			if byName[name] == nil {
 				t.Errorf("tool %s missing", name)
 			}
 		}
-		for _, name := range []string{"write_batch", "erase", "answers_save", "answers_refresh"} {
+		for _, name := range tools.WriteTools {
 			if byName[name] != nil {
 				t.Errorf("%s is listed on a read-only server", name)
 			}
@@ -306,6 +306,19 @@ func Run(t *testing.T, cs *mcp.ClientSession, s *testdb.Store) {
 		m, _ = Call(t, cs, "ask", map[string]any{"question": "Which node is the most influential one?"})
 		if m["refusal"] == nil || m["value"] != nil {
 			t.Fatalf("an unreadable question was answered: %v", m)
+		}
+	})
+	t.Run("memory reads", func(t *testing.T) { MemoryReads(t, cs, s) })
+	t.Run("read-only refuses memory writes", func(t *testing.T) {
+		before := s.DB.LastTT()
+		for _, name := range []string{"remember", "correct", "retract"} {
+			m, isErr := Call(t, cs, name, map[string]any{"uid": "a", "at": 5, "reason": "r", "provenance": map[string]any{"authority": "user", "actor": "t"}})
+			if v := Violations(t, m)[0]; !isErr || v["code"] != tools.EReadOnly || !strings.Contains(v["hint"].(string), "--allow-writes") {
+				t.Fatalf("%s on a read-only server: %v", name, m)
+			}
+		}
+		if s.DB.LastTT() != before {
+			t.Fatalf("a refused write changed the store")
 		}
 	})
 	t.Run("resources and prompt", func(t *testing.T) {

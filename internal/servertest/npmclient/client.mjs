@@ -2,6 +2,7 @@
 // would use it. Usage:
 //
 //   node client.mjs stdio <tgms binary> <store dir> <cases.json>
+//   node client.mjs stdio-writes <tgms binary> <store dir> <cases.json>
 //   node client.mjs http  <http://host:port/mcp> <token or -> <cases.json>
 //
 // cases.json holds the arguments to send (written by the Go test). The
@@ -18,8 +19,9 @@ const [mode, target, extra, casesFile] = process.argv.slice(2);
 const cases = JSON.parse(readFileSync(casesFile, "utf8"));
 
 function transport() {
-  if (mode === "stdio") {
-    return new StdioClientTransport({ command: target, args: ["serve", "--store", extra, "--mcp", "stdio"], stderr: "inherit" });
+  if (mode === "stdio" || mode === "stdio-writes") {
+    const writes = mode === "stdio-writes" ? ["--allow-writes"] : [];
+    return new StdioClientTransport({ command: target, args: ["serve", "--store", extra, "--mcp", "stdio", ...writes], stderr: "inherit" });
   }
   const headers = extra && extra !== "-" ? { Authorization: `Bearer ${extra}` } : {};
   return new StreamableHTTPClientTransport(new URL(target), { requestInit: { headers } });
@@ -76,6 +78,12 @@ for (const rt of cases.round_trips) {
 const openEnd = 2 ** 62; // the store's open end, as a double (prints 4611686018427388000)
 const echoed = await call(client, cases.operator.name, { ...cases.operator.args, window: { t_a: cases.operator.args.window.t_a, t_b: openEnd } });
 report.open_end_double = { isError: echoed.isError, result_digest: echoed.body.result_digest, t_b: String(echoed.body.args?.window?.t_b) };
+
+// A memory write (refused by a read-only server), then what recall says.
+const remembered = await call(client, "remember", cases.memory.remember);
+report.remember = { isError: remembered.isError, code: remembered.body.error?.code, tt: remembered.body.tt, provenance: remembered.body.provenance };
+const recalled = await call(client, "recall", cases.memory.recall);
+report.recall = { isError: recalled.isError, facts: recalled.body.facts };
 
 await client.close();
 process.stdout.write(JSON.stringify(report) + "\n");

@@ -76,6 +76,31 @@ type report struct {
 		IsError      bool   `json:"isError"`
 		ResultDigest string `json:"result_digest"`
 	} `json:"open_end_double"`
+	Remember struct {
+		IsError    bool           `json:"isError"`
+		Code       string         `json:"code"`
+		TT         float64        `json:"tt"`
+		Provenance map[string]any `json:"provenance"`
+	} `json:"remember"`
+	Recall struct {
+		IsError bool             `json:"isError"`
+		Facts   []map[string]any `json:"facts"`
+	} `json:"recall"`
+}
+
+// recalled is the one node fact a report's recall returned.
+func recalled(t *testing.T, r report) map[string]any {
+	t.Helper()
+	var nodes []map[string]any
+	for _, f := range r.Recall.Facts {
+		if f["kind"] == "node" {
+			nodes = append(nodes, f)
+		}
+	}
+	if r.Recall.IsError || len(nodes) != 1 {
+		t.Fatalf("recall through the stock client: %+v", r.Recall)
+	}
+	return nodes[0]
 }
 
 type roundTrip struct {
@@ -122,6 +147,23 @@ func TestStockTypeScriptClient(t *testing.T) {
 		url := startHTTP(t, bin, dir, token)
 		check(t, s, trips, runNode(t, node, "http", url, token, casesFile))
 	})
+	// With writes allowed (on a store of its own), remember goes through
+	// and recall returns the fact with its provenance.
+	t.Run("stdio, writes allowed", func(t *testing.T) {
+		w := testdb.New(t)
+		wdir := w.Dir
+		w.Handover(t)
+		r := runNode(t, node, "stdio-writes", bin, wdir, casesFile)
+		if r.Remember.IsError || r.Remember.TT == 0 || r.Remember.Provenance["authority"] != "model" {
+			t.Fatalf("remember through the stock client: %+v", r.Remember)
+		}
+		f := recalled(t, r)
+		props, _ := f["props"].(map[string]any)
+		prov, _ := f["provenance"].(map[string]any)
+		if props["city"] != "York" || prov["actor"] != "stock-agent" || f["batch_tt"] != r.Remember.TT {
+			t.Fatalf("recall after remember: %v", f)
+		}
+	})
 }
 
 func testCases(t *testing.T, s *testdb.Store, svc *tools.Service) (map[string]any, []roundTrip) {
@@ -141,6 +183,9 @@ func testCases(t *testing.T, s *testdb.Store, svc *tools.Service) (map[string]an
 	trips = append(trips,
 		roundTrip{Name: "window end omitted", Tool: "version_history", Args: hist(map[string]any{"t_a": s.Start})},
 		roundTrip{Name: "window end null", Tool: "version_history", Args: hist(map[string]any{"t_a": s.Start, "t_b": nil})},
+		roundTrip{Name: "recall an entity at a valid time", Tool: "recall", Args: map[string]any{"uid": "a", "at": s.Start + 2*testdb.Hour}},
+		roundTrip{Name: "recall a pair's history", Tool: "recall", Args: map[string]any{"src": "a", "dst": "b", "history": true}},
+		roundTrip{Name: "why of a corrected fact", Tool: "why", Args: map[string]any{"uid": "a", "at": "2024-01-01T03:00:00Z"}},
 	)
 	ctx := context.Background()
 	for i := range trips {
@@ -164,6 +209,11 @@ func testCases(t *testing.T, s *testdb.Store, svc *tools.Service) (map[string]an
 		"operator": map[string]any{"name": "temporal_reachability", "args": s.ReachArgs()},
 		"plan":     s.ReachPlan(), "bad_plan": bad, "uids": []string{"a"},
 		"round_trips": trips,
+		"memory": map[string]any{
+			"remember": map[string]any{"uid": "a", "label": "Person", "props": map[string]any{"name": "Ada", "city": "York"}, "valid_from": s.Start + 20*testdb.Hour,
+				"provenance": map[string]any{"authority": "model", "actor": "stock-agent", "ref": "episode-1"}},
+			"recall": map[string]any{"uid": "a"},
+		},
 	}, trips
 }
 
@@ -300,6 +350,12 @@ func check(t *testing.T, s *testdb.Store, trips []roundTrip, r report) {
 	}
 	if !r.Refused.IsError || r.Refused.Code != plan.EPlanInvalid || r.Refused.Rule == "" {
 		t.Errorf("run_plan of a bad plan: %+v", r.Refused)
+	}
+	if !r.Remember.IsError || r.Remember.Code != tools.EReadOnly {
+		t.Errorf("remember on a read-only server: %+v, want %s", r.Remember, tools.EReadOnly)
+	}
+	if f := recalled(t, r); f["props"].(map[string]any)["name"] != "Ada" {
+		t.Errorf("recall of a now: %v", f)
 	}
 	if len(r.RoundTrips) != len(trips) {
 		t.Fatalf("%d round trips, want %d", len(r.RoundTrips), len(trips))
