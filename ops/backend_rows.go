@@ -95,3 +95,11 @@ func (s SeriesBuckets) Payload(values []int64) map[string]any {
 	}
 	return map[string]any{"rows": rows, "n_buckets": int64(s.b.n)}
 }
+
+// SeriesCyclic reports whether a graph_metric_timeseries call folds by a
+// cycle, with the native kernel's refusal of a call that gives both or
+// neither of stride and cycle.
+func SeriesCyclic(c *Call) (bool, error) {
+	_, cyclic, err := gmtsParseCycle(c)
+	return cyclic, err
+}
