@@ -15,6 +15,7 @@ Supported lists the operators with a SQL form; any other is refused with
 E_INVALID_ARG naming them:
 
 	entity_history           every argument (include_edges, pages)
+	snapshot_subgraph        every argument: breadth-first rounds driven by the client
 	graph_metric_timeseries  stride with node_count, active_edge_count, edge_event_count
 
 A form of a supported operator without SQL (a calendar cycle, another

@@ -22,6 +22,7 @@ type kernel func(p *pinned, c *ops.Call) (map[string]any, error)
 var kernels = map[string]kernel{
 	"entity_history":          runHistory,
 	"graph_metric_timeseries": runSeries,
+	"snapshot_subgraph":       runSnapshot,
 }
 
 // Supported lists the operators that have a SQL form, sorted.

@@ -76,6 +76,21 @@ func calls(rng *rand.Rand, hist []oracle.Batch) []map[string]any {
 			out = append(out, with("entity_history", map[string]any{"uid": uid, "include_edges": true, "limit": int64(1 + rng.IntN(3))}, asOf))
 		}
 	}
+	uids := []any{"a", "b", "c", "d", "e", "f", "zz"}
+	relSets := []any{nil, []any{"R"}, []any{"S", "R"}, []any{}}
+	for range 40 {
+		seeds := []any{}
+		for _, u := range uids {
+			if rng.IntN(3) == 0 {
+				seeds = append(seeds, u)
+			}
+		}
+		args := map[string]any{"seeds": seeds, "hops": int64(rng.IntN(4)), "t_valid": int64(rng.IntN(110)) - 5, "limit": int64(1 + rng.IntN(8))}
+		if r := relSets[rng.IntN(len(relSets))]; r != nil {
+			args["rel_types"] = r
+		}
+		out = append(out, with("snapshot_subgraph", args, asOfs[rng.IntN(len(asOfs))]))
+	}
 	for range 40 {
 		ta := int64(rng.IntN(120)) - 10
 		tb := ta + 1 + int64(rng.IntN(130))

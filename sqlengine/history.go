@@ -47,7 +47,7 @@ func runHistory(p *pinned, c *ops.Call) (map[string]any, error) {
 		return out, nil
 	}
 	es, err := p.edges(c, `SELECT src, dst, rel_type, disc, vt_s, vt_e, tt_s FROM edge_versions WHERE src = $1 AND `+believed+`
-UNION ALL SELECT src, dst, rel_type, disc, vt_s, vt_e, tt_s FROM edge_versions WHERE dst = $1 AND src <> $1 AND `+believed, uid)
+UNION ALL SELECT src, dst, rel_type, disc, vt_s, vt_e, tt_s FROM edge_versions WHERE dst = $1 AND src <> $1 AND `+believed, uid, p.asOf)
 	if err != nil {
 		return nil, err
 	}
@@ -60,9 +60,9 @@ UNION ALL SELECT src, dst, rel_type, disc, vt_s, vt_e, tt_s FROM edge_versions W
 }
 
 // edges reads edge versions (src, dst, rel_type, disc, vt_s, vt_e, tt_s)
-// from a statement whose parameters are args then the pinned time ($2).
-func (p *pinned) edges(c *ops.Call, sql string, arg any) ([]bt.EdgeVersion, error) {
-	rows, err := p.tx.Query(c.Ctx, sql, arg, p.asOf)
+// from a statement.
+func (p *pinned) edges(c *ops.Call, sql string, args ...any) ([]bt.EdgeVersion, error) {
+	rows, err := p.tx.Query(c.Ctx, sql, args...)
 	if err != nil {
 		return nil, err
 	}
