@@ -103,3 +103,46 @@ func SeriesCyclic(c *Call) (bool, error) {
 	_, cyclic, err := gmtsParseCycle(c)
 	return cyclic, err
 }
+
+// ReachRows is temporal_reachability's rows from the earliest arrival
+// (fwd) and latest departure (bwd) of each reached uid, in the operator's
+// order: by earliest_arrival, then latest_departure (nulls last), then uid.
+func ReachRows(fwd, bwd map[string]int64) []any {
+	type row struct {
+		uid    string
+		ea, ld int64 // OpenEnd = null
+	}
+	rows := make([]row, 0, len(fwd)+len(bwd))
+	for uid, t := range fwd {
+		ld, ok := bwd[uid]
+		if !ok {
+			ld = bt.OpenEnd
+		}
+		rows = append(rows, row{uid, t, ld})
+	}
+	for uid, t := range bwd {
+		if _, ok := fwd[uid]; !ok {
+			rows = append(rows, row{uid, bt.OpenEnd, t})
+		}
+	}
+	slices.SortFunc(rows, func(a, b row) int {
+		if a.ea != b.ea {
+			return cmpOrdered(a.ea, b.ea)
+		}
+		if a.ld != b.ld {
+			return cmpOrdered(a.ld, b.ld)
+		}
+		return strings.Compare(a.uid, b.uid)
+	})
+	orNull := func(t int64) any {
+		if t == bt.OpenEnd {
+			return nil
+		}
+		return t
+	}
+	out := make([]any, len(rows))
+	for i, x := range rows {
+		out[i] = map[string]any{"uid": x.uid, "earliest_arrival": orNull(x.ea), "latest_departure": orNull(x.ld)}
+	}
+	return out
+}

@@ -16,6 +16,7 @@ E_INVALID_ARG naming them:
 
 	entity_history           every argument (include_edges, pages)
 	snapshot_subgraph        every argument: breadth-first rounds driven by the client
+	temporal_reachability    out, in and both without delta_max_wait: relaxation rounds driven by the client
 	graph_metric_timeseries  stride with node_count, active_edge_count, edge_event_count
 
 A form of a supported operator without SQL (a calendar cycle, another
@@ -40,13 +41,18 @@ distributed by uid and edge_versions by src, co-located (citus.sql):
     on dst, a multi-shard scan that each shard answers from its dst index;
   - series: grouped aggregates (group by bucket index) that every shard
     computes in part and the coordinator merges (count is combinable);
+  - snapshot and reachability rounds: the frontier is sent as arrays
+    (unnest, or = ANY); a round joins it with edge_versions on src
+    (forward, co-located with the frontier's own shard key) or on dst
+    (backward), which Citus plans by sending the frontier to every
+    worker as an intermediate result; grouped min/max is combinable;
   - the carved-fragment test of event counts: an anti-join on the whole
     edge identity, src included, so both sides are on one shard;
   - the store statistics: counts, min and max (combinable), and a
     count of a UNION of uids, which Citus runs by repartitioning.
 
-No statement is a recursive CTE: operators that walk the graph
-(reachability, paths) are to run as client-driven rounds of co-located
-joins, one statement per round.
+No statement is a recursive CTE: the operators that walk the graph run
+as client-driven rounds, one statement per round, so no statement
+recurses across shards.
 */
 package sqlengine

@@ -23,6 +23,7 @@ var kernels = map[string]kernel{
 	"entity_history":          runHistory,
 	"graph_metric_timeseries": runSeries,
 	"snapshot_subgraph":       runSnapshot,
+	"temporal_reachability":   runReach,
 }
 
 // Supported lists the operators that have a SQL form, sorted.

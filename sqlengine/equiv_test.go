@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"os"
+	"strings"
 	"testing"
 
 	bt "github.com/tgms-go/tgms/bitemporal"
@@ -90,6 +91,13 @@ func calls(rng *rand.Rand, hist []oracle.Batch) []map[string]any {
 			args["rel_types"] = r
 		}
 		out = append(out, with("snapshot_subgraph", args, asOfs[rng.IntN(len(asOfs))]))
+	}
+	for range 40 {
+		ta := int64(rng.IntN(120)) - 10
+		tb := ta + 1 + int64(rng.IntN(130))
+		dir := []string{"out", "in", "both"}[rng.IntN(3)]
+		args := map[string]any{"src": uids[rng.IntN(len(uids))], "window": map[string]any{"t_a": ta, "t_b": tb}, "direction": dir, "limit": int64(1 + rng.IntN(8))}
+		out = append(out, with("temporal_reachability", args, asOfs[rng.IntN(len(asOfs))]))
 	}
 	for range 40 {
 		ta := int64(rng.IntN(120)) - 10
@@ -193,10 +201,24 @@ func TestUnsupportedRefused(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer e.Close()
-	_, err = ops.ExecuteOn(ctx, e, "temporal_reachability", map[string]any{"src": "a", "window": map[string]any{"t_a": int64(0), "t_b": int64(100)}}, ops.ExecOptions{})
+	_, err = ops.ExecuteOn(ctx, e, "count_temporal_motifs", map[string]any{"motif": "M_triangle_cyclic", "delta": int64(5), "window": map[string]any{"t_a": int64(0), "t_b": int64(100)}}, ops.ExecOptions{})
 	var oe *ops.Error
 	if !errors.As(err, &oe) || oe.Code != ops.EInvalidArg {
 		t.Fatalf("got %v, want E_INVALID_ARG", err)
+	}
+	// Forms of supported operators without SQL are refused the same way.
+	for _, call := range []struct {
+		op   string
+		args map[string]any
+	}{
+		{"temporal_reachability", map[string]any{"src": "a", "window": map[string]any{"t_a": int64(0), "t_b": int64(100)}, "delta_max_wait": int64(3)}},
+		{"graph_metric_timeseries", map[string]any{"metric": "reciprocity", "window": map[string]any{"t_a": int64(0), "t_b": int64(100)}, "stride": int64(10)}},
+	} {
+		_, err := ops.ExecuteOn(ctx, e, call.op, call.args, ops.ExecOptions{})
+		var ce *ops.Error
+		if !errors.As(err, &ce) || ce.Code != ops.EInvalidArg || !strings.Contains(ce.Message, "no SQL form") {
+			t.Fatalf("%s %v: got %v, want a refusal", call.op, call.args, err)
+		}
 	}
 	allowed, _ := oe.Details["allowed"].([]string)
 	if len(allowed) != len(Supported()) || allowed[0] != Supported()[0] {
