@@ -43,6 +43,11 @@ type Engine struct {
 	mu     sync.Mutex
 	conn   *pgx.Conn
 	schema string
+	// counts were read in a snapshot whose last batch was countsTT: the
+	// version tables change only with a batch, so they hold until then.
+	counts   engine.Counts
+	countsTT bt.Time
+	haveCnt  bool
 }
 
 // Open connects to the store named by url (pgstore.ParseURL) read-only.
@@ -104,8 +109,13 @@ func (e *Engine) Pin(asOf bt.Time, fn func(ops.Pinned) error) error {
 		return fmt.Errorf("sql engine: reading the last batch: %w", err)
 	}
 	p := &pinned{tx: tx, asOf: bt.ClampTT(min(asOf, last))}
-	if err := p.readCounts(ctx); err != nil {
-		return err
+	if e.haveCnt && e.countsTT == last {
+		p.counts = e.counts
+	} else {
+		if err := p.readCounts(ctx); err != nil {
+			return err
+		}
+		e.counts, e.countsTT, e.haveCnt = p.counts, last, true
 	}
 	return fn(p)
 }
@@ -138,7 +148,7 @@ func Refusal(op string) *ops.Error {
 }
 
 // readCounts reads the statistics the cost models and the envelope's
-// dataset extent use, over every stored version as the native engine's
+// dataset extent use (once per last batch: Engine keeps them), over every stored version as the native engine's
 // Counts: nodes are the distinct uids of node versions and edge endpoints;
 // the extent runs from the earliest edge start to the latest edge end, an
 // open end counting as start + 1.
