@@ -146,3 +146,7 @@ func ReachRows(fwd, bwd map[string]int64) []any {
 	}
 	return out
 }
+
+// NeighborhoodStride is neighborhood_evolution's effective stride and
+// bucket count, with the native kernel's refusals.
+func NeighborhoodStride(c *Call) (stride, n int64, err error) { return neighborhoodStride(c) }

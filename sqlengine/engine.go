@@ -22,6 +22,7 @@ type kernel func(p *pinned, c *ops.Call) (map[string]any, error)
 var kernels = map[string]kernel{
 	"entity_history":          runHistory,
 	"graph_metric_timeseries": runSeries,
+	"neighborhood_evolution":  runNeighborhood,
 	"snapshot_subgraph":       runSnapshot,
 	"temporal_reachability":   runReach,
 }

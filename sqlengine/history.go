@@ -46,8 +46,7 @@ func runHistory(p *pinned, c *ops.Call) (map[string]any, error) {
 	if !c.Bool("include_edges") {
 		return out, nil
 	}
-	es, err := p.edges(c, `SELECT src, dst, rel_type, disc, vt_s, vt_e, tt_s FROM edge_versions WHERE src = $1 AND `+believed+`
-UNION ALL SELECT src, dst, rel_type, disc, vt_s, vt_e, tt_s FROM edge_versions WHERE dst = $1 AND src <> $1 AND `+believed, uid, p.asOf)
+	es, err := p.edges(c, incident, uid, p.asOf)
 	if err != nil {
 		return nil, err
 	}
