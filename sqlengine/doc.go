@@ -18,17 +18,21 @@ E_INVALID_ARG naming them:
 	snapshot_subgraph        every argument: breadth-first rounds driven by the client
 	temporal_reachability    out, in and both without delta_max_wait: relaxation rounds driven by the client
 	graph_metric_timeseries  stride with node_count, active_edge_count, edge_event_count
+	neighborhood_evolution   every argument
 
 A form of a supported operator without SQL (a calendar cycle, another
 metric) is refused the same way.
 
-# Pinning
+# Pinning and plans
 
 A call runs in one REPEATABLE READ, READ ONLY transaction: every
 statement sees one snapshot. The belief time is the call's as_of_tt
 clamped to the last batch's tt (as the in-memory engine clamps it), and a
 version is believed at T iff tt_s <= T < tt_e. The statistics for the cost
-models and the envelope's dataset extent are read in the same snapshot.
+models and the envelope's dataset extent are read in the same snapshot,
+once per last batch. The connection plans every statement for its values
+(plan_cache_mode force_custom_plan): a generic plan cannot see that the
+belief test keeps nearly every row.
 
 # Distribution (Citus)
 

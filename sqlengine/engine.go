@@ -60,6 +60,10 @@ func Open(ctx context.Context, url string) (*Engine, error) {
 	}
 	cfg.RuntimeParams["search_path"] = schema
 	cfg.RuntimeParams["application_name"] = "tgms sql engine"
+	// Plans are made for each call's values: a generic plan of a cached
+	// statement cannot see that the belief test keeps nearly every row (it
+	// guesses a few), and would then pick nested loops over whole tables.
+	cfg.RuntimeParams["plan_cache_mode"] = "force_custom_plan"
 	conn, err := pgx.ConnectConfig(ctx, cfg)
 	if err != nil {
 		return nil, fmt.Errorf("sql engine: connecting to %s: %w", pgstore.Redact(url), err)

@@ -57,13 +57,14 @@ func TestCallEngineSQL(t *testing.T) {
 		{"entity_history", `{"uid":"n1","include_edges":true,"limit":5}`},
 		{"graph_metric_timeseries", `{"metric":"edge_event_count","window":{"t_a":0,"t_b":4000000000000000},"stride":100000000000000}`},
 		{"graph_metric_timeseries", `{"metric":"node_count","window":{"t_a":0,"t_b":4000000000000000},"stride":100000000000000}`},
+		{"temporal_reachability", `{"src":"n1","window":{"t_a":0,"t_b":4000000000000000},"direction":"both"}`},
 	} {
 		want := digest("--store", url, call[0], call[1])
 		if got := digest("--store", url, "--engine", "sql", call[0], call[1]); got != want {
 			t.Fatalf("%s --engine sql: digest %s, the read model's %s", call[0], got, want)
 		}
 	}
-	out, _, code := runCLI(t, "call", "--store", url, "--engine", "sql", "temporal_reachability", `{"src":"n1","window":{"t_a":0,"t_b":10}}`)
+	out, _, code := runCLI(t, "call", "--store", url, "--engine", "sql", "count_temporal_motifs", `{"motif":"M_triangle_cyclic","delta":1000,"window":{"t_a":0,"t_b":10}}`)
 	if code != exitInput || !strings.Contains(out, "no SQL form") || !strings.Contains(out, "entity_history") {
 		t.Fatalf("an operator without SQL: exit %d %s", code, out)
 	}
