@@ -150,3 +150,22 @@ func ReachRows(fwd, bwd map[string]int64) []any {
 // NeighborhoodStride is neighborhood_evolution's effective stride and
 // bucket count, with the native kernel's refusals.
 func NeighborhoodStride(c *Call) (stride, n int64, err error) { return neighborhoodStride(c) }
+
+// BurstPayload is burst_detection's payload from a backend's per-bucket
+// occurrence counts: counts(t_a, t_b, stride, n) returns n counts. The
+// buckets and parameters are checked first, as the native kernel does.
+func BurstPayload(c *Call, counts func(ta, tb, stride int64, n int) ([]int64, error)) (map[string]any, error) {
+	b, err := gmtsMakeBuckets(c.Window("window"), c.Int("stride"))
+	if err != nil {
+		return nil, err
+	}
+	p, err := burstReadParams(c)
+	if err != nil {
+		return nil, err
+	}
+	x, err := counts(b.ta, b.tb, b.stride, b.n)
+	if err != nil {
+		return nil, err
+	}
+	return burstRows(c, b, p, x)
+}

@@ -14,6 +14,7 @@ bi-temporal stores).
 Supported lists the operators with a SQL form; any other is refused with
 E_INVALID_ARG naming them:
 
+	burst_detection          target kind edge_event_rate (any rel_type, every method)
 	entity_history           every argument (include_edges, pages)
 	snapshot_subgraph        every argument: breadth-first rounds driven by the client
 	temporal_reachability    out, in and both without delta_max_wait: relaxation rounds driven by the client

@@ -20,6 +20,7 @@ import (
 type kernel func(p *pinned, c *ops.Call) (map[string]any, error)
 
 var kernels = map[string]kernel{
+	"burst_detection":         runBurst,
 	"entity_history":          runHistory,
 	"graph_metric_timeseries": runSeries,
 	"neighborhood_evolution":  runNeighborhood,

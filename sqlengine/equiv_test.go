@@ -103,6 +103,17 @@ func calls(rng *rand.Rand, hist []oracle.Batch) []map[string]any {
 	for range 40 {
 		ta := int64(rng.IntN(120)) - 10
 		tb := ta + 1 + int64(rng.IntN(130))
+		target := map[string]any{"kind": "edge_event_rate"}
+		if r := rng.IntN(3); r > 0 {
+			target["rel_type"] = []string{"R", "S"}[r-1]
+		}
+		args := map[string]any{"target": target, "window": map[string]any{"t_a": ta, "t_b": tb}, "stride": int64(1 + rng.IntN(20)),
+			"method": []string{"zscore", "ratio", "kleinberg"}[rng.IntN(3)]}
+		out = append(out, with("burst_detection", args, asOfs[rng.IntN(len(asOfs))]))
+	}
+	for range 40 {
+		ta := int64(rng.IntN(120)) - 10
+		tb := ta + 1 + int64(rng.IntN(130))
 		dir := []string{"out", "in", "both"}[rng.IntN(3)]
 		args := map[string]any{"src": uids[rng.IntN(len(uids))], "window": map[string]any{"t_a": ta, "t_b": tb}, "direction": dir, "limit": int64(1 + rng.IntN(8))}
 		out = append(out, with("temporal_reachability", args, asOfs[rng.IntN(len(asOfs))]))
