@@ -96,7 +96,7 @@ func aggFast(c *Call, p *aggPlan) (map[string]any, bool, error) {
 			timeMult, stride = mult[i], d.stride
 		}
 	}
-	if err := c.Work(int64(r.Store().NumEdgeVersions())); err != nil {
+	if err := c.Work(int64(r.NumEdgeVersions())); err != nil {
 		return nil, true, err
 	}
 	t, _ := aggFastTallies.Get().(*engine.Tally)

@@ -25,7 +25,7 @@ const aggKEvBytes = int64(unsafe.Sizeof(aggKEv{}))
 
 // aggSortKEvs orders a group's events by time, then src and dst uids in
 // code-point order, then eid (first/last's tie rule, made total).
-func aggSortKEvs(r engine.Reader, evs []aggKEv) {
+func aggSortKEvs(r Reader, evs []aggKEv) {
 	slices.SortFunc(evs, func(a, b aggKEv) int {
 		if a.t != b.t {
 			return cmp.Compare(a.t, b.t)
@@ -68,7 +68,7 @@ func aggKSelect(sorted []aggKEv, k int64, last bool) []aggKEv {
 // aggKStat is stat (count, sum, mean, min, max) of a's source over the
 // selected events, their values read as the scan reads them for the plain
 // aggregates; values that are not numbers are skipped.
-func aggKStat(r engine.Reader, props aggProps, prop string, sel []aggKEv, a aggAgg) (any, error) {
+func aggKStat(r Reader, props aggProps, prop string, sel []aggKEv, a aggAgg) (any, error) {
 	if a.stat == "count" {
 		return int64(len(sel)), nil
 	}

@@ -5,7 +5,6 @@ import (
 	"slices"
 
 	bt "github.com/tgms-go/tgms/bitemporal"
-	"github.com/tgms-go/tgms/engine"
 )
 
 // --- the kernel -------------------------------------------------------------
@@ -34,7 +33,7 @@ type aggGroup struct {
 
 // addEnds keeps the group's first and last event: earliest and latest
 // time, ties broken by the smaller (src, dst) uids in code-point order.
-func (g *aggGroup) addEnds(r engine.Reader, t int64, src, dst uint32) {
+func (g *aggGroup) addEnds(r Reader, t int64, src, dst uint32) {
 	switch {
 	case !g.ends:
 		g.ends = true
@@ -49,7 +48,7 @@ func (g *aggGroup) addEnds(r engine.Reader, t int64, src, dst uint32) {
 }
 
 // aggPairLess orders (src, dst) pairs by their uids in code-point order.
-func aggPairLess(r engine.Reader, s1, d1, s2, d2 uint32) bool {
+func aggPairLess(r Reader, s1, d1, s2, d2 uint32) bool {
 	if s1 != s2 {
 		return r.UID(s1) < r.UID(s2)
 	}
@@ -195,7 +194,7 @@ func aggKernel(c *Call, p *aggPlan, stream bool) (out map[string]any, dirty bool
 		case aggDimRel:
 			// Keys hold the store's dense rel ids, below the number of
 			// rel types it has seen.
-			widths = append(widths, uint(bits.Len64(uint64(max(1, len(r.Store().Stats().RelTypes))))))
+			widths = append(widths, uint(bits.Len64(uint64(max(1, r.NumRels())))))
 		case aggDimLabel:
 			widths = append(widths, 24)
 		case aggDimPair:
@@ -253,7 +252,7 @@ func aggKernel(c *Call, p *aggPlan, stream bool) (out map[string]any, dirty bool
 	// times cheaper than merging the index runs (every aggregate here is
 	// order-independent; sequence aggregates sort their group's times).
 	// With a small endpoint_filter the adjacency lists of its nodes answer.
-	st := r.Store()
+	st := r
 	nVersions := uint32(st.NumEdgeVersions())
 	var evs []uint32
 	adjacent := p.epSet != nil && len(p.epSet) <= aggAdjacentMax
@@ -324,7 +323,7 @@ func aggKernel(c *Call, p *aggPlan, stream bool) (out map[string]any, dirty bool
 		if p.rels != nil && !p.rels[r.RelType(v)] {
 			continue
 		}
-		if p.auth != nil && !p.auth.keeps(r.Store().EdgeProvenance(v)) {
+		if p.auth != nil && !p.auth.keeps(r.EdgeProvenance(v)) {
 			continue
 		}
 		src, dst := r.Src(v), r.Dst(v)
@@ -617,7 +616,7 @@ func aggSearch(n int, f func(int) bool) int {
 // aggChainEnd is the end of the occurrence that starts with believed
 // version v: v's end, extended over believed versions of the same identity
 // that start exactly where the previous one ends.
-func aggChainEnd(r engine.Reader, v uint32, iv bt.Interval) int64 {
+func aggChainEnd(r Reader, v uint32, iv bt.Interval) int64 {
 	end := iv.End
 	if end >= bt.OpenEnd {
 		return end

@@ -149,6 +149,11 @@ func runBurstDetection(c *Call) (map[string]any, error) {
 	if err != nil {
 		return nil, err
 	}
+	return burstRows(c, b, p, x)
+}
+
+// burstRows scores the per-bucket counts x by the call's method.
+func burstRows(c *Call, b gmtsBuckets, p burstParams, x []int64) (map[string]any, error) {
 	var rows []any
 	flag := func(i int, score any) {
 		rows = append(rows, map[string]any{"t_a": b.start(i), "t_b": b.end(i), "value": float64(x[i]), "score": score})

@@ -111,7 +111,7 @@ func coActiveSelect(c *Call, path string, spec map[string]any) ([]uint32, error)
 	default:
 		// No endpoint: one sequential pass over every edge version (the
 		// whole valid-time axis is asked for), then a sort of the matches.
-		n := c.R.Store().NumEdgeVersions()
+		n := c.R.NumEdgeVersions()
 		if err := c.Work(int64(n)); err != nil {
 			return nil, err
 		}

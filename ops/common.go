@@ -26,7 +26,7 @@ func EdgeRowSchema(desc string) *Schema {
 }
 
 // edgeRow renders edge version v as {eid, vid, src, dst, rel_type, vt_s, vt_e}.
-func edgeRow(r engine.Reader, v uint32) map[string]any {
+func edgeRow(r Reader, v uint32) map[string]any {
 	e := r.Edge(v)
 	eid := engine.EID(e.Key)
 	return map[string]any{
@@ -37,14 +37,14 @@ func edgeRow(r engine.Reader, v uint32) map[string]any {
 }
 
 // vidOf computes the version id of edge version v.
-func vidOf(r engine.Reader, v uint32) string {
+func vidOf(r Reader, v uint32) string {
 	e := r.Edge(v)
 	return engine.VID(engine.EID(e.Key), e.TTs, e.Valid.Start)
 }
 
 // sortByStartVID orders edge versions by (vt_s, vid), the default order of
 // rows that come from a scan. vids are hashed only to break ties.
-func sortByStartVID(r engine.Reader, vs []uint32) {
+func sortByStartVID(r Reader, vs []uint32) {
 	cache := map[uint32]string{}
 	vid := func(v uint32) string {
 		if s, ok := cache[v]; ok {

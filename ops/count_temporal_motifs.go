@@ -214,7 +214,7 @@ const motifSampleMin = 20_000
 // window holds fewer than motifSampleMin events.
 func motifSampledCandidates(c *Call, w bt.Interval, delta int64) (perEdge float64, ok bool) {
 	r := c.R
-	if r.Store() == nil {
+	if r == nil {
 		return 0, false
 	}
 	n := 0

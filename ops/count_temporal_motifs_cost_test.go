@@ -72,7 +72,7 @@ func TestMotifCostTracksBurstyStore(t *testing.T) {
 		})
 		exact /= n
 		args := map[string]any{"motif": "M_triangle_cyclic", "delta": delta, "window": map[string]any{"t_a": w.Start, "t_b": w.End}}
-		c := &Call{Ctx: context.Background(), R: r, Args: args, Stats: stats}
+		c := &Call{Ctx: context.Background(), R: Native{r}, Args: args, Stats: stats}
 		got, ok := motifSampledCandidates(c, w, delta)
 		if !ok {
 			t.Fatalf("delta %d: no sample on %d events", delta, int(n))

@@ -37,7 +37,7 @@ const motifMaxEventsUnfiltered = 5_000_000
 // collect renumbers the nodes of the occurrences among vs (carved
 // fragments skipped) into ev.local, counts them in ev.total and returns
 // those that are not self-loops.
-func (ev *motifEvents) collect(r engine.Reader, vs []uint32) []motifRaw {
+func (ev *motifEvents) collect(r Reader, vs []uint32) []motifRaw {
 	localOf := make([]int32, r.NumNodes())
 	for i := range localOf {
 		localOf[i] = -1
@@ -67,7 +67,7 @@ func (ev *motifEvents) collect(r engine.Reader, vs []uint32) []motifRaw {
 }
 
 // finish sorts the collected events by (t, eid) into ev's columns.
-func (ev *motifEvents) finish(r engine.Reader, raw []motifRaw) {
+func (ev *motifEvents) finish(r Reader, raw []motifRaw) {
 	ev.nodes = len(ev.local)
 	motifSortEvents(r, raw)
 	n := len(raw)
@@ -144,7 +144,7 @@ func motifCollect(c *Call) (*motifEvents, error) {
 
 // motifSortEvents orders events by (t, eid): by (t, version id) first, then
 // each run of equal t by eid (hashed only for the ties).
-func motifSortEvents(r engine.Reader, raw []motifRaw) {
+func motifSortEvents(r Reader, raw []motifRaw) {
 	slices.SortFunc(raw, func(a, b motifRaw) int {
 		if a.t != b.t {
 			return cmp.Compare(a.t, b.t)
@@ -286,7 +286,7 @@ func motifWindow(list []int32, after, end int32) []int32 {
 }
 
 // edgeRow renders event i as {src, dst, t, eid, rel_type}.
-func (ev *motifEvents) edgeRow(r engine.Reader, i int32) map[string]any {
+func (ev *motifEvents) edgeRow(r Reader, i int32) map[string]any {
 	e := r.Edge(ev.ver[i])
 	return map[string]any{"src": e.Key.Src, "dst": e.Key.Dst, "t": ev.t[i], "eid": engine.EID(e.Key), "rel_type": e.Key.RelType}
 }

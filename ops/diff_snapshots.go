@@ -94,7 +94,7 @@ func diffContentSchema(desc string) *Schema {
 // diffIdentity returns a dense representative of edge version v's logical
 // identity: the smallest version id of that identity (the same for all its
 // versions, and distinct across identities).
-func diffIdentity(r engine.Reader, v uint32) uint32 { return r.IdentityMin(v) }
+func diffIdentity(r Reader, v uint32) uint32 { return r.IdentityMin(v) }
 
 // nodeChange is a node whose content differs between the two snapshots.
 type nodeChange struct {
@@ -117,7 +117,7 @@ var diffNodeChunk = 4096
 // diffNodesParallel diffs ids over up to GOMAXPROCS goroutines, each
 // taking a contiguous share, and concatenates their lists in share order:
 // the caller sorts them, so the result does not depend on the split.
-func diffNodesParallel(r engine.Reader, ids []uint32, t1, t2 bt.Time) nodeDiff {
+func diffNodesParallel(r Reader, ids []uint32, t1, t2 bt.Time) nodeDiff {
 	workers := min(runtime.GOMAXPROCS(0), len(ids)/diffNodeChunk+1)
 	if workers <= 1 {
 		return diffNodes(r, ids, t1, t2)
@@ -145,7 +145,7 @@ func diffNodesParallel(r engine.Reader, ids []uint32, t1, t2 bt.Time) nodeDiff {
 
 // diffNodes compares, for each node id, its believed versions valid at t1
 // and at t2.
-func diffNodes(r engine.Reader, ids []uint32, t1, t2 bt.Time) nodeDiff {
+func diffNodes(r Reader, ids []uint32, t1, t2 bt.Time) nodeDiff {
 	var d nodeDiff
 	for _, id := range ids {
 		var a, b bt.NodeVersion
@@ -183,7 +183,7 @@ func diffNodes(r engine.Reader, ids []uint32, t1, t2 bt.Time) nodeDiff {
 // number of versions valid at each. In parallel, the two instants are
 // read on two goroutines, each filling its own map: the maps, and so the
 // diff, are the sequential pass's.
-func diffEdgesValid(r engine.Reader, t1, t2 bt.Time, parallel bool) (at1, at2 map[uint32]uint32, n [2]int) {
+func diffEdgesValid(r Reader, t1, t2 bt.Time, parallel bool) (at1, at2 map[uint32]uint32, n [2]int) {
 	at := [2]map[uint32]uint32{}
 	read := func(k int, t bt.Time) {
 		vs := r.EdgesValidAt(t)

@@ -41,7 +41,7 @@ func TestDiffNodesParallelMatchesSequential(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	r := e.Reader(bt.OpenEnd)
+	r := Native{e.Reader(bt.OpenEnd)}
 	var ids []uint32
 	for id := range uint32(r.NumNodes()) {
 		ids = append(ids, id)
@@ -101,7 +101,7 @@ func TestDiffEdgesValidParallelMatchesSequential(t *testing.T) {
 		}
 	}
 	for _, asOf := range []bt.Time{2, bt.OpenEnd} {
-		r := e.Reader(asOf)
+		r := Native{e.Reader(asOf)}
 		for _, ts := range [][2]bt.Time{{10, 60}, {0, 150}, {40, 41}} {
 			want := [2]map[uint32]uint32{{}, {}}
 			for v := range uint32(e.NumEdgeVersions()) {

@@ -72,7 +72,7 @@ func runEntityHistory(c *Call) (map[string]any, error) {
 			}
 		}
 		if auth != nil {
-			inc = slices.DeleteFunc(inc, func(v uint32) bool { return !auth.keeps(c.R.Store().EdgeVersion(v).Prov) })
+			inc = slices.DeleteFunc(inc, func(v uint32) bool { return !auth.keeps(c.R.EdgeProvenance(v)) })
 		}
 		if err := c.Work(int64(len(inc))); err != nil {
 			return nil, err
@@ -82,7 +82,7 @@ func runEntityHistory(c *Call) (map[string]any, error) {
 		edges := make([]map[string]any, 0, min(limit, len(inc)))
 		for _, v := range inc[:min(limit, len(inc))] {
 			row := edgeRow(c.R, v)
-			if p := c.R.Store().EdgeVersion(v).Prov; all || (p != nil && !p.Derived) {
+			if p := c.R.EdgeProvenance(v); all || (p != nil && !p.Derived) {
 				putProvenance(row, p, nil, all)
 			}
 			edges = append(edges, row)

@@ -220,7 +220,7 @@ func gmtsVisit(c *Call, w bt.Interval, starting bool, fn func(v uint32, iv bt.In
 		}
 		return nil
 	}
-	n := c.R.Store().NumEdgeVersions()
+	n := c.R.NumEdgeVersions()
 	if err := c.Work(int64(n)); err != nil {
 		return err
 	}
@@ -283,7 +283,7 @@ func gmtsEventCounts(c *Call, b gmtsBuckets, w bt.Interval) ([]int64, error) {
 // with the engine's parallel column scan (for windows holding a large
 // share of the store).
 func gmtsCountScan(c *Call, b gmtsBuckets, rel uint32, out []int64) error {
-	if err := c.Work(int64(c.R.Store().NumEdgeVersions())); err != nil {
+	if err := c.Work(int64(c.R.NumEdgeVersions())); err != nil {
 		return err
 	}
 	c.R.CountEventStarts(b.ta, b.tb, b.stride, rel, out)
@@ -327,7 +327,7 @@ func gmtsReciprocity(c *Call, b gmtsBuckets, w bt.Interval) ([]any, error) {
 func gmtsReciprocityBy(c *Call, n int, w bt.Interval, of func(t int64) int) ([]any, error) {
 	// Sized from the window's share of the store so that the appends below
 	// do not regrow (and copy) the arrays.
-	est := min(c.R.Store().NumEdgeVersions(), int(c.WindowFraction(w)*float64(c.R.Store().NumEdgeVersions())*1.05)+64)
+	est := min(c.R.NumEdgeVersions(), int(c.WindowFraction(w)*float64(c.R.NumEdgeVersions())*1.05)+64)
 	evBucket := make([]int32, 0, est)
 	evPair := make([]uint64, 0, est)
 	err := gmtsVisit(c, w, true, func(v uint32, iv bt.Interval) {

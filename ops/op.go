@@ -123,7 +123,7 @@ func Names() []string {
 // budget.
 type Call struct {
 	Ctx   context.Context
-	R     engine.Reader
+	R     Reader
 	Args  map[string]any
 	Stats Stats
 	work  int64
@@ -325,6 +325,13 @@ func Execute(ctx context.Context, src Source, name string, raw map[string]any) (
 // ExecuteWith is Execute with options: whole results for the executor's
 // steps, and a memory budget. A payload larger than the budget is E_LIMIT.
 func ExecuteWith(ctx context.Context, src Source, name string, raw map[string]any, opt ExecOptions) (*Envelope, error) {
+	return ExecuteOn(ctx, NativeBackend{src}, name, raw, opt)
+}
+
+// ExecuteOn is ExecuteWith on any backend: the envelope (defaults, belief
+// time, cost check, paging, memory budget, digest) is the same whichever
+// backend computes the payload.
+func ExecuteOn(ctx context.Context, b Backend, name string, raw map[string]any, opt ExecOptions) (*Envelope, error) {
 	spec, args, err := Prepare(name, raw)
 	if err != nil {
 		return nil, err
@@ -349,15 +356,15 @@ func ExecuteWith(ctx context.Context, src Source, name string, raw map[string]an
 		asOf, after = tt, key
 	}
 	var env *Envelope
-	err = src.Read(asOf, func(r engine.Reader) error {
-		st := r.Store().Counts()
-		c := &Call{Ctx: ctx, R: r, Args: args, limit: MaxWork, mem: opt.MemBudget, Stats: Stats{
+	err = b.Pin(asOf, func(r Pinned) error {
+		st := r.Counts()
+		c := &Call{Ctx: ctx, R: r.Reader(), Args: args, limit: MaxWork, mem: opt.MemBudget, Stats: Stats{
 			Nodes: int64(st.Nodes), NodeVersions: int64(st.NodeVersions), EdgeVersions: int64(st.EdgeVersions), VtMin: st.VtMin, VtMax: st.VtMax,
 		}}
 		if err := checkCost(spec, c); err != nil {
 			return err
 		}
-		payload, err := spec.Run(c)
+		payload, err := r.Run(spec, c)
 		if err != nil {
 			var oe *Error
 			if errors.As(err, &oe) {

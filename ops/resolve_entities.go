@@ -285,7 +285,7 @@ func runResolveEntities(c *Call) (map[string]any, error) {
 }
 
 // resolveCanonical is id's canonical version: its latest believed one.
-func resolveCanonical(r engine.Reader, id uint32) bt.NodeVersion {
+func resolveCanonical(r Reader, id uint32) bt.NodeVersion {
 	var can bt.NodeVersion
 	first := true
 	uid := r.UID(id)

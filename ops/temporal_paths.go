@@ -117,7 +117,7 @@ func (p *tpathsPath) departure() int64 { return p.taus[0] }
 
 type tpathsRun struct {
 	c        *Call
-	r        engine.Reader
+	r        Reader
 	w        bt.Interval
 	src, dst uint32
 	maxHops  int

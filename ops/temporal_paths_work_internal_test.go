@@ -38,7 +38,7 @@ func TestTemporalPathsWorkFollowsSrc(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, hops := range []int64{2, 3, 6} {
-		c := &Call{Ctx: context.Background(), R: e.Reader(bt.OpenEnd), limit: MaxWork, Args: map[string]any{
+		c := &Call{Ctx: context.Background(), R: Native{e.Reader(bt.OpenEnd)}, limit: MaxWork, Args: map[string]any{
 			"src": "a", "dst": "hub", "window": map[string]any{"t_a": int64(0), "t_b": int64(1_000_000)},
 			"k": int64(5), "max_hops": hops, "order": "earliest_arrival"}}
 		res, err := runTemporalPaths(c)

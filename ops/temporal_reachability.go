@@ -5,7 +5,6 @@ import (
 	"strings"
 
 	bt "github.com/tgms-go/tgms/bitemporal"
-	"github.com/tgms-go/tgms/engine"
 )
 
 // temporal_reachability: who can src reach (direction "out", earliest
@@ -219,7 +218,7 @@ func runTemporalReachability(c *Call) (map[string]any, error) {
 }
 
 // reachRows merges the forward and backward hits into sorted rows.
-func reachRows(r engine.Reader, dir string, fwd, bwd []reachHit) []any {
+func reachRows(r Reader, dir string, fwd, bwd []reachHit) []any {
 	type row struct {
 		uid    string
 		ea, ld int64 // OpenEnd = null

@@ -77,8 +77,8 @@ that stated none: import for a bulk load, else system).`,
 					nodes = int64(len(c.Strings("uids")))
 				}
 				batches := uint64(1) // statically (no store open) a lower bound; the runtime check sees the real count
-				if c.R.Store() != nil {
-					batches = max(1, c.R.Store().Batches())
+				if c.R != nil {
+					batches = max(1, c.R.Batches())
 				}
 				return Cost{Rows: c.Stats.NodeVersions + nodes*int64(batches)}
 			}
@@ -238,11 +238,11 @@ func versionHistoryEdges(c *Call, ids []uint32, belief string) ([]map[string]any
 		}
 	}
 	wantEID, hasEID := c.Args["eid"].(string)
-	st := c.R.Store()
+	st := c.R
 	// Versions are stored in batch order, so tt_s does not decrease with
 	// the version id: the rows written at or before T are a prefix.
 	n := st.NumEdgeVersions()
-	end := sort.Search(n, func(v int) bool { return st.EdgeVersion(uint32(v)).TTs > T })
+	end := sort.Search(n, func(v int) bool { return st.Edge(uint32(v)).TTs > T })
 	var rows []map[string]any
 	for v := range uint32(end) {
 		if v&1023 == 0 {
@@ -260,7 +260,7 @@ func versionHistoryEdges(c *Call, ids []uint32, belief string) ([]map[string]any
 		if touch != nil && !touch[c.R.Src(v)] && !touch[c.R.Dst(v)] {
 			continue
 		}
-		e := st.EdgeVersion(v)
+		e := st.Edge(v)
 		tte, cb, change := versionHistoryClosure(e.TTe, e.ClosedBy, T)
 		if !versionHistoryKeep(belief, want, change) || !auth.keeps(e.Prov) {
 			continue
@@ -288,7 +288,7 @@ func versionHistoryEdges(c *Call, ids []uint32, belief string) ([]map[string]any
 // exposes node versions only through NodeHistory (believed rows), so the
 // batch times are found by bisecting SeqAt.
 func versionHistoryPins(c *Call, T bt.Time) ([]bt.Time, error) {
-	st := c.R.Store()
+	st := c.R
 	var pins []bt.Time
 	var find func(lo, hi bt.Time, slo, shi uint32) error
 	find = func(lo, hi bt.Time, slo, shi uint32) error {
@@ -340,11 +340,11 @@ func versionHistoryNodes(c *Call, ids []uint32, belief string) ([]map[string]any
 		tts, vts bt.Time
 	}
 	var rows []map[string]any
-	st := c.R.Store()
+	st := c.R
 	for _, id := range ids {
 		seen := map[key]bool{}
 		for _, p := range pins {
-			hist, vids := st.Reader(p).NodeHistoryVIDs(id)
+			hist, vids := st.At(p).NodeHistoryVIDs(id)
 			if err := c.Work(int64(len(hist)) + 1); err != nil {
 				return nil, err
 			}

@@ -12,10 +12,11 @@ import (
 	"github.com/tgms-go/tgms/canon"
 	"github.com/tgms-go/tgms/exec"
 	"github.com/tgms-go/tgms/ops"
+	"github.com/tgms-go/tgms/pgstore"
 )
 
 func newCall() *cobra.Command {
-	var store string
+	var store, eng string
 	var timeout time.Duration
 	cmd := &cobra.Command{
 		Use:   "call --store DIR [--timeout 60s] OP ['JSON-ARGS']",
@@ -28,7 +29,13 @@ result_digest (SHA-256 of the canonical result). A refusal is printed as
 
 The call runs under a deadline (--timeout, default ` + exec.DefaultDeadline.String() + `, the same as
 'tgms plan run'): a call the cost model admits but that runs past it is
-stopped with E_COST, the estimate and the work done in the details.`,
+stopped with E_COST, the estimate and the work done in the details.
+
+On a PostgreSQL store (--store postgres://...), --engine native (the
+default) runs the call on the in-memory read model built from the
+batches; --engine sql runs it as SQL against the version tables, with the
+same envelope and result digest, for the operators that have a SQL form
+(an operator without one is refused, naming those that have it).`,
 		Args: cobra.RangeArgs(1, 2),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			raw := map[string]any{}
@@ -43,14 +50,20 @@ stopped with E_COST, the estimate and the work done in the details.`,
 				}
 				raw = m
 			}
+			if timeout <= 0 {
+				return usageError{fmt.Errorf("--timeout must be positive, got %s", timeout)}
+			}
+			if pgstore.IsURL(store) {
+				return pgCall(cmd, store, eng, args[0], raw, timeout)
+			}
+			if eng != engineNative {
+				return usageError{fmt.Errorf("--engine %s runs on a PostgreSQL store (--store postgres://...), not on %s", eng, store)}
+			}
 			db, err := openReadOnly(store)
 			if err != nil {
 				return err
 			}
 			defer closeDB(db, cmd.ErrOrStderr())
-			if timeout <= 0 {
-				return usageError{fmt.Errorf("--timeout must be positive, got %s", timeout)}
-			}
 			ctx, cancel := context.WithTimeout(cmd.Context(), timeout)
 			defer cancel()
 			env, err := db.Call(ctx, args[0], raw)
@@ -72,8 +85,9 @@ stopped with E_COST, the estimate and the work done in the details.`,
 			return nil
 		},
 	}
-	cmd.Flags().StringVar(&store, "store", "", "store directory")
+	cmd.Flags().StringVar(&store, "store", "", "store directory, or postgres://USER@HOST:PORT/DB?schema=NAME")
 	cmd.Flags().DurationVar(&timeout, "timeout", exec.DefaultDeadline, "stop the call after this long (E_COST)")
+	cmd.Flags().StringVar(&eng, "engine", engineNative, "on a PostgreSQL store: native (in-memory read model) or sql (SQL on the version tables)")
 	return cmd
 }
 

@@ -1,0 +1,63 @@
+/*
+Package sqlengine runs operators as SQL against a PostgreSQL store's
+version tables (package pgstore), for stores larger than a process's
+memory: no batch is read and no in-memory engine is built. It is an
+ops.Backend, so a call gets the envelope of the in-memory engine (default
+arguments, pinned belief time, cost check, paging, memory budget, digest)
+and, for every operator it supports, the same result digest: the
+payloads are built by the operators' own row builders from the versions
+the SQL selects (tested against the in-memory engine on random
+bi-temporal stores).
+
+# Operators
+
+Supported lists the operators with a SQL form; any other is refused with
+E_INVALID_ARG naming them:
+
+	burst_detection          target kind edge_event_rate (any rel_type, every method)
+	entity_history           every argument (include_edges, pages)
+	snapshot_subgraph        every argument: breadth-first rounds driven by the client
+	temporal_reachability    out, in and both without delta_max_wait: relaxation rounds driven by the client
+	graph_metric_timeseries  stride with node_count, active_edge_count, edge_event_count
+	neighborhood_evolution   every argument
+
+A form of a supported operator without SQL (a calendar cycle, another
+metric) is refused the same way.
+
+# Pinning and plans
+
+A call runs in one REPEATABLE READ, READ ONLY transaction: every
+statement sees one snapshot. The belief time is the call's as_of_tt
+clamped to the last batch's tt (as the in-memory engine clamps it), and a
+version is believed at T iff tt_s <= T < tt_e. The statistics for the cost
+models and the envelope's dataset extent are read in the same snapshot,
+once per last batch. The connection plans every statement for its values
+(plan_cache_mode force_custom_plan): a generic plan cannot see that the
+belief test keeps nearly every row.
+
+# Distribution (Citus)
+
+Every statement is one Citus plans across shards, with node_versions
+distributed by uid and edge_versions by src, co-located (citus.sql):
+
+  - a uid's node versions: a filter on the distribution column (router
+    query, one shard);
+  - a node's out-edges: a filter on src (router); its in-edges: a filter
+    on dst, a multi-shard scan that each shard answers from its dst index;
+  - series: grouped aggregates (group by bucket index) that every shard
+    computes in part and the coordinator merges (count is combinable);
+  - snapshot and reachability rounds: the frontier is sent as arrays
+    (unnest, or = ANY); a round joins it with edge_versions on src
+    (forward, co-located with the frontier's own shard key) or on dst
+    (backward), which Citus plans by sending the frontier to every
+    worker as an intermediate result; grouped min/max is combinable;
+  - the carved-fragment test of event counts: an anti-join on the whole
+    edge identity, src included, so both sides are on one shard;
+  - the store statistics: counts, min and max (combinable), and a
+    count of a UNION of uids, which Citus runs by repartitioning.
+
+No statement is a recursive CTE: the operators that walk the graph run
+as client-driven rounds, one statement per round, so no statement
+recurses across shards.
+*/
+package sqlengine
