@@ -606,3 +606,11 @@ func readNoFollow(path string) ([]byte, error) {
 	defer f.Close()
 	return io.ReadAll(f)
 }
+
+// DecodeImage loads a store from the bytes of a checkpoint file held in a
+// log's store image record (eventlog.Record.Image), checking everything
+// ReadCheckpoint checks; the checkpoint's tie to the log it was taken from
+// is returned but belongs to that older log.
+func DecodeImage(data []byte) (*Store, CheckpointInfo, error) {
+	return decodeCheckpoint("(store image in the event log)", data)
+}

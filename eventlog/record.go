@@ -3,6 +3,7 @@ package eventlog
 import (
 	"encoding/binary"
 	"fmt"
+	"slices"
 	"sync"
 
 	"github.com/tgms-go/tgms/bitemporal"
@@ -11,17 +12,25 @@ import (
 // Record is one write batch: the ops applied together at transaction time
 // TT. Seq numbers batches from 1 without gaps. Source, when not empty,
 // names what a bulk ingest loaded (see the package documentation).
+//
+// A record with an Image is not a batch but a store image: the bytes of a
+// checkpoint file holding the whole store as of batch Seq at TT, written as
+// the first record of a log rebuilt from a checkpoint ('tgms check --repair
+// --use-checkpoint'). It has no ops and no source; the records after it
+// are batches Seq+1, Seq+2, ...
 type Record struct {
 	TT     bitemporal.Time
 	Seq    uint64
 	Source string
 	Ops    []bitemporal.Op
+	Image  []byte
 }
 
 // Payload constants.
 const (
 	recordBatch   = 1 // a batch
 	recordSourced = 2 // a batch that names its source
+	recordImage   = 3 // a store image (the first record of a rebuilt log)
 
 	// Smallest encodings, used to bound counts by the bytes left.
 	minOpSize    = 3 // retract with an empty ref, ingest with no events
@@ -34,6 +43,13 @@ const (
 // an unknown kind are written as the kind byte alone, which DecodeRecord
 // rejects: Log.Append refuses them before encoding.
 func AppendRecord(dst []byte, r *Record) []byte {
+	if r.Image != nil {
+		dst = append(dst, recordImage)
+		dst = binary.AppendVarint(dst, r.TT)
+		dst = binary.AppendUvarint(dst, r.Seq)
+		dst = binary.AppendUvarint(dst, uint64(len(r.Image)))
+		return append(dst, r.Image...)
+	}
 	if r.Source == "" {
 		dst = append(dst, recordBatch)
 	} else {
@@ -225,6 +241,7 @@ type decoder struct {
 	i     int
 	err   *decodeError
 	build bool
+	typ   byte     // the record type read by header
 	dict  []string // ingest dictionary, reused across ops
 	ndict int      // dictionary size when not building
 }
@@ -375,7 +392,8 @@ func DecodeRecord(payload []byte) (Record, error) {
 func (d *decoder) header(r *Record) error {
 	d.i, d.err, d.ndict = 0, nil, 0
 	t := d.byte1("record type")
-	if d.err == nil && t != recordBatch && t != recordSourced {
+	d.typ = t
+	if d.err == nil && t != recordBatch && t != recordSourced && t != recordImage {
 		d.i--
 		d.fail(fmt.Sprintf("unknown record type %d", t))
 	}
@@ -397,6 +415,25 @@ func (d *decoder) header(r *Record) error {
 
 func (d *decoder) record(r *Record) error {
 	d.header(r)
+	r.Image = nil
+	if d.err == nil && d.typ == recordImage {
+		b := d.bytes("store image")
+		switch {
+		case d.err == nil && len(b) == 0:
+			d.fail("empty store image")
+		case d.err == nil && d.i != len(d.b):
+			d.fail(fmt.Sprintf("%d unexpected bytes after the store image", len(d.b)-d.i))
+		case d.err == nil && d.build:
+			r.Image = slices.Clone(b)
+		case d.err == nil:
+			r.Image = b[:0:0] // non-nil: the scanner knows it is an image
+		}
+		r.Ops = nil
+		if d.err != nil {
+			return d.err
+		}
+		return nil
+	}
 	n := d.count("op count", minOpSize)
 	r.Ops = nil
 	if d.build && n > 0 {
