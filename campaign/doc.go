@@ -19,4 +19,18 @@
 //     since the digest covers every version), LOST (it opened with a
 //     warning but the digest changed) and SILENT (no warning, different
 //     digest). SILENT and LOST must be 0.
+//
+// The corruption campaign damages stores in three states (States): sealed
+// (closed cleanly), killed-after-ack and server-session. With the tgms
+// binary (CorruptConfig.Binary, as 'tgms campaign corrupt' runs it) the
+// last two are made by real kills: the campaign's writer child continues
+// the workload on a store holding two thirds of it and SIGKILLs itself
+// right after its last acknowledgement, and 'tgms serve --allow-writes'
+// gets the last third through its HTTP API and is SIGKILLed after its last
+// 200 (it takes no checkpoint in that session). Each state's oracle is
+// checked before any damage: the workload's digest for the writer (whose
+// clock is fixed), a replay of the log by a fresh engine for the server
+// (whose clock is the wall clock). Trials cycle through the states, so two
+// thirds are post-seal; the report tallies verdicts per state, per file
+// and per mutation.
 package campaign
