@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	bt "github.com/tgms-go/tgms/bitemporal"
 	"github.com/tgms-go/tgms/eventlog"
 )
 
@@ -15,7 +16,17 @@ import (
 // torn write silently dropped.
 func TestFrameHeaderFlipsAfterAckAreDamage(t *testing.T) {
 	dir := t.TempDir()
-	_, rec := crashAfterAck(t, dir, 2)
+	smallStore(t, dir)
+	db := open(t, dir, nil)
+	for i := range 2 {
+		if _, err := db.Write(bt.AssertNode("late"+itoa(i), "P", "", bt.Always)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	rec := db.log.Last().Start
+	db.sealW.Sync()
+	db.log.Sync()
+	db.closeFiles() // a kill after the ack: nothing more is written
 	logPath := filepath.Join(dir, LogFile)
 	data, err := os.ReadFile(logPath)
 	if err != nil {

@@ -38,7 +38,7 @@ func TestRepairUseCheckpoint(t *testing.T) {
 	for name, damage := range cases {
 		t.Run(name, func(t *testing.T) {
 			a, b := t.TempDir(), t.TempDir()
-			want := closedStore(t, a)
+			want := smallStore(t, a)
 			db := open(t, b, nil)
 			if _, err := db.Write(bt.AssertNode("b-only", "P", "", bt.Always)); err != nil {
 				t.Fatal(err)
@@ -96,6 +96,32 @@ func TestRepairUseCheckpoint(t *testing.T) {
 	}
 }
 
+// smallStore is closedStore with a small ingest, for tests that open the
+// store many times.
+func smallStore(t *testing.T, dir string) string {
+	t.Helper()
+	db := open(t, dir, nil)
+	ab := bt.EdgeKey{Src: "a", Dst: "b", RelType: "KNOWS"}
+	for _, ops := range [][]bt.Op{
+		{bt.AssertNode("a", "Person", mustProps(`{"name":"Ada"}`), bt.Always)},
+		{bt.AssertEdge(ab, mustProps(`{"w":1}`), bt.Interval{Start: 10, End: 100})},
+		{bt.Correct(bt.EdgeRef(ab), mustProps(`{"w":2}`), bt.Interval{Start: 40, End: 60})},
+		{bt.Retract(bt.EdgeRef(ab), 80)},
+	} {
+		if _, err := db.Write(ops...); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := db.Ingest(events(500, "s"), "", nil); err != nil {
+		t.Fatal(err)
+	}
+	d := db.Digest()
+	if err := db.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return d
+}
+
 func fullCheck(t *testing.T, dir string) {
 	t.Helper()
 	res, err := Check(dir, true, &Options{})
@@ -111,7 +137,7 @@ func fullCheck(t *testing.T, dir string) {
 // repair refuses and changes nothing.
 func TestRepairUseCheckpointRefusesDamage(t *testing.T) {
 	a := t.TempDir()
-	closedStore(t, a)
+	smallStore(t, a)
 	p := filepath.Join(a, CheckpointFile)
 	data, _ := os.ReadFile(p)
 	data[len(data)/2] ^= 1
