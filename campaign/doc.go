@@ -33,4 +33,14 @@
 // (whose clock is the wall clock). Trials cycle through the states, so two
 // thirds are post-seal; the report tallies verdicts per state, per file
 // and per mutation.
+//
+// Documented runs (24-batch workload, 2 shared cores under a load of
+// about 30): 'tgms campaign corrupt --trials 10000' took 471 s: 6,667
+// trials post-seal (from real kills), 3,296 damaging two files; DETECTED
+// 6,746, REPAIRED 3,011, BENIGN 243, LOST 0, SILENT 0, for the writer and
+// for a read-only open first, and 0 LOST and 0 SILENT in every state and
+// file. 'tgms campaign crash --trials 1000' with seeds 1 to 10 (10,000
+// trials) took 3,160 s in all: 7,500 at crash points, 1,250 SIGKILLs of the
+// writer and 1,250 of 'serve --allow-writes'; every trial OK (LOST 0,
+// TORN 0).
 package campaign
