@@ -65,9 +65,9 @@ microseconds (bitemporal.Time); the open end 2^62 is an ordinary value and
 takes 9 bytes.
 
 	payload := type:u8 tt:varint seq:uvarint [source:string] nops:uvarint op{nops}
-	payload := 3 tt:varint seq:uvarint image:string           (a store image)
+	payload := 8 tt:varint seq:uvarint image:string           (a store image)
 
-	type    1 = batch, 2 = batch with a source, 3 = store image (others
+	type    1 = batch, 2 = batch with a source, 8 = store image (others
 	        are refused)
 	source  only in type 2: a non-empty text naming what a bulk ingest
 	        loaded; the store writes "sha256=<64 hex digits of the content>

@@ -30,7 +30,7 @@ type Record struct {
 const (
 	recordBatch   = 1 // a batch
 	recordSourced = 2 // a batch that names its source
-	recordImage   = 3 // a store image (the first record of a rebuilt log)
+	recordImage   = 8 // a store image (the first record of a rebuilt log)
 
 	// Smallest encodings, used to bound counts by the bytes left.
 	minOpSize    = 3 // retract with an empty ref, ingest with no events

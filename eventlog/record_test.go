@@ -369,9 +369,9 @@ func TestDecodeErrors(t *testing.T) {
 		want    string
 	}{
 		{"empty", nil, "truncated record type"},
-		{"bad type", []byte{4, 2, 2, 0}, "unknown record type 4"},
-		{"empty image", []byte{3, 2, 2, 0}, "empty store image"},
-		{"image with trailing bytes", []byte{3, 2, 2, 1, 7, 9}, "unexpected bytes after the store image"},
+		{"bad type", []byte{9, 2, 2, 0}, "unknown record type 9"},
+		{"empty image", []byte{8, 2, 2, 0}, "empty store image"},
+		{"image with trailing bytes", []byte{8, 2, 2, 1, 7, 9}, "unexpected bytes after the store image"},
 		{"empty source", []byte{2, 2, 2, 0, 0}, "empty source"},
 		{"trailing", append(AppendRecord(nil, &Record{TT: 1, Seq: 1}), 0), "1 unexpected bytes"},
 		{"op count too big", []byte{1, 2, 1, 0xff, 0xff, 0xff, 0xff, 0x0f}, "does not fit"},
