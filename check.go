@@ -122,7 +122,7 @@ func check(dir string, full bool, opt *Options) (*CheckResult, error) {
 
 	// The log on its own.
 	var lastSeq uint64
-	err = eventlog.ReadFile(logPath, func(r *eventlog.Record, _ int64) error { lastSeq = r.Seq; return nil })
+	err = eventlog.ReadFileImages(logPath, func(r *eventlog.Record, _ int64) error { lastSeq = r.Seq; return nil })
 	var ce *eventlog.CorruptionError
 	var torn *eventlog.TornTailError
 	switch {
@@ -152,6 +152,10 @@ func check(dir string, full bool, opt *Options) (*CheckResult, error) {
 	res.witnessFindings(logPath, id, version, lastSeq, herr == nil, o.AllowSymlinks)
 	if m, _ := filepath.Glob(logPath + ".broken-*"); len(m) > 0 {
 		for _, p := range m {
+			if strings.HasSuffix(strings.SplitN(p[len(logPath):], ".", 3)[1], "Z") {
+				add(p, -1, SevInfo, "the event log a repair (check --repair --use-checkpoint) replaced, kept for inspection")
+				continue
+			}
 			add(p, -1, SevInfo, "bytes of a torn record an earlier open dropped, kept for inspection")
 		}
 	}
@@ -184,6 +188,11 @@ func check(dir string, full bool, opt *Options) (*CheckResult, error) {
 	}
 	fresh := engine.New()
 	err = db.log.Replay(db.log.Start(), func(r *eventlog.Record, end int64) error {
+		if r.Image != nil {
+			img, err := loadImage(r, fresh)
+			fresh = img
+			return err
+		}
 		eff, err := bt.Plan(fresh, r.TT, r.Seq, r.Ops)
 		if err != nil {
 			return fmt.Errorf("batch %d (ending at byte %d) does not apply: %w", r.Seq, end, err)
@@ -249,7 +258,7 @@ func (r *CheckResult) witnessFindings(logPath string, id eventlog.StoreID, versi
 	add := func(sev Severity, format string, args ...any) {
 		r.Findings = append(r.Findings, Finding{File: sealPath, Offset: -1, Severity: sev, Message: fmt.Sprintf(format, args...)})
 	}
-	witnessed := haveLog && version >= eventlog.Version
+	witnessed := haveLog && version >= eventlog.WitnessVersion
 	s, err := eventlog.ReadSeal(logPath, links)
 	switch {
 	case errors.Is(err, eventlog.ErrNoSeal) && witnessed:
@@ -287,7 +296,7 @@ func (r *CheckResult) witnessFindings(logPath string, id eventlog.StoreID, versi
 // of a version 3 log says was acknowledged.
 func afterAck(logPath string, off int64, links bool) bool {
 	_, v, err := eventlog.ReadHeader(logPath, links)
-	if err != nil || v < eventlog.Version {
+	if err != nil || v < eventlog.WitnessVersion {
 		return false
 	}
 	s, err := eventlog.ReadSeal(logPath, links)

@@ -123,8 +123,9 @@ type Options struct {
 	// are links is refused, and links are never followed.
 	AllowSymlinks bool
 
-	repair bool      // RepairUseLog: move the checkpoint and seal aside first
-	kept   *[]string // RepairUseLog: the names they were kept under
+	repair bool         // RepairUseLog: move the checkpoint and seal aside first
+	kept   *[]string    // RepairUseLog: the names they were kept under
+	image  *ImageRepair // RepairUseCheckpoint: rebuild the log from the checkpoint first
 }
 
 // DB is an open store. Writes are serialized; any number of readers may

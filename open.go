@@ -62,6 +62,12 @@ func Open(dir string, opt *Options) (*DB, error) {
 	if !db.opt.ReadOnly {
 		db.removeStaleTemps()
 	}
+	if db.opt.image != nil {
+		if err := db.logFromCheckpoint(); err != nil {
+			db.closeFiles()
+			return nil, err
+		}
+	}
 	if db.opt.repair {
 		if err := db.moveAsideWitnesses(); err != nil {
 			db.closeFiles()
@@ -207,7 +213,7 @@ func (db *DB) recover() error {
 	}
 	exists := err == nil
 	logSays := fmt.Sprintf("store id %s, format version %d", id, version)
-	witnessed := exists && version >= eventlog.Version
+	witnessed := exists && version >= eventlog.WitnessVersion
 	if exists {
 		if sealErr != nil {
 			if witnessed {
@@ -300,6 +306,11 @@ func (db *DB) recover() error {
 	}
 	var planner bt.Planner // each batch is applied before the next is planned
 	err = log.Replay(from, func(r *eventlog.Record, end int64) error {
+		if r.Image != nil {
+			img, err := loadImage(r, store)
+			store = img
+			return err
+		}
 		if r.Seq != store.Batches()+1 {
 			return fmt.Errorf("record at offset %d has batch seq %d, the store expects %d", end, r.Seq, store.Batches()+1)
 		}
@@ -330,6 +341,22 @@ func (db *DB) recover() error {
 		return db.startWitness()
 	}
 	return nil
+}
+
+// loadImage is the store held by a log's store image record r (its first
+// record), which must be replayed into an empty store.
+func loadImage(r *eventlog.Record, into *engine.Store) (*engine.Store, error) {
+	if into.Batches() != 0 {
+		return into, fmt.Errorf("a store image of batches 1..%d follows %d batches", r.Seq, into.Batches())
+	}
+	img, _, err := engine.DecodeImage(r.Image)
+	if err != nil {
+		return into, err
+	}
+	if uint64(img.Batches()) != r.Seq || img.LastTT() != r.TT {
+		return into, fmt.Errorf("the store image holds %d batches up to tt %d, but its record says batch %d at tt %d", img.Batches(), img.LastTT(), r.Seq, r.TT)
+	}
+	return img, nil
 }
 
 func firstOf(ws ...*witness) *witness {
@@ -393,7 +420,7 @@ func (db *DB) startWitness() error {
 		}
 		db.seal = s
 	}
-	if newID != id || db.log.Version() < eventlog.Version {
+	if newID != id || db.log.Version() < eventlog.WitnessVersion {
 		if err := db.log.SetHeader(newID); err != nil {
 			return err
 		}

@@ -42,8 +42,15 @@ func RepairUseLog(dir string, opt *Options) ([]string, error) {
 // <name>.broken-<UTC time> (a numeric suffix if taken) and fsyncs the
 // directory; it is the first step of RepairUseLog, run under the lock.
 func (db *DB) moveAsideWitnesses() error {
+	return db.moveAside(CheckpointFile, SealFile)
+}
+
+// moveAside renames each of the store's files names that exists to
+// <name>.broken-<UTC time> (a numeric suffix if taken), records the new
+// names, and fsyncs the directory.
+func (db *DB) moveAside(names ...string) error {
 	stamp := time.Now().UTC().Format("20060102T150405Z")
-	for _, name := range []string{CheckpointFile, SealFile} {
+	for _, name := range names {
 		p := filepath.Join(db.dir, name)
 		if _, err := os.Lstat(p); errors.Is(err, os.ErrNotExist) {
 			continue

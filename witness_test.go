@@ -309,7 +309,7 @@ func TestVersion2StoresOpen(t *testing.T) {
 		}
 		_, v, _ := eventlog.ReadHeader(filepath.Join(dir, LogFile), false)
 		s, err := eventlog.ReadSeal(filepath.Join(dir, LogFile), false)
-		if v != eventlog.Version || err != nil || s.Version != 2 {
+		if v != eventlog.WitnessVersion || err != nil || s.Version != 2 {
 			t.Fatalf("%s: not upgraded: log version %d, seal %+v %v", name, v, s, err)
 		}
 	}

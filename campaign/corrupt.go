@@ -77,6 +77,11 @@ type CorruptConfig struct {
 	Open     Opener
 	ReadOnly Opener
 	Progress func(done int)
+	// Binary is the tgms binary. With it, the post-seal states are made
+	// by killing real processes after their last acknowledgement (see
+	// killedState); without it, by copying the files of a store while its
+	// writer still has it open after its last acknowledgement.
+	Binary string
 }
 
 // CorruptReport is what a corruption campaign found.
@@ -99,7 +104,8 @@ type CorruptReport struct {
 // (with checkpoints as usual); and a writing server killed mid-session
 // (no checkpoint in the session, so every batch of it is past the
 // checkpoint). The last two are the files as the killed process left
-// them: copied while it still had the store open, after its last ack.
+// them (CorruptConfig.Binary), or copies taken while the store was still
+// open after its last ack.
 var States = []string{"sealed", "killed-after-ack", "server-session"}
 
 // Sources of swapped files: another store (another id), an older copy of
@@ -110,6 +116,7 @@ var Sources = []string{"other-store", "older-copy", "fork"}
 // corpus is the set of stores a campaign damages and swaps from.
 type corpus struct {
 	states     map[string]string // state -> store directory
+	wants      map[string]string // state -> the digest it must open with
 	sources    map[string]string // source -> store directory
 	boundaries map[string][]int64
 }
@@ -134,11 +141,10 @@ func Corrupt(ctx context.Context, c CorruptConfig) (*CorruptReport, error) {
 	if err != nil {
 		return nil, err
 	}
-	cp, err := buildCorpus(w, c.Seed, c.Dir)
+	cp, err := buildCorpus(ctx, w, c.Seed, c.Dir, c.Binary)
 	if err != nil {
 		return nil, err
 	}
-	want := w.Digests[len(w.Batches)]
 	files := []string{tgms.LogFile, tgms.LogFile, tgms.LogFile, tgms.CheckpointFile, tgms.CheckpointFile, tgms.SealFile, tgms.SealFile}
 	rep := &CorruptReport{Trials: c.Trials, Verdicts: Tally{}, Reader: Tally{}, ByFile: map[string]Tally{}, ByKind: map[string]Tally{}, ByState: map[string]Tally{}}
 	rng := rand.New(rand.NewPCG(c.Seed, 0xc0de))
@@ -178,9 +184,9 @@ func Corrupt(ctx context.Context, c CorruptConfig) (*CorruptReport, error) {
 		// then sees.
 		v, rv := "", ""
 		if c.ReadOnly != nil {
-			rv = classify(c.ReadOnly, dir, want, rep)
+			rv = classify(c.ReadOnly, dir, cp.wants[state], rep)
 		}
-		v = classify(c.Open, dir, want, rep)
+		v = classify(c.Open, dir, cp.wants[state], rep)
 		if c.ReadOnly == nil {
 			rv = v
 		}
@@ -219,13 +225,14 @@ func worst(a, b string) string {
 }
 
 // buildCorpus writes the stores of every state and source under dir.
-func buildCorpus(w *Workload, seed uint64, dir string) (*corpus, error) {
-	cp := &corpus{states: map[string]string{}, sources: map[string]string{}, boundaries: map[string][]int64{}}
+func buildCorpus(ctx context.Context, w *Workload, seed uint64, dir, binary string) (*corpus, error) {
+	cp := &corpus{states: map[string]string{}, wants: map[string]string{}, sources: map[string]string{}, boundaries: map[string][]int64{}}
 	sealed := filepath.Join(dir, "sealed")
 	if err := w.Run(sealed, StoreOptions(nil), func(int) {}); err != nil {
 		return nil, err
 	}
 	cp.states["sealed"] = sealed
+	cp.wants["sealed"] = w.Digests[len(w.Batches)]
 	half := 2 * len(w.Batches) / 3
 	for _, st := range []string{"killed-after-ack", "server-session"} {
 		d := filepath.Join(dir, st)
@@ -236,6 +243,15 @@ func buildCorpus(w *Workload, seed uint64, dir string) (*corpus, error) {
 		if err := copyStore(d, d+".older"); err != nil {
 			return nil, err
 		}
+		if binary != "" {
+			want, err := killedState(ctx, binary, st, w, seed, d)
+			if err != nil {
+				return nil, fmt.Errorf("corruption campaign: %s state: %w", st, err)
+			}
+			cp.states[st], cp.wants[st] = d, want
+			continue
+		}
+		cp.wants[st] = w.Digests[len(w.Batches)]
 		if st == "server-session" {
 			opt.CheckpointBytes = -1
 		}

@@ -23,13 +23,22 @@ import (
 // and kills the server with SIGKILL after killAfter. It returns how many
 // batches the server acknowledged (HTTP 200).
 func (c CrashConfig) serveTrial(ctx context.Context, w *Workload, dir string, killAfter time.Duration) (int, error) {
+	return serveWrite(ctx, c.Binary, dir, w.Batches, killAfter)
+}
+
+// serveWrite starts 'tgms serve --allow-writes' (binary) on the store at
+// dir, writes batches through the HTTP API one per request, and kills the
+// server with SIGKILL after killAfter, or with killAfter 0 right after the
+// last batch's acknowledgement. It returns how many batches the server
+// acknowledged (HTTP 200).
+func serveWrite(ctx context.Context, binary, dir string, batches [][]bt.Op, killAfter time.Duration) (int, error) {
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		return 0, err
 	}
 	addr := l.Addr().String()
 	l.Close()
-	cmd := exec.CommandContext(ctx, c.Binary, "serve", "--store", dir, "--http", addr, "--allow-writes")
+	cmd := exec.CommandContext(ctx, binary, "serve", "--store", dir, "--http", addr, "--allow-writes")
 	var stderr strings.Builder
 	cmd.Stderr = &stderr
 	if err := cmd.Start(); err != nil {
@@ -51,10 +60,12 @@ func (c CrashConfig) serveTrial(ctx context.Context, w *Workload, dir string, ki
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
-	kill := time.AfterFunc(killAfter, func() { cmd.Process.Signal(syscall.SIGKILL) })
-	defer kill.Stop()
+	if killAfter > 0 {
+		kill := time.AfterFunc(killAfter, func() { cmd.Process.Signal(syscall.SIGKILL) })
+		defer kill.Stop()
+	}
 	acked := 0
-	for _, ops := range w.Batches {
+	for _, ops := range batches {
 		var lines []string
 		for _, op := range ops {
 			b, err := bt.EncodeOp(op)
@@ -73,6 +84,9 @@ func (c CrashConfig) serveTrial(ctx context.Context, w *Workload, dir string, ki
 			return acked, fmt.Errorf("write_batch: HTTP %d", resp.StatusCode)
 		}
 		acked++
+	}
+	if killAfter == 0 {
+		cmd.Process.Signal(syscall.SIGKILL)
 	}
 	return acked, nil
 }

@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"unsafe"
 
 	bt "github.com/tgms-go/tgms/bitemporal"
 	"github.com/tgms-go/tgms/eventlog"
@@ -274,7 +275,29 @@ type ckptReader struct {
 	b   []byte
 	off int
 	err error
+	// budget is what the load may still allocate for counts read from
+	// the file (ReopenMultiple times its size plus ReopenOverhead).
+	budget int64
 }
+
+// charge accounts n elements of size bytes each, read from a count in
+// the file, against the load's memory budget; it fails the load (and
+// returns false) before the allocation when the budget would be passed.
+func (r *ckptReader) charge(n, size int64, what string) bool {
+	if r.err != nil {
+		return false
+	}
+	if n > 0 && size > 0 && n > r.budget/size {
+		r.fail("%d %s would need more than the %d bytes a checkpoint of %d bytes may take to load (%dx its size plus %d MiB): it was not written by this store",
+			n, what, r.limit(), len(r.b)+28, ReopenMultiple, ReopenOverhead>>20)
+		return false
+	}
+	r.budget -= n * size
+	return true
+}
+
+// limit is the load's whole budget.
+func (r *ckptReader) limit() int64 { return ReopenMultiple*int64(len(r.b)+28) + ReopenOverhead }
 
 func (r *ckptReader) fail(format string, args ...any) {
 	if r.err == nil {
@@ -330,6 +353,10 @@ func (r *ckptReader) count(minBytes int) int {
 
 func (r *ckptReader) strings() []string {
 	n := r.count(1)
+	// A slice entry, a map entry and the text's allocation.
+	if !r.charge(int64(n), 16+48+8, "strings") {
+		return nil
+	}
 	out := make([]string, 0, n)
 	for range n {
 		l := r.uvarint()
@@ -390,6 +417,7 @@ func decodeCheckpoint(path string, data []byte) (*Store, CheckpointInfo, error) 
 		return nil, CheckpointInfo{}, bad("checksum mismatch")
 	}
 	r := &ckptReader{b: body}
+	r.budget = r.limit()
 	s, info := decodeStore(r, v >= 3)
 	if s != nil && r.err == nil {
 		if v >= 4 {
@@ -487,6 +515,9 @@ func decodeStore(r *ckptReader, chained bool) (*Store, CheckpointInfo) {
 		s.edgeEnd = append(s.edgeEnd, uint32(edges))
 	}
 	totalAuto := uint32(autos)
+	if !r.charge(int64(nb), 16, "batches") || !r.charge(int64(totalAuto), 4, "store-assigned discs") {
+		return nil, info
+	}
 	firsts := make([]uint32, totalAuto)
 	for i := range firsts {
 		firsts[i] = NoVersion
@@ -498,11 +529,18 @@ func decodeStore(r *ckptReader, chained bool) (*Store, CheckpointInfo) {
 			return nil, info
 		}
 	}
+	// uidSeq, nodeHist, nodeOpen, out and in, and their first entries.
+	if !r.charge(int64(nu), 4+24+4+24+24+3*8, "node uids") {
+		return nil, info
+	}
 	s.nodeHist = make([][]uint32, nu)
 	s.nodeOpen = make([]uint32, nu)
 	s.out = make([][]uint32, nu)
 	s.in = make([][]uint32, nu)
 	nn := r.count(8)
+	if !r.charge(int64(nn), int64(unsafe.Sizeof(nodeRow{})), "node versions") {
+		return nil, info
+	}
 	s.nodes = make([]nodeRow, 0, nn)
 	for i := range nn {
 		var n nodeRow
@@ -533,6 +571,11 @@ func decodeStore(r *ckptReader, chained bool) (*Store, CheckpointInfo) {
 	var prevG uint32
 	tts := uint32(0)
 	var classes [numClasses][]uint32
+	// Columns (src, dst, rel, vt_s, vt_e, tt_e, props, ops, disc), the
+	// adjacency lists, the valid-time index and growth slack.
+	if !r.charge(int64(ne), 2*(4+4+4+8+8+4+4+1+4+4+4+4), "edge versions") {
+		return nil, info
+	}
 	discs := make([]uint32, ne) // stored once the batches' auto firsts are known
 	for i := range ne {
 		v := uint32(i)
@@ -648,3 +691,23 @@ func readNoFollow(path string) ([]byte, error) {
 	defer f.Close()
 	return io.ReadAll(f)
 }
+
+// DecodeImage loads a store from the bytes of a checkpoint file held in a
+// log's store image record (eventlog.Record.Image), checking everything
+// ReadCheckpoint checks; the checkpoint's tie to the log it was taken from
+// is returned but belongs to that older log.
+func DecodeImage(data []byte) (*Store, CheckpointInfo, error) {
+	return decodeCheckpoint("(store image in the event log)", data)
+}
+
+// ReopenMultiple bounds the memory a checkpoint's load allocates: at most
+// this many bytes per byte of the checkpoint file (its bytes included),
+// plus ReopenOverhead.
+// Every count read from the file is checked against the bytes left before
+// anything is allocated for it, and the decoder also stops a load whose
+// allocations would pass the bound (see engine/doc.go).
+const ReopenMultiple = 16
+
+// ReopenOverhead is the fixed part of that bound: the first chunks of the
+// columns and the indexes, whatever the store's size.
+const ReopenOverhead = 4 << 20

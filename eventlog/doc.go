@@ -35,18 +35,22 @@ All integers in fixed-size fields are little-endian. CRC means CRC-32C
 
 	file   := header record*
 	header := magic[8] version[4] store_id[16] crc[4]         (32 bytes)
-	record := length[4] crc[4] payload[length]
+	record := length[4] crc[4] hcrc[4] payload[length]        (version 4)
+	record := length[4] crc[4] payload[length]                (versions 1 to 3)
 
 	magic    "TGMSWAL\x00"
-	version  uint32, 3 (2 is read; see Compatibility)
+	version  uint32, 4 (1 to 3 are read; see Compatibility)
 	store_id 16 random bytes chosen when the log is created, never changed
 	         (StoreID); the store's checkpoint and seal repeat it
 	crc      CRC of the 28 bytes before it
 	length  uint32, 1 ≤ length ≤ 2^30 (1 GiB)
 	crc     CRC of the payload bytes
+	hcrc    CRC of the 8 bytes of length and crc: the frame header's own
+	        checksum, so a damaged length is told from a torn write
 
 A record starts at offset 32 or right after the previous record; there is
-no padding, no alignment and no trailer. Offsets handed out by the API are
+no padding, no alignment and no trailer. The header checksum costs 4 bytes
+a record and a CRC of 8 bytes; it adds no write and no fsync. Offsets handed out by the API are
 offsets of record ends, which are the starts of the following records.
 
 # Payload
@@ -62,9 +66,10 @@ takes 9 bytes.
 
 	payload := type:u8 tt:varint seq:uvarint [source:string] [prov]
 	           nops:uvarint op{nops}
+	payload := 8 tt:varint seq:uvarint image:string           (a store image)
 
 	type    1 = batch, 2 = batch with a source, 3 = batch that states its
-	        provenance (others are refused)
+	        provenance, 8 = store image (others are refused)
 	source  only in type 2: a non-empty text naming what a bulk ingest
 	        loaded; the store writes "sha256=<64 hex digits of the content>
 	        part=<k>/<n> name=<dataset or file name>" into each of the n
@@ -87,6 +92,13 @@ takes 9 bytes.
 	seq   the batch's sequence number: 1 for the first record of the
 	      file, then exactly one more per record
 	nops  the number of ops
+	image the bytes of a checkpoint file (engine's format) holding the
+	      whole store as of batch seq at tt; only the first record of a
+	      log may be one, and the next record is batch seq+1. It is written
+	      by CreateFromImage when 'tgms check --repair --use-checkpoint'
+	      rebuilds a log from a checkpoint; Replay hands it over as
+	      Record.Image, ReadFileImages too, and ReadFile refuses it (its
+	      callers replay ops, and batches 1..seq have none in the log)
 
 Each op is its bitemporal.OpKind as one byte, then fields in this order:
 
@@ -178,8 +190,18 @@ as corruption before anything is allocated.
 
 # Torn tails and corruption
 
+In a version 4 log every frame header is checked against its own
+checksum (hcrc) before its length is used. A header whose checksum fails
+is a torn write only if it is what a crash leaves, all zeros or zeros on
+one side of a 512-byte boundary inside it; any other failing header (a
+flipped bit in the length or the payload CRC, a changed byte, garbage) is
+damage, at the end of the log too, so a damaged length can never make a
+record look cut short. A length that passes the header check and runs past
+the end of the file is a record that was being written when the process
+died.
+
 A crash during an append can leave an incomplete record at the end of the
-file: a short length/CRC header, a payload cut short (the length runs past
+file: a short frame header, a payload cut short (the length runs past
 the end of the file), or bytes that the file system allocated but never
 wrote, which read as zeros: a zero length, or a complete-length record
 whose CRC fails and whose payload ends in zeros that continue past it to
@@ -199,7 +221,8 @@ says was acknowledged), and a log that ends before it, even exactly at a
 record boundary, is a *CorruptionError.
 
 A record that does not frame is taken for a torn tail only if nothing after
-it frames: no later offset holds a length in range and a payload that
+it frames: no later offset holds a frame header whose checksum matches
+(version 4), a length in range and a payload that
 starts with the batch record type, a seq above the last good record's and
 a tt after its tt (every genuine later record has these), with a matching
 CRC. If a valid record follows, the damage is in the middle of the log,
@@ -313,10 +336,18 @@ a temporary file made with O_EXCL, so a planted link is never followed.
 
 # Compatibility
 
-The format version is 3: a log whose store keeps the ack witness, so a
-missing seal beside it is a missing witness. Version 2 has the same layout
+The format version is 4: a log with a checksum in every frame header,
+whose store keeps the ack witness. Every new log is written as version 4.
+Version 3 has 8-byte frame headers (no hcrc) and also keeps the witness, so
+a missing seal beside a log of version 3 or 4 is a missing witness
+(WitnessVersion); Open reads a version 3 log and Append continues it in its
+own layout, because its records cannot be reframed in place (the seal and
+checkpoint name their offsets). In a version 3 log a damaged length is
+told from a torn write by the witness alone (below the seal's end every
+failure is damage); 'tgms replay' into a new store rewrites it as version
+4. Version 2 has the layout of version 3
 (its store wrote the seal only at checkpoints and close); Open reads it,
-and a store's writer upgrades the header in place (32 bytes with their own
+and a store's writer upgrades the header in place to version 3 (32 bytes with their own
 CRC, within one sector) once its seal is a version 2 seal. Version 1 (a
 16-byte header without a store id: magic, version, crc) is read by
 ReadFile, so that 'tgms replay' converts it into a new store, and refused
@@ -326,8 +357,9 @@ layout above may only change together with the version. Record type 3
 (a batch that states its provenance) was added within version 3: every
 log written before it reads unchanged, and a release from before it
 refuses a type 3 record as an unknown record type, so a store an agent
-wrote with provenance must not be opened by such a release. A golden file in
-testdata pins the encoding of one record.
+wrote with provenance must not be opened by such a release. Golden files
+in testdata pin the encoding of one record framed as in versions 1 to 3
+(record-v1.hex) and as in version 4 (record-v4.hex).
 
 ImportTGMSPy reads the reference system's JSONL event log (see its
 documentation); it does not write this format itself.

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"hash/crc32"
 	"io"
+	"os"
 	"path/filepath"
 
 	"github.com/tgms-go/tgms/internal/fault"
@@ -39,19 +40,34 @@ type header struct {
 	version uint32
 	id      StoreID
 	size    int64 // where the first record starts
+	frame   int64 // the size of a record's frame header in this version
 }
 
-func fileHeader(id StoreID) [HeaderSize]byte {
+// frameSize is the size of a record's frame header in a log of format
+// version v: 12 from version 4 on (length, payload CRC, header CRC), 8
+// before (length, payload CRC).
+func frameSize(v uint32) int64 {
+	if v >= 4 {
+		return FrameHeaderSize
+	}
+	return FrameHeaderSizeV3
+}
+
+// fileHeader is the file header of a new log of the current version.
+func fileHeader(id StoreID) [HeaderSize]byte { return fileHeaderV(id, Version) }
+
+// fileHeaderV is the file header of a log of format version v (2 to 4).
+func fileHeaderV(id StoreID, v uint32) [HeaderSize]byte {
 	var h [HeaderSize]byte
 	copy(h[:], Magic)
-	binary.LittleEndian.PutUint32(h[8:], Version)
+	binary.LittleEndian.PutUint32(h[8:], v)
 	copy(h[12:28], id[:])
 	binary.LittleEndian.PutUint32(h[28:], crc32.Checksum(h[:28], castagnoli))
 	return h
 }
 
 // readHeader reads and verifies the file header of f: version 2 (with a
-// store id), or version 1 (16 bytes, no id) when v1 is true.
+// store id) to 4, or version 1 (16 bytes, no id) when v1 is true.
 func readHeader(path string, f io.ReaderAt, v1 bool) (header, error) {
 	var h [HeaderSize]byte
 	n, err := f.ReadAt(h[:], 0)
@@ -80,10 +96,10 @@ func readHeader(path string, f io.ReaderAt, v1 bool) (header, error) {
 	case v == 1 && !v1:
 		return header{}, fmt.Errorf("eventlog: %s is a format version 1 log (written by an earlier build, without a store id); "+
 			"this build writes version %d: convert it with 'tgms replay --log %s --store NEWDIR', which keeps every batch and transaction time", path, Version, path)
-	case v != 1 && v != 2 && v != Version:
+	case v < 1 || v > Version:
 		return header{}, fmt.Errorf("eventlog: %s: unsupported format version %d; this build reads versions 1 to %d", path, v, Version)
 	}
-	hd := header{version: v, size: size}
+	hd := header{version: v, size: size, frame: frameSize(v)}
 	if v >= 2 {
 		copy(hd.id[:], h[12:28])
 	}
@@ -149,3 +165,30 @@ func writeAtomic(path, pattern string, data []byte, point string) error {
 const TempPattern = ".tmp-*"
 
 func syncDir(dir string) error { return vfs.Get().SyncDir(dir) }
+
+// CreateFromImage writes a new log at path, which must not exist: a
+// version 4 header with store id id and one record, the store image img
+// (a record with an Image, Seq the last batch it holds, TT that batch's
+// transaction time). It is written atomically (temporary file, fsync,
+// rename, fsync of the directory), and returns the record's Frame.
+func CreateFromImage(path string, id StoreID, img *Record) (Frame, error) {
+	if img.Image == nil || len(img.Ops) > 0 || img.Source != "" || img.Seq == 0 {
+		return Frame{}, fmt.Errorf("eventlog: create %s: a store image needs image bytes and a batch number, and no ops or source", path)
+	}
+	h := fileHeader(id)
+	b := append(h[:], make([]byte, FrameHeaderSize)...)
+	b = AppendRecord(b, img)
+	n := len(b) - HeaderSize - FrameHeaderSize
+	if n > MaxPayload {
+		return Frame{}, fmt.Errorf("eventlog: create %s: the store image encodes to %d bytes, over the %d-byte record limit", path, n, MaxPayload)
+	}
+	putFrameHeader(b[HeaderSize:HeaderSize+FrameHeaderSize], b[HeaderSize+FrameHeaderSize:])
+	if _, err := os.Lstat(path); err == nil || !errors.Is(err, os.ErrNotExist) {
+		return Frame{}, fmt.Errorf("eventlog: create %s: the file exists (or cannot be checked: %v); move it aside first", path, err)
+	}
+	if err := writeAtomic(path, filepath.Base(path)+TempPattern, b, "log.create"); err != nil {
+		return Frame{}, fmt.Errorf("eventlog: create %s: %w", path, err)
+	}
+	return Frame{Start: HeaderSize, End: int64(len(b)), Seq: img.Seq, TT: img.TT,
+		CRC: binary.LittleEndian.Uint32(b[HeaderSize+4:])}, nil
+}

@@ -257,7 +257,7 @@ func TestVersion1(t *testing.T) {
 	copy(h[:], Magic)
 	binary.LittleEndian.PutUint32(h[8:], 1)
 	binary.LittleEndian.PutUint32(h[12:], crcOf(h[:12]))
-	b := appendFrame(h[:], smallRecord(1))
+	b := appendFrameV(h[:], smallRecord(1), FrameHeaderSizeV3)
 	os.WriteFile(path, b, 0o600)
 	if _, err := Open(path, Options{}); err == nil || !strings.Contains(err.Error(), "tgms replay --log "+path) {
 		t.Fatalf("Open of a v1 log: %v", err)

@@ -19,18 +19,29 @@ import (
 const (
 	// Magic opens every event log file.
 	Magic = "TGMSWAL\x00"
-	// Version is the format version this build writes: 3, a log whose
-	// store keeps an ack witness (the seal, advanced by every group
-	// commit). Version 2 logs (same layout, seal written only at
-	// checkpoints and close) are opened and upgraded by a writer; version
-	// 1 logs (no store id) are read by ReadFile only, for conversion.
-	Version = 3
+	// Version is the format version this build writes for a new log: 4,
+	// whose frame headers carry their own checksum, so a damaged length
+	// is never taken for a torn write. Version 3 logs (8-byte frame
+	// headers, a store that keeps the ack witness) are opened and
+	// appended to in their own layout; version 2 logs (same layout, seal
+	// written only at checkpoints and close) are opened and upgraded to
+	// 3 by a writer; version 1 logs (no store id) are read by ReadFile
+	// only, for conversion.
+	Version = 4
+	// WitnessVersion is the first version whose store keeps the ack
+	// witness (the seal, advanced by every group commit): from it on, a
+	// missing seal beside a log is a missing witness.
+	WitnessVersion = 3
 	// HeaderSize is the size of the file header; the first record starts
 	// here, so it is the offset to replay a whole log from.
 	HeaderSize   = 32
 	headerSizeV1 = 16
-	// FrameHeaderSize is the size of a record's length and checksum.
-	FrameHeaderSize = 8
+	// FrameHeaderSize is the size of a record's frame header in a version
+	// 4 log: length, payload checksum and header checksum.
+	FrameHeaderSize = 12
+	// FrameHeaderSizeV3 is the frame header size of versions 1 to 3:
+	// length and payload checksum.
+	FrameHeaderSizeV3 = 8
 	// MaxPayload is the largest record payload, 1 GiB.
 	MaxPayload = 1 << 30
 )
@@ -187,10 +198,15 @@ func Open(path string, opt Options) (*Log, error) {
 	return l, nil
 }
 
-// putFrameHeader writes the length and checksum of payload into h.
+// putFrameHeader writes the length and checksum of payload into h, and
+// when h has room for it (a version 4 frame header, 12 bytes) the
+// checksum of those 8 bytes.
 func putFrameHeader(h, payload []byte) {
 	binary.LittleEndian.PutUint32(h, uint32(len(payload)))
 	binary.LittleEndian.PutUint32(h[4:], crc32.Checksum(payload, castagnoli))
+	if len(h) >= FrameHeaderSize {
+		binary.LittleEndian.PutUint32(h[8:], crc32.Checksum(h[:8], castagnoli))
+	}
 }
 
 // load verifies the log and repairs a torn tail.
@@ -203,7 +219,7 @@ func (l *Log) load() error {
 	if l.hdr, err = readHeader(l.path, l.f, false); err != nil {
 		return err
 	}
-	s := newScanner(l.path, l.f, l.hdr.size, size, false)
+	s := newScanner(l.path, l.f, l.hdr, l.hdr.size, size, false)
 	s.marks = map[int64]Chain{}
 	if l.opt.Witnessed {
 		s.ackedEnd = l.opt.Acked
@@ -261,8 +277,9 @@ func (l *Log) ChainAt(off int64) (c Chain, ok bool) {
 // Version is the log's format version (2 or 3).
 func (l *Log) Version() uint32 { return l.hdr.version }
 
-// SetHeader rewrites the file header in place as the current version with
-// store id id, and fsyncs it: a writer upgrades a version 2 log once its
+// SetHeader rewrites the file header in place with store id id, as version
+// 3 for a version 2 log (same record layout) and otherwise as the log's own
+// version, and fsyncs it: a writer upgrades a version 2 log once its
 // seal is an ack witness, and gives a copied store its own id. The header
 // is 32 bytes at offset 0 with its own checksum, inside one sector.
 func (l *Log) SetHeader(id StoreID) error {
@@ -274,7 +291,8 @@ func (l *Log) SetHeader(id StoreID) error {
 	if l.opt.ReadOnly || l.hdr.size != HeaderSize {
 		return fmt.Errorf("eventlog: rewrite the header of %s: the log is read-only or of version 1", l.path)
 	}
-	h := fileHeader(id)
+	v := max(l.hdr.version, WitnessVersion) // the record layout stays
+	h := fileHeaderV(id, v)
 	fault.Point("log.header")
 	if _, err := fault.WriteAt(l.f, h[:], 0); err != nil {
 		return l.fail("rewrite header of", err)
@@ -284,7 +302,7 @@ func (l *Log) SetHeader(id StoreID) error {
 			return l.fail("fsync", err)
 		}
 	}
-	l.hdr.id, l.hdr.version = id, Version
+	l.hdr.id, l.hdr.version = id, v
 	return nil
 }
 
@@ -383,19 +401,23 @@ func (l *Log) Append(recs ...*Record) (int64, error) {
 		if !empty && r.TT <= tt {
 			return l.end, fmt.Errorf("eventlog: append to %s: record %d (seq %d) has transaction time %d, not after %d", l.path, i, r.Seq, r.TT, tt)
 		}
+		if r.Image != nil {
+			return l.end, fmt.Errorf("eventlog: append to %s: record %d (seq %d) is a store image, which only CreateFromImage writes", l.path, i, r.Seq)
+		}
 		for j := range r.Ops {
 			if k := r.Ops[j].Kind; (k < bitemporal.OpAssertNode || k > bitemporal.OpIngest) && (k != bitemporal.OpErase || r.Ops[j].Erase == nil) {
 				return l.end, fmt.Errorf("eventlog: append to %s: record %d (seq %d) op %d has unknown kind %d", l.path, i, r.Seq, j, uint8(k))
 			}
 		}
 		start := len(buf)
-		buf = append(buf, make([]byte, FrameHeaderSize)...)
+		fh := int(l.hdr.frame)
+		buf = append(buf, make([]byte, fh)...)
 		buf = AppendRecord(buf, r)
-		n := len(buf) - start - FrameHeaderSize
+		n := len(buf) - start - fh
 		if n > MaxPayload {
 			return l.end, fmt.Errorf("eventlog: append to %s: record %d (seq %d) encodes to %d bytes, over the %d-byte limit; split the batch", l.path, i, r.Seq, n, MaxPayload)
 		}
-		putFrameHeader(buf[start:], buf[start+FrameHeaderSize:])
+		putFrameHeader(buf[start:start+fh], buf[start+fh:])
 		seq, tt, empty = r.Seq, r.TT, false
 		last = Frame{Start: l.end + int64(start), End: l.end + int64(len(buf)), Seq: r.Seq, TT: r.TT, CRC: binary.LittleEndian.Uint32(buf[start+4:])}
 		chain = chain.Next(last)
@@ -506,7 +528,7 @@ func (l *Log) Replay(from int64, fn func(r *Record, end int64) error) error {
 	if from < l.hdr.size || from > end {
 		return &CorruptionError{Path: l.path, Offset: from, Reason: fmt.Sprintf("replay offset %d is outside the log's records [%d, %d]", from, l.hdr.size, end)}
 	}
-	s := newScanner(l.path, f, from, end, true)
+	s := newScanner(l.path, f, l.hdr, from, end, true)
 	s.first = l.hdr.size
 	if err := s.run(false, fn); err != nil {
 		var ce *CorruptionError
@@ -530,6 +552,30 @@ func (l *Log) Replay(from int64, fn func(r *Record, end int64) error) error {
 // the records before it. An error from fn stops the read and is returned
 // as is.
 func ReadFile(path string, fn func(r *Record, end int64) error) error {
+	return readFile(path, false, fn)
+}
+
+// ReadFileImages is ReadFile for a caller that handles a store image (a
+// record with an Image, only ever the first): ReadFile refuses one,
+// because the batches it stands for are not in the log as ops.
+func ReadFileImages(path string, fn func(r *Record, end int64) error) error {
+	return readFile(path, true, fn)
+}
+
+func readFile(path string, images bool, fn func(r *Record, end int64) error) error {
+	if !images {
+		inner := fn
+		fn = func(r *Record, end int64) error {
+			if r.Image != nil {
+				return fmt.Errorf("eventlog: %s starts with a store image of batches 1..%d (it was rebuilt from a checkpoint by 'tgms check --repair --use-checkpoint'), so those batches are not in it as ops; "+
+					"read the store instead: its versions hold them", path, r.Seq)
+			}
+			if inner == nil {
+				return nil
+			}
+			return inner(r, end)
+		}
+	}
 	f, err := os.Open(path)
 	if err != nil {
 		return fmt.Errorf("eventlog: %w", err)
@@ -543,6 +589,6 @@ func ReadFile(path string, fn func(r *Record, end int64) error) error {
 	if err != nil {
 		return err
 	}
-	s := newScanner(path, f, h.size, st.Size(), true)
+	s := newScanner(path, f, h, h.size, st.Size(), true)
 	return s.run(true, fn)
 }

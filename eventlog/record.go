@@ -13,11 +13,18 @@ import (
 // Record is one write batch: the ops applied together at transaction time
 // TT. Seq numbers batches from 1 without gaps. Source, when not empty,
 // names what a bulk ingest loaded (see the package documentation).
+//
+// A record with an Image is not a batch but a store image: the bytes of a
+// checkpoint file holding the whole store as of batch Seq at TT, written as
+// the first record of a log rebuilt from a checkpoint ('tgms check --repair
+// --use-checkpoint'). It has no ops and no source; the records after it
+// are batches Seq+1, Seq+2, ...
 type Record struct {
 	TT     bitemporal.Time
 	Seq    uint64
 	Source string
 	Ops    []bitemporal.Op
+	Image  []byte
 	// Prov is the provenance the batch stated (nil: none, the batch has
 	// its default) and Override whether it allowed replacing users' facts
 	// (see bitemporal.Batch). A derived Prov is stored as none.
@@ -41,6 +48,7 @@ const (
 	recordBatch   = 1 // a batch
 	recordSourced = 2 // a batch that names its source
 	recordProv    = 3 // a batch with its stated provenance (and a source, possibly empty)
+	recordImage   = 8 // a store image (the first record of a rebuilt log)
 
 	flagOverride = 1 // prov flags: the batch may replace users' facts
 
@@ -55,6 +63,13 @@ const (
 // an unknown kind are written as the kind byte alone, which DecodeRecord
 // rejects: Log.Append refuses them before encoding.
 func AppendRecord(dst []byte, r *Record) []byte {
+	if r.Image != nil {
+		dst = append(dst, recordImage)
+		dst = binary.AppendVarint(dst, r.TT)
+		dst = binary.AppendUvarint(dst, r.Seq)
+		dst = binary.AppendUvarint(dst, uint64(len(r.Image)))
+		return append(dst, r.Image...)
+	}
 	prov := r.stated()
 	switch {
 	case prov:
@@ -282,6 +297,7 @@ type decoder struct {
 	i     int
 	err   *decodeError
 	build bool
+	typ   byte     // the record type read by header
 	dict  []string // ingest dictionary, reused across ops
 	ndict int      // dictionary size when not building
 }
@@ -432,7 +448,8 @@ func DecodeRecord(payload []byte) (Record, error) {
 func (d *decoder) header(r *Record) error {
 	d.i, d.err, d.ndict = 0, nil, 0
 	t := d.byte1("record type")
-	if d.err == nil && t != recordBatch && t != recordSourced && t != recordProv {
+	d.typ = t
+	if d.err == nil && t != recordBatch && t != recordSourced && t != recordProv && t != recordImage {
 		d.i--
 		d.fail(fmt.Sprintf("unknown record type %d", t))
 	}
@@ -484,6 +501,25 @@ func (d *decoder) prov(r *Record) {
 
 func (d *decoder) record(r *Record) error {
 	d.header(r)
+	r.Image = nil
+	if d.err == nil && d.typ == recordImage {
+		b := d.bytes("store image")
+		switch {
+		case d.err == nil && len(b) == 0:
+			d.fail("empty store image")
+		case d.err == nil && d.i != len(d.b):
+			d.fail(fmt.Sprintf("%d unexpected bytes after the store image", len(d.b)-d.i))
+		case d.err == nil && d.build:
+			r.Image = slices.Clone(b)
+		case d.err == nil:
+			r.Image = b[:0:0] // non-nil: the scanner knows it is an image
+		}
+		r.Ops = nil
+		if d.err != nil {
+			return d.err
+		}
+		return nil
+	}
 	n := d.count("op count", minOpSize)
 	r.Ops = nil
 	if d.build && n > 0 {

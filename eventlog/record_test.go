@@ -293,10 +293,23 @@ func goldenRecord(t testing.TB) *Record {
 // TestGolden pins the byte encoding of one framed record. If it fails, the
 // format changed: bump Version, or fix the regression. Run with -update
 // only for a deliberate format change.
+// record-v1.hex is the frame of format versions 1 to 3 (8-byte header),
+// record-v4.hex that of version 4 (12 bytes, with the header checksum).
 func TestGolden(t *testing.T) {
+	for _, g := range []struct {
+		file string
+		fh   int
+	}{{"record-v1.hex", FrameHeaderSizeV3}, {"record-v4.hex", FrameHeaderSize}} {
+		t.Run(g.file, func(t *testing.T) { testGolden(t, g.file, g.fh) })
+	}
+}
+
+func testGolden(t *testing.T, file string, fh int) {
 	r := goldenRecord(t)
-	frame := appendFrame(nil, r)
-	path := filepath.Join("testdata", "record-v1.hex")
+	frame := make([]byte, fh)
+	frame = AppendRecord(frame, r)
+	putFrameHeader(frame[:fh], frame[fh:])
+	path := filepath.Join("testdata", file)
 	got := hexDump(frame)
 	if *update {
 		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
@@ -314,7 +327,7 @@ func TestGolden(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	dec, err := DecodeRecord(raw[FrameHeaderSize:])
+	dec, err := DecodeRecord(raw[fh:])
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -334,12 +347,17 @@ func hexDump(b []byte) string {
 	return sb.String()
 }
 
-func appendFrame(dst []byte, r *Record) []byte {
+// appendFrame appends r framed as in a version 4 log.
+func appendFrame(dst []byte, r *Record) []byte { return appendFrameV(dst, r, FrameHeaderSize) }
+
+// appendFrameV appends r with a frame header of fh bytes (8: versions 1
+// to 3, 12: version 4).
+func appendFrameV(dst []byte, r *Record, fh int) []byte {
 	start := len(dst)
-	dst = append(dst, make([]byte, FrameHeaderSize)...)
+	dst = append(dst, make([]byte, fh)...)
 	dst = AppendRecord(dst, r)
-	p := dst[start+FrameHeaderSize:]
-	putFrameHeader(dst[start:], p)
+	p := dst[start+fh:]
+	putFrameHeader(dst[start:start+fh], p)
 	return dst
 }
 
@@ -351,7 +369,9 @@ func TestDecodeErrors(t *testing.T) {
 		want    string
 	}{
 		{"empty", nil, "truncated record type"},
-		{"bad type", []byte{4, 2, 2, 0}, "unknown record type 4"},
+		{"bad type", []byte{9, 2, 2, 0}, "unknown record type 9"},
+		{"empty image", []byte{8, 2, 2, 0}, "empty store image"},
+		{"image with trailing bytes", []byte{8, 2, 2, 1, 7, 9}, "unexpected bytes after the store image"},
 		{"provenance truncated", []byte{3, 2, 2, 0}, "truncated provenance flags"},
 		{"provenance flags", []byte{3, 2, 2, 0, 2, 1}, "unknown provenance flags"},
 		{"provenance authority", []byte{3, 2, 2, 0, 0, 5, 0, 0, 0, 0, 0}, "authority 5 is not"},

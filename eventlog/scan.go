@@ -55,6 +55,7 @@ type scanner struct {
 	size    int64 // stop here
 	off     int64 // start of the next record
 	br      *bufio.Reader
+	fh      int64 // frame header size: 12 (version 4) or 8
 	hdr     [FrameHeaderSize]byte
 	buf     []byte
 	dec     decoder
@@ -70,13 +71,13 @@ type scanner struct {
 	sources  []Source
 }
 
-func newScanner(path string, f io.ReaderAt, from, size int64, build bool) *scanner {
+func newScanner(path string, f io.ReaderAt, hd header, from, size int64, build bool) *scanner {
 	bs := 1 << 20
 	if size-from < int64(bs) {
 		bs = max(int(size-from), 16)
 	}
 	return &scanner{
-		path: path, f: f, from: from, size: size, off: from, first: from,
+		path: path, f: f, from: from, size: size, off: from, first: from, fh: max(hd.frame, FrameHeaderSizeV3),
 		br:  bufio.NewReaderSize(io.NewSectionReader(f, from, size-from), bs),
 		dec: decoder{build: build},
 	}
@@ -101,11 +102,20 @@ func (s *scanner) next() ([]byte, error) {
 	if rem == 0 {
 		return nil, io.EOF
 	}
-	if rem < FrameHeaderSize {
-		return nil, &frameError{off: s.off, reason: fmt.Sprintf("short record header (%d of %d bytes)", rem, FrameHeaderSize)}
+	fh := s.fh
+	if rem < fh {
+		return nil, &frameError{off: s.off, reason: fmt.Sprintf("short record header (%d of %d bytes)", rem, fh)}
 	}
-	if _, err := io.ReadFull(s.br, s.hdr[:]); err != nil {
+	if _, err := io.ReadFull(s.br, s.hdr[:fh]); err != nil {
 		return nil, fmt.Errorf("eventlog: read %s: %w", s.path, err)
+	}
+	if fh == FrameHeaderSize {
+		if got, want := crc32.Checksum(s.hdr[:8], castagnoli), binary.LittleEndian.Uint32(s.hdr[8:]); got != want {
+			if tornHeader(s.off, s.hdr[:fh]) {
+				return nil, &frameError{off: s.off, reason: "record header of zero-filled bytes (never written)"}
+			}
+			return nil, &frameError{s.off, fmt.Sprintf("record header checksum mismatch (stored %08x, computed %08x): its length or payload checksum is damaged", want, got), true}
+		}
 	}
 	n := int64(binary.LittleEndian.Uint32(s.hdr[:4]))
 	switch {
@@ -113,8 +123,8 @@ func (s *scanner) next() ([]byte, error) {
 		return nil, &frameError{off: s.off, reason: "zero-length record (zero-filled or garbage bytes)"}
 	case n > MaxPayload:
 		return nil, &frameError{off: s.off, reason: fmt.Sprintf("record length %d is over the %d-byte limit", n, MaxPayload)}
-	case n > rem-FrameHeaderSize:
-		return nil, &frameError{off: s.off, reason: fmt.Sprintf("record of %d bytes runs past the end of the file (%d bytes left)", n, rem-FrameHeaderSize)}
+	case n > rem-fh:
+		return nil, &frameError{off: s.off, reason: fmt.Sprintf("record of %d bytes runs past the end of the file (%d bytes left)", n, rem-fh)}
 	}
 	if int64(cap(s.buf)) < n {
 		s.buf = make([]byte, n)
@@ -124,7 +134,7 @@ func (s *scanner) next() ([]byte, error) {
 		return nil, fmt.Errorf("eventlog: read %s: %w", s.path, err)
 	}
 	if got, want := crc32.Checksum(p, castagnoli), binary.LittleEndian.Uint32(s.hdr[4:]); got != want {
-		if !crashLike(s.f, s.off+FrameHeaderSize, p, s.size) {
+		if !crashLike(s.f, s.off+fh, p, s.size) {
 			return nil, &frameError{s.off, fmt.Sprintf("checksum mismatch (stored %08x, computed %08x) in a complete record", want, got), true}
 		}
 		return nil, &frameError{s.off, fmt.Sprintf("checksum mismatch (stored %08x, computed %08x) in a record that ends in zero-filled bytes", want, got), false}
@@ -159,7 +169,7 @@ func (s *scanner) run(tail bool, fn func(*Record, int64) error) error {
 			return err
 		}
 		start := s.off
-		s.off += FrameHeaderSize + int64(len(p))
+		s.off += s.fh + int64(len(p))
 		s.lastSeq, s.lastTT = r.Seq, r.TT
 		s.last = Frame{Start: start, End: s.off, Seq: r.Seq, TT: r.TT, CRC: binary.LittleEndian.Uint32(s.hdr[4:])}
 		s.chain = s.chain.Next(s.last)
@@ -190,7 +200,9 @@ func (s *scanner) decode(p []byte, r *Record) error {
 // check enforces the order of sequence numbers and transaction times.
 func (s *scanner) check(r *Record) error {
 	switch {
-	case s.off == s.from && s.from == s.first && r.Seq != 1:
+	case r.Image != nil && s.off != s.first:
+		return &CorruptionError{Path: s.path, Offset: s.off, Reason: fmt.Sprintf("a store image (batch %d) that is not the log's first record", r.Seq)}
+	case s.off == s.from && s.from == s.first && r.Seq != 1 && r.Image == nil:
 		return &CorruptionError{Path: s.path, Offset: s.off, Reason: fmt.Sprintf("the first record has sequence number %d, not 1", r.Seq)}
 	case s.off == s.from && r.Seq == 0:
 		return &CorruptionError{Path: s.path, Offset: s.off, Reason: "record has sequence number 0"}
@@ -213,7 +225,7 @@ func (s *scanner) classify(fe *frameError) error {
 	later := func(tt int64, seq uint64) bool {
 		return seq > s.lastSeq && (!seen || tt > s.lastTT)
 	}
-	next, found, err := findFrame(s.f, fe.off, s.size, later)
+	next, found, err := findFrame(s.f, s.fh, fe.off, s.size, later)
 	switch {
 	case err == nil && !found && fe.damaged:
 		return &CorruptionError{Path: s.path, Offset: fe.off, Reason: fe.reason + ": a crash cannot leave a complete record with a wrong checksum, so this is damage to an acknowledged batch"}
@@ -240,20 +252,23 @@ var errScanBudget = errors.New("scan budget exhausted")
 // is capped (256 MiB plus 32 bytes per byte scanned); past the cap it gives
 // up with errScanBudget, which the caller treats as corruption: it never
 // drops bytes it has not ruled out.
-func findFrame(f io.ReaderAt, bad, size int64, later func(tt int64, seq uint64) bool) (int64, bool, error) {
+func findFrame(f io.ReaderAt, fh, bad, size int64, later func(tt int64, seq uint64) bool) (int64, bool, error) {
 	budget := 256<<20 + 32*(size-bad)
 	var scratch []byte
 	// frameAt checks the candidate at p whose frame header is h and whose
 	// payload starts with pre (the bytes available in memory, maybe none).
 	frameAt := func(p int64, h, pre []byte) (bool, error) {
+		if fh == FrameHeaderSize && crc32.Checksum(h[:8], castagnoli) != binary.LittleEndian.Uint32(h[8:]) {
+			return false, nil
+		}
 		n := int64(binary.LittleEndian.Uint32(h))
-		if n < 4 || n > MaxPayload || n > size-p-FrameHeaderSize {
+		if n < 4 || n > MaxPayload || n > size-p-fh {
 			return false, nil
 		}
 		if int64(len(pre)) < min(n, 21) {
 			var buf [21]byte
 			pre = buf[:min(n, 21)]
-			if _, err := f.ReadAt(pre, p+FrameHeaderSize); err != nil {
+			if _, err := f.ReadAt(pre, p+fh); err != nil {
 				return false, err
 			}
 		}
@@ -274,32 +289,32 @@ func findFrame(f io.ReaderAt, bad, size int64, later func(tt int64, seq uint64) 
 			scratch = make([]byte, n)
 		}
 		b := scratch[:n]
-		if _, err := f.ReadAt(b, p+FrameHeaderSize); err != nil {
+		if _, err := f.ReadAt(b, p+fh); err != nil {
 			return false, err
 		}
 		return crc32.Checksum(b, castagnoli) == binary.LittleEndian.Uint32(h[4:]), nil
 	}
 	var hdr [FrameHeaderSize]byte
-	if size-bad >= FrameHeaderSize {
-		if _, err := f.ReadAt(hdr[:], bad); err != nil {
+	if size-bad >= fh {
+		if _, err := f.ReadAt(hdr[:fh], bad); err != nil {
 			return 0, false, err
 		}
-		if n := int64(binary.LittleEndian.Uint32(hdr[:4])); n > 0 && n <= size-bad-2*FrameHeaderSize {
-			p := bad + FrameHeaderSize + n
-			if _, err := f.ReadAt(hdr[:], p); err != nil {
+		if n := int64(binary.LittleEndian.Uint32(hdr[:4])); n > 0 && n <= size-bad-2*fh {
+			p := bad + fh + n
+			if _, err := f.ReadAt(hdr[:fh], p); err != nil {
 				return 0, false, err
 			}
-			if ok, err := frameAt(p, hdr[:], nil); ok || err != nil {
+			if ok, err := frameAt(p, hdr[:fh], nil); ok || err != nil {
 				return p, ok, err
 			}
 		}
 	}
 	// Scan byte by byte through a window.
 	const window = 4 << 20
-	w := make([]byte, 0, min(window+FrameHeaderSize+1, max(size-bad, 0)))
+	w := make([]byte, 0, min(window+fh+1, max(size-bad, 0)))
 	var ws int64 // file offset of w[0]
-	for p := bad + 1; p+FrameHeaderSize+4 <= size; p++ {
-		if p+FrameHeaderSize+1 > ws+int64(len(w)) {
+	for p := bad + 1; p+fh+4 <= size; p++ {
+		if p+fh+1 > ws+int64(len(w)) {
 			ws = p
 			w = w[:min(int64(cap(w)), size-p)]
 			if _, err := f.ReadAt(w, p); err != nil {
@@ -307,11 +322,27 @@ func findFrame(f io.ReaderAt, bad, size int64, later func(tt int64, seq uint64) 
 			}
 		}
 		i := p - ws
-		if ok, err := frameAt(p, w[i:i+FrameHeaderSize], w[i+FrameHeaderSize:]); ok || err != nil {
+		if ok, err := frameAt(p, w[i:i+fh], w[i+fh:]); ok || err != nil {
 			return p, ok, err
 		}
 	}
 	return 0, false, nil
+}
+
+// tornHeader reports whether a version 4 frame header h at file offset
+// off whose checksum fails looks like what a crash leaves: all zeros, or
+// zeros on one side of a 512-byte boundary inside it (a sector written
+// and its neighbour not). A bit flip or a changed byte is neither.
+func tornHeader(off int64, h []byte) bool {
+	if allZero(h) {
+		return true
+	}
+	for i := 1; i < len(h); i++ {
+		if (off+int64(i))%512 == 0 && (allZero(h[:i]) || allZero(h[i:])) {
+			return true
+		}
+	}
+	return false
 }
 
 // crashLike reports whether a complete record whose checksum fails looks
@@ -418,19 +449,23 @@ func (l *Log) FrameAt(off int64) (Frame, error) {
 	bad := func(format string, args ...any) (Frame, error) {
 		return Frame{}, &CorruptionError{Path: l.path, Offset: off, Reason: fmt.Sprintf(format, args...)}
 	}
-	if off < l.hdr.size || off+FrameHeaderSize > end {
+	fh := l.hdr.frame
+	if off < l.hdr.size || off+fh > end {
 		return bad("no record starts at byte offset %d: the log's records end at %d", off, end)
 	}
 	var h [FrameHeaderSize]byte
-	if _, err := f.ReadAt(h[:], off); err != nil {
+	if _, err := f.ReadAt(h[:fh], off); err != nil {
 		return Frame{}, fmt.Errorf("eventlog: read %s: %w", l.path, err)
 	}
+	if fh == FrameHeaderSize && crc32.Checksum(h[:8], castagnoli) != binary.LittleEndian.Uint32(h[8:]) {
+		return bad("the record header at byte offset %d fails its checksum", off)
+	}
 	n := int64(binary.LittleEndian.Uint32(h[:4]))
-	if n == 0 || n > end-off-FrameHeaderSize {
+	if n == 0 || n > end-off-fh {
 		return bad("no record of a valid length starts at byte offset %d", off)
 	}
 	p := make([]byte, n)
-	if _, err := f.ReadAt(p, off+FrameHeaderSize); err != nil {
+	if _, err := f.ReadAt(p, off+fh); err != nil {
 		return Frame{}, fmt.Errorf("eventlog: read %s: %w", l.path, err)
 	}
 	crc := binary.LittleEndian.Uint32(h[4:])
@@ -442,5 +477,5 @@ func (l *Log) FrameAt(off int64) (Frame, error) {
 	if err := d.header(&r); err != nil {
 		return bad("the record at byte offset %d does not decode: %v", off, err)
 	}
-	return Frame{Start: off, End: off + FrameHeaderSize + n, Seq: r.Seq, TT: r.TT, CRC: crc}, nil
+	return Frame{Start: off, End: off + fh + n, Seq: r.Seq, TT: r.TT, CRC: crc}, nil
 }

@@ -26,8 +26,8 @@ func (v *virtualLog) ReadAt(p []byte, off int64) (int, error) {
 		n = int(rem)
 	}
 	h := 0
-	if off < FrameHeaderSize {
-		h = copy(p[:n], v.hdr[off:])
+	if off < FrameHeaderSizeV3 {
+		h = copy(p[:n], v.hdr[off:FrameHeaderSizeV3])
 	}
 	for i := h; i < n; i++ {
 		p[i] = v.fill
@@ -56,10 +56,10 @@ func TestRecordLengthLimit(t *testing.T) {
 		return c
 	}
 	t.Run("exactly MaxPayload", func(t *testing.T) {
-		v := &virtualLog{size: FrameHeaderSize + MaxPayload, fill: fill}
+		v := &virtualLog{size: FrameHeaderSizeV3 + MaxPayload, fill: fill}
 		binary.LittleEndian.PutUint32(v.hdr[:4], MaxPayload)
 		binary.LittleEndian.PutUint32(v.hdr[4:], crc(MaxPayload))
-		s := newScanner("virtual.wal", v, 0, v.size, false)
+		s := newScanner("virtual.wal", v, header{frame: FrameHeaderSizeV3}, 0, v.size, false)
 		p, err := s.next()
 		if err != nil {
 			t.Fatalf("a frame of exactly the %d-byte limit: %v", MaxPayload, err)
@@ -70,15 +70,15 @@ func TestRecordLengthLimit(t *testing.T) {
 	})
 	for _, extra := range []int64{1, 2, 1 << 20} {
 		n := int64(MaxPayload) + extra
-		v := &virtualLog{size: FrameHeaderSize + n, fill: fill}
+		v := &virtualLog{size: FrameHeaderSizeV3 + n, fill: fill}
 		binary.LittleEndian.PutUint32(v.hdr[:4], uint32(n))
 		binary.LittleEndian.PutUint32(v.hdr[4:], crc(0)) // never reached
-		s := newScanner("virtual.wal", v, 0, v.size, false)
+		s := newScanner("virtual.wal", v, header{frame: FrameHeaderSizeV3}, 0, v.size, false)
 		var fe *frameError
 		if _, err := s.next(); !errors.As(err, &fe) || !strings.Contains(fe.reason, "over the") {
 			t.Fatalf("frame of MaxPayload+%d bytes: next = %v, want the length refused as over the limit", extra, err)
 		}
-		s = newScanner("virtual.wal", v, 0, v.size, false)
+		s = newScanner("virtual.wal", v, header{frame: FrameHeaderSizeV3}, 0, v.size, false)
 		var ce *CorruptionError
 		if err := s.run(false, nil); !errors.As(err, &ce) || ce.Offset != 0 || !strings.Contains(ce.Reason, "over the") {
 			t.Fatalf("frame of MaxPayload+%d bytes: run = %v, want a CorruptionError at offset 0 for the length", extra, err)

@@ -99,7 +99,11 @@ a new directory in the system temp dir, removed at the end).`,
 		return rep, rep.Outcomes[string(campaign.OK)] == rep.Trials, nil
 	})
 	add("corrupt", "Damage one or two files of a sealed or post-seal store per trial and classify what an open does", func(cmd *cobra.Command, scratch string) (any, bool, error) {
-		rep, err := campaign.Corrupt(cmd.Context(), campaign.CorruptConfig{Trials: trials, Seed: seed, Dir: scratch})
+		bin, err := os.Executable()
+		if err != nil {
+			return nil, false, err
+		}
+		rep, err := campaign.Corrupt(cmd.Context(), campaign.CorruptConfig{Trials: trials, Seed: seed, Dir: scratch, Binary: bin})
 		if err != nil {
 			return nil, false, err
 		}
@@ -148,13 +152,16 @@ func newCrashChild() *cobra.Command {
 	var store string
 	var seed uint64
 	var batches int
-	var ackEarly bool
+	var ackEarly, killAfterAck bool
 	c := &cobra.Command{
 		Use:    "crash-child --store DIR --seed S --batches N",
 		Short:  "The crash campaign's writer (run by 'tgms campaign crash')",
 		Hidden: true,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			defer fault.Report()
+			if killAfterAck {
+				return campaign.CrashChildKilledAfterAck(store, seed, batches, os.Stdout)
+			}
 			return campaign.CrashChild(store, seed, batches, ackEarly, os.Stdout)
 		},
 	}
@@ -162,6 +169,7 @@ func newCrashChild() *cobra.Command {
 	c.Flags().Uint64Var(&seed, "seed", 1, "workload seed")
 	c.Flags().IntVar(&batches, "batches", 24, "workload batches")
 	c.Flags().BoolVar(&ackEarly, "ack-early", false, "acknowledge before writing (a broken writer, for testing the campaign)")
+	c.Flags().BoolVar(&killAfterAck, "kill-after-ack", false, "continue the workload on the store and SIGKILL this process right after the last acknowledgement")
 	return c
 }
 

@@ -36,6 +36,34 @@ func TestCrashCampaign(t *testing.T) {
 	}
 }
 
+// The corruption campaign with its post-seal states made by real kills (a
+// writer SIGKILLed after its last ack, 'serve --allow-writes' SIGKILLed
+// after its last 200): no damage is lost or silent in any state, and two
+// thirds of the trials are post-seal.
+func TestCorruptionCampaignFromKills(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs the binary")
+	}
+	bin := buildBinary(t)
+	rep, err := campaign.Corrupt(context.Background(), campaign.CorruptConfig{Binary: bin, Trials: 60, Seed: 9, Dir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range rep.Failures {
+		t.Log(f)
+	}
+	bad := rep.Verdicts[campaign.Silent] + rep.Verdicts[campaign.LostData] + rep.Reader[campaign.Silent] + rep.Reader[campaign.LostData]
+	post := 0
+	for _, st := range []string{"killed-after-ack", "server-session"} {
+		for _, n := range rep.ByState[st] {
+			post += n
+		}
+	}
+	if bad != 0 || rep.Untyped != 0 || 3*post < rep.Trials {
+		t.Fatalf("verdicts %v, reader %v, %d untyped, %d of %d trials post-seal", rep.Verdicts, rep.Reader, rep.Untyped, post, rep.Trials)
+	}
+}
+
 // tgms check exits clean on a fresh store and not on a damaged one; the
 // read-only commands run while another reader holds the store.
 func TestCheckCommand(t *testing.T) {

@@ -56,7 +56,7 @@ func TestCheckExitsFiveForDamage(t *testing.T) {
 }
 
 // --repair --use-log keeps the log, keeps the replaced files aside and
-// leaves a clean store; --use-checkpoint refuses and changes nothing.
+// leaves a clean store.
 func TestCheckRepairUseLog(t *testing.T) {
 	store := checkStore(t)
 	other := checkStore(t)
@@ -64,9 +64,6 @@ func TestCheckRepairUseLog(t *testing.T) {
 	os.WriteFile(filepath.Join(store, tgms.CheckpointFile), b, 0o600)
 	if _, _, code := runCLI(t, "write", "--store", store, "--ops", write(t, t.TempDir(), "c.jsonl", `{"op":"assert_node","uid":"c"}`+"\n")); code != exitDamaged {
 		t.Fatalf("a write ran while the witnesses disagree: exit %d", code)
-	}
-	if _, _, code := runCLI(t, "check", "--store", store, "--repair", "--use-checkpoint"); code != exitInput {
-		t.Fatalf("--use-checkpoint: exit %d", code)
 	}
 	out, errs, code := runCLI(t, "check", "--store", store, "--repair", "--use-log")
 	if code != 0 || !strings.Contains(out, "kept aside") || !strings.Contains(out, "clean: 2 batches") {
@@ -78,6 +75,46 @@ func TestCheckRepairUseLog(t *testing.T) {
 	if _, errs, code := runCLI(t, "stats", "--store", store); code != 0 {
 		t.Fatalf("stats after repair: %s", errs)
 	}
+}
+
+// --repair --use-checkpoint keeps the checkpoint when another store's log
+// was copied over the store's and its seal deleted (F4): the store keeps
+// its digest, the output says what was kept and lost, and the store checks
+// clean afterwards.
+func TestCheckRepairUseCheckpoint(t *testing.T) {
+	store := checkStore(t)
+	other := checkStore(t)
+	before, _, code := runCLI(t, "check", "--full", "--store", store)
+	if code != 0 {
+		t.Fatalf("check: exit %d", code)
+	}
+	b, _ := os.ReadFile(filepath.Join(other, tgms.LogFile))
+	os.WriteFile(filepath.Join(store, tgms.LogFile), b, 0o600)
+	os.Remove(filepath.Join(store, tgms.SealFile))
+	if _, _, code := runCLI(t, "stats", "--store", store); code != exitDamaged {
+		t.Fatalf("stats of a store with another's log: exit %d", code)
+	}
+	out, errs, code := runCLI(t, "check", "--full", "--store", store, "--repair", "--use-checkpoint")
+	if code != 0 || !strings.Contains(out, "kept aside") || !strings.Contains(out, "kept: everything the checkpoint held") ||
+		!strings.Contains(out, "the old event log's 2 batches") || !strings.Contains(out, "clean: 2 batches") {
+		t.Fatalf("repair: exit %d\n%s%s", code, out, errs)
+	}
+	if d := digestLine(before); d == "" || !strings.Contains(out, d) {
+		t.Fatalf("the digest changed: before\n%s\nafter\n%s", before, out)
+	}
+	if m, _ := filepath.Glob(filepath.Join(store, tgms.LogFile+".broken-*")); len(m) != 1 {
+		t.Fatalf("the replaced log was not kept: %v", m)
+	}
+}
+
+// digestLine is the line of check's output that names the digest.
+func digestLine(out string) string {
+	for _, l := range strings.Split(out, "\n") {
+		if strings.Contains(l, "digest") {
+			return strings.TrimSpace(l)
+		}
+	}
+	return ""
 }
 
 // A directory that is no store is bad input (2); check never exits 2 for
