@@ -21,31 +21,129 @@ import (
 
 const calHour = int64(3_600_000_000)
 
-// eventTimes are the distinct event times of a history's ingests.
-func eventTimes(h []oracle.Batch) []bt.Time {
-	var ts []bt.Time
-	for _, b := range h {
-		for _, op := range b.Ops {
-			for _, ev := range op.Events {
-				ts = append(ts, ev.VtS)
-				if ev.VtE != 0 {
-					ts = append(ts, ev.VtE)
-				}
-			}
-		}
-	}
-	slices.Sort(ts)
-	return slices.Compact(ts)
+// calData describes a calendar store's events: their distinct times and
+// the hop gaps, the time from an event to the first later one that leaves
+// its destination (or shares an endpoint with it), where wait, within and
+// delta bounds fall.
+type calData struct {
+	times []bt.Time
+	adj   []int64 // differences of event start times k apart in time order, k = 1..3
+	n1    int     // adj[:n1] are those of consecutive times
+	gaps  []int64
+	hops  []calHop
+	// lastOffsets are the offsets (minutes) in which some event lies on
+	// the last µs of its local day.
+	lastOffsets []int64
 }
 
-// calDur draws a duration of at least 1 µs: half the time the gap between
-// two event times, on it or one µs either side; otherwise a calendar
-// length (an hour, a day, a week, a few days) or one µs off it.
-func calDur(rng *rand.Rand, ts []bt.Time) int64 {
-	if len(ts) >= 2 && rng.IntN(2) == 0 {
+// calHop is an event src→mid at t1 followed by the first later event
+// leaving mid, at t2, and by the first event after that leaving its
+// destination at t3 (0 when none): a path's two or three hops.
+type calHop struct {
+	src        string
+	t1, t2, t3 int64
+}
+
+// aim draws a hop, if any: arguments aimed at it put a bound on its gap.
+func (cd calData) aim(rng *rand.Rand) (calHop, bool) {
+	if len(cd.hops) == 0 || rng.IntN(3) == 0 {
+		return calHop{}, false
+	}
+	return cd.hops[rng.IntN(len(cd.hops))], true
+}
+
+// around is a window holding a hop, its edges up to a day away.
+func (h calHop) around(rng *rand.Rand) map[string]any {
+	end := max(h.t2, h.t3)
+	return map[string]any{"t_a": h.t1 - rng.Int64N(calDay), "t_b": end + 1 + rng.Int64N(calDay)}
+}
+
+func calDataOf(h []oracle.Batch) calData {
+	var cd calData
+	var evs []bt.Event
+	for _, b := range h {
+		for _, op := range b.Ops {
+			evs = append(evs, op.Events...)
+		}
+	}
+	for _, ev := range evs {
+		for _, off := range calOffsets {
+			if l := (ev.VtS + off*60_000_000) % calDay; l == calDay-1 || l == -1 {
+				cd.lastOffsets = append(cd.lastOffsets, off)
+			}
+		}
+		cd.times = append(cd.times, ev.VtS)
+		if ev.VtE != 0 {
+			cd.times = append(cd.times, ev.VtE)
+		}
+		// The first later event leaving its destination (the next hop
+		// of a path or pattern), and the first later one touching it.
+		next, touch := int64(-1), int64(-1)
+		for _, nx := range evs {
+			d := nx.VtS - ev.VtS
+			if d <= 0 {
+				continue
+			}
+			if nx.Src == ev.Dst && (next < 0 || d < next) {
+				next = d
+			}
+			if (nx.Src == ev.Src || nx.Dst == ev.Dst || nx.Dst == ev.Src || nx.Src == ev.Dst) && (touch < 0 || d < touch) {
+				touch = d
+			}
+		}
+		for _, d := range []int64{next, touch} {
+			if d > 0 {
+				cd.gaps = append(cd.gaps, d)
+			}
+		}
+		if next > 0 {
+			h := calHop{src: ev.Src, t1: ev.VtS, t2: ev.VtS + next}
+			for _, nx := range evs { // the third hop, from what the second reached
+				if nx.Src == ev.Dst && nx.VtS == h.t2 {
+					for _, th := range evs {
+						if th.Src == nx.Dst && th.VtS > h.t2 && (h.t3 == 0 || th.VtS < h.t3) {
+							h.t3 = th.VtS
+						}
+					}
+				}
+			}
+			cd.hops = append(cd.hops, h)
+		}
+	}
+	var starts []int64
+	for _, ev := range evs {
+		starts = append(starts, ev.VtS)
+	}
+	slices.Sort(starts)
+	starts = slices.Compact(starts)
+	for k := 1; k <= 3; k++ {
+		for i := k; i < len(starts); i++ {
+			cd.adj = append(cd.adj, starts[i]-starts[i-k])
+		}
+		if k == 1 {
+			cd.n1 = len(cd.adj)
+		}
+	}
+	slices.Sort(cd.times)
+	cd.times = slices.Compact(cd.times)
+	slices.Sort(cd.gaps)
+	cd.gaps = slices.Compact(cd.gaps)
+	return cd
+}
+
+// calDur draws a duration of at least 1 µs: half the time a hop gap (on
+// it mostly, or one µs either side), a quarter the gap between any two
+// event times, otherwise a calendar length (an hour, a day, a week, a few
+// days) or one µs off it.
+func calDur(rng *rand.Rand, cd calData) int64 {
+	off := []int64{0, 0, 0, 0, -1, 1}[rng.IntN(6)]
+	ts := cd.times
+	switch r := rng.IntN(4); {
+	case r < 2 && len(cd.gaps) > 0:
+		return max(1, cd.gaps[rng.IntN(len(cd.gaps))]+off)
+	case r < 3 && len(ts) >= 2:
 		i, j := rng.IntN(len(ts)), rng.IntN(len(ts))
-		d := ts[max(i, j)] - ts[min(i, j)]
-		return max(1, d+int64(rng.IntN(3))-1)
+		return max(1, ts[max(i, j)]-ts[min(i, j)]+off)
 	}
 	base := []int64{calHour, calDay, 7 * calDay, 3 * calDay, 330 * 60_000_000, calDay / 2}[rng.IntN(6)]
 	return max(1, base+int64(rng.IntN(3))-1)
@@ -55,38 +153,54 @@ func calDur(rng *rand.Rand, ts []bt.Time) int64 {
 func calUID(rng *rand.Rand) string { return []string{"a", "b", "c", "d"}[rng.IntN(4)] }
 
 func init() {
-	calArgs["count_temporal_motifs"] = func(rng *rand.Rand, ts []bt.Time) map[string]any {
+	calArgs["count_temporal_motifs"] = func(rng *rand.Rand, cd calData) map[string]any {
 		spec, _ := ops.Lookup("count_temporal_motifs")
 		motifs := spec.Args.Properties["motif"].Enum
-		return map[string]any{"motif": motifs[rng.IntN(len(motifs))], "delta": calDur(rng, ts), "window": calWindow(rng)}
+		args := map[string]any{"motif": motifs[rng.IntN(len(motifs))], "delta": calDur(rng, cd), "window": calWindow(rng)}
+		if h, ok := cd.aim(rng); ok && h.t3 > 0 {
+			args["delta"], args["window"] = h.t3-h.t1, h.around(rng) // a three-event instance exactly delta long
+		}
+		return args
 	}
-	calArgs["find_temporal_motif_instances"] = func(rng *rand.Rand, ts []bt.Time) map[string]any {
+	calArgs["find_temporal_motif_instances"] = func(rng *rand.Rand, cd calData) map[string]any {
 		spec, _ := ops.Lookup("find_temporal_motif_instances")
 		motifs := spec.Args.Properties["motif"].Enum
 		w := calWindow(rng)
 		if rng.IntN(2) == 0 {
 			w = map[string]any{"t_a": calBase - calDay, "t_b": calBase + 23*calDay} // every event
 		}
-		return map[string]any{"motif": motifs[rng.IntN(len(motifs))], "delta": max(calDur(rng, ts), calDay*int64(rng.IntN(8))), "window": w}
-	}
-	calArgs["temporal_reachability"] = func(rng *rand.Rand, ts []bt.Time) map[string]any {
-		args := map[string]any{"src": calUID(rng), "window": calWindow(rng), "direction": []string{"out", "in", "both"}[rng.IntN(3)]}
-		if rng.IntN(4) > 0 {
-			args["delta_max_wait"] = calDur(rng, ts)
+		args := map[string]any{"motif": motifs[rng.IntN(len(motifs))], "delta": max(calDur(rng, cd), calDay*int64(rng.IntN(8))), "window": w}
+		if h, ok := cd.aim(rng); ok && h.t3 > 0 {
+			args["delta"] = h.t3 - h.t1 // over every event: instances exactly delta long
+			args["window"] = map[string]any{"t_a": calBase - calDay, "t_b": calBase + 23*calDay}
 		}
 		return args
 	}
-	calArgs["longest_temporal_path"] = func(rng *rand.Rand, ts []bt.Time) map[string]any {
+	calArgs["temporal_reachability"] = func(rng *rand.Rand, cd calData) map[string]any {
+		args := map[string]any{"src": calUID(rng), "window": calWindow(rng), "direction": []string{"out", "in", "both"}[rng.IntN(3)]}
+		if rng.IntN(4) > 0 {
+			args["delta_max_wait"] = calDur(rng, cd)
+		}
+		if h, ok := cd.aim(rng); ok {
+			// A wait of exactly delta_max_wait at the hop's middle node.
+			args["src"], args["window"], args["delta_max_wait"], args["direction"] = h.src, h.around(rng), h.t2-h.t1, "out"
+		}
+		return args
+	}
+	calArgs["longest_temporal_path"] = func(rng *rand.Rand, cd calData) map[string]any {
 		args := map[string]any{"window": calWindow(rng)}
 		if rng.IntN(2) == 0 {
 			args["src"] = calUID(rng)
 		}
 		if rng.IntN(4) > 0 {
-			args["delta_max_wait"] = calDur(rng, ts)
+			args["delta_max_wait"] = calDur(rng, cd)
+		}
+		if h, ok := cd.aim(rng); ok {
+			args["src"], args["window"], args["delta_max_wait"] = h.src, h.around(rng), h.t2-h.t1
 		}
 		return args
 	}
-	calArgs["temporal_paths"] = func(rng *rand.Rand, ts []bt.Time) map[string]any {
+	calArgs["temporal_paths"] = func(rng *rand.Rand, cd calData) map[string]any {
 		w := calWindow(rng)
 		if rng.IntN(2) == 0 {
 			w = map[string]any{"t_a": calBase - calDay, "t_b": calBase + 23*calDay} // every event
@@ -94,19 +208,19 @@ func init() {
 		return map[string]any{"src": calUID(rng), "dst": calUID(rng), "window": w,
 			"k": int64(1 + rng.IntN(6)), "order": []string{"earliest_arrival", "fastest", "fewest_hops"}[rng.IntN(3)]}
 	}
-	calArgs["neighborhood_evolution"] = func(rng *rand.Rand, ts []bt.Time) map[string]any {
+	calArgs["neighborhood_evolution"] = func(rng *rand.Rand, cd calData) map[string]any {
 		t1 := calTime(rng)
-		if len(ts) > 0 && rng.IntN(2) == 0 {
+		if ts := cd.times; len(ts) > 0 && rng.IntN(2) == 0 {
 			t1 = ts[rng.IntN(len(ts))] + int64(rng.IntN(3)) - 1
 		}
-		t2 := t1 + calDur(rng, ts)
+		t2 := t1 + calDur(rng, cd)
 		args := map[string]any{"uid": calUID(rng), "t1": t1, "t2": t2}
 		if rng.IntN(2) == 0 {
 			args["stride"] = max((t2-t1+1999)/2000, []int64{calHour, calDay, calDay / 2}[rng.IntN(3)]+int64(rng.IntN(3))-1)
 		}
 		return args
 	}
-	calArgs["co_active"] = func(rng *rand.Rand, ts []bt.Time) map[string]any {
+	calArgs["co_active"] = func(rng *rand.Rand, cd calData) map[string]any {
 		side := func() map[string]any {
 			s := map[string]any{}
 			if rng.IntN(3) == 0 {
@@ -123,11 +237,11 @@ func init() {
 		}
 		ar := map[string]any{"relation": rel}
 		if r := ar["relation"]; r == "before" || r == "after" || rng.IntN(3) == 0 {
-			ar["gap"] = calDur(rng, ts)
+			ar["gap"] = calDur(rng, cd)
 		}
 		return map[string]any{"a_spec": side(), "b_spec": side(), "allen_relation": ar}
 	}
-	calArgs["burst_detection"] = func(rng *rand.Rand, ts []bt.Time) map[string]any {
+	calArgs["burst_detection"] = func(rng *rand.Rand, cd calData) map[string]any {
 		target := map[string]any{"kind": "edge_event_rate"}
 		if rng.IntN(3) == 0 {
 			target = map[string]any{"kind": "node_activity", "uid": calUID(rng)}
@@ -148,11 +262,11 @@ func init() {
 		return map[string]any{"target": target, "window": w, "stride": stride, "method": method, "params": params}
 	}
 	prevAgg := calArgs["aggregate_events"]
-	calArgs["aggregate_events"] = func(rng *rand.Rand, ts []bt.Time) map[string]any {
+	calArgs["aggregate_events"] = func(rng *rand.Rand, cd calData) map[string]any {
 		if rng.IntN(2) == 0 {
-			return prevAgg(rng, ts) // calendar buckets and cycles
+			return prevAgg(rng, cd) // calendar buckets and cycles
 		}
-		d := calDur(rng, ts)
+		d := calDur(rng, cd)
 		aggs := [][]any{
 			{map[string]any{"agg": "count"}},
 			{map[string]any{"agg": []string{"sum", "mean", "min", "max"}[rng.IntN(4)], "of": "duration"}},
@@ -163,7 +277,7 @@ func init() {
 			{map[string]any{"agg": "returns", "gap": d - 1}},
 			{map[string]any{"agg": "reply_delay", "stat": []string{"count", "min", "median", "mean", "max"}[rng.IntN(5)]}},
 		}[rng.IntN(8)]
-		var groups []any
+		groups := []any{map[string]any{"dim": "rel_type"}}
 		switch rng.IntN(3) {
 		case 0:
 			groups = []any{map[string]any{"dim": "time_bucket", "stride": d}}
@@ -171,19 +285,28 @@ func init() {
 			groups = []any{map[string]any{"dim": "pair"}}
 		}
 		w := calWindow(rng)
-		if groups != nil && d < (w["t_b"].(int64)-w["t_a"].(int64))/1500 {
-			groups[0].(map[string]any)["stride"] = calDay // few enough buckets
+		if cd.n1 > 0 && rng.IntN(2) == 0 {
+			// A bound on a gap that occurs: sessions split, returns counted
+			// and span windows closed exactly there.
+			w = map[string]any{"t_a": calBase - calDay, "t_b": calBase + 23*calDay}
+			g, g1 := cd.adj[rng.IntN(len(cd.adj))], cd.adj[rng.IntN(cd.n1)]
+			aggs = [][]any{
+				{map[string]any{"agg": "max_session_span", "gap": g1}},
+				{map[string]any{"agg": "returns", "gap": g1}},
+				{map[string]any{"agg": "max_in_window", "span": g}},
+				{map[string]any{"agg": "max_distinct_in_window", "of": "pair", "span": g}},
+			}[rng.IntN(4)]
+			groups = []any{map[string]any{"dim": "time_bucket", "stride": int64(25 * calDay)}} // one bucket: every event
 		}
-		args := map[string]any{"window": w, "aggregates": aggs}
-		if groups != nil {
-			args["group_by"] = groups
+		if g := groups[0].(map[string]any); g["stride"] != nil && d < (w["t_b"].(int64)-w["t_a"].(int64))/1500 {
+			g["stride"] = calDay // few enough buckets
 		}
-		return args
+		return map[string]any{"window": w, "aggregates": aggs, "group_by": groups}
 	}
 	prevGMTS := calArgs["graph_metric_timeseries"]
-	calArgs["graph_metric_timeseries"] = func(rng *rand.Rand, ts []bt.Time) map[string]any {
+	calArgs["graph_metric_timeseries"] = func(rng *rand.Rand, cd calData) map[string]any {
 		if rng.IntN(2) == 0 {
-			return prevGMTS(rng, ts) // calendar cycles
+			return prevGMTS(rng, cd) // calendar cycles
 		}
 		return map[string]any{"metric": gmtsMetrics[rng.IntN(len(gmtsMetrics))], "window": calWindow(rng),
 			"stride": []int64{calHour, calDay, 7 * calDay, calDay / 3}[rng.IntN(4)] + int64(rng.IntN(3)) - 1}
