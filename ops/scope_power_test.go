@@ -265,63 +265,71 @@ func TestFreshNarrowingsGoRed(t *testing.T) {
 		seeds = 20
 	}
 	for _, nw := range scopeNarrowings {
-		names := nw.ops
-		if names == nil {
-			names = ops.Names()
-		}
-		narrowed, caught, first := 0, 0, 0
-		perOp := map[string]*[2]int{}
-		for _, op := range names {
-			perOp[op] = &[2]int{}
-			for seed := range uint64(seeds) {
-				rng := rand.New(rand.NewPCG(seed, 0x5c09e))
-				c, err := setupCase(rng, op, caseOpts{narrow: nw.apply, aimed: true})
+		t.Run(nw.name, func(t *testing.T) {
+			t.Parallel() // one core each: the narrowings share nothing
+			narrowingPower(t, nw, seeds)
+		})
+	}
+}
+
+// narrowingPower runs the harness for one narrowing.
+func narrowingPower(t *testing.T, nw narrowing, seeds int) {
+	names := nw.ops
+	if names == nil {
+		names = ops.Names()
+	}
+	narrowed, caught, first := 0, 0, 0
+	perOp := map[string]*[2]int{}
+	for _, op := range names {
+		perOp[op] = &[2]int{}
+		for seed := range uint64(seeds) {
+			rng := rand.New(rand.NewPCG(seed, 0x5c09e))
+			c, err := setupCase(rng, op, caseOpts{narrow: nw.apply, aimed: true})
+			if err != nil {
+				t.Fatalf("%s, %s seed %d: %v", nw.name, op, seed, err)
+			}
+			if c == nil {
+				continue
+			}
+			narrowed++
+			perOp[op][0]++
+			a := edgesOf(c.pl.Steps[0].Args)
+			if os.Getenv("TGMS_AIM_DEBUG") != "" {
+				fmt.Printf("%s seed %d %s args %v scope %+v\n", op, seed, nw.name, c.pl.Steps[0].Args, *c.aim)
+			}
+			for trial := range narrowingTrials {
+				var wrote []bt.Op
+				ch, fr, err := c.trial(1, func(m *bt.MemStore) []bt.Op { wrote = outsideBatch(rng, m, c.aim, a); return wrote })
+				if os.Getenv("TGMS_AIM_DEBUG") != "" {
+					fmt.Printf("%s seed %d trial %d changed %v fresh %v op %+v\n", op, seed, trial, ch, fr, wrote)
+				}
+				if errors.Is(err, errFalseFresh) {
+					caught++
+					perOp[op][1]++
+					if trial == 0 {
+						first++
+					}
+					break
+				}
 				if err != nil {
 					t.Fatalf("%s, %s seed %d: %v", nw.name, op, seed, err)
 				}
-				if c == nil {
-					continue
-				}
-				narrowed++
-				perOp[op][0]++
-				a := edgesOf(c.pl.Steps[0].Args)
-				if os.Getenv("TGMS_AIM_DEBUG") != "" {
-					fmt.Printf("%s seed %d %s args %v scope %+v\n", op, seed, nw.name, c.pl.Steps[0].Args, *c.aim)
-				}
-				for trial := range narrowingTrials {
-					var wrote []bt.Op
-					ch, fr, err := c.trial(1, func(m *bt.MemStore) []bt.Op { wrote = outsideBatch(rng, m, c.aim, a); return wrote })
-					if os.Getenv("TGMS_AIM_DEBUG") != "" {
-						fmt.Printf("%s seed %d trial %d changed %v fresh %v op %+v\n", op, seed, trial, ch, fr, wrote)
-					}
-					if errors.Is(err, errFalseFresh) {
-						caught++
-						perOp[op][1]++
-						if trial == 0 {
-							first++
-						}
-						break
-					}
-					if err != nil {
-						t.Fatalf("%s, %s seed %d: %v", nw.name, op, seed, err)
-					}
-				}
 			}
 		}
-		rate := float64(caught) / float64(max(narrowed, 1))
-		var by []string
-		for _, op := range names {
-			if n := perOp[op]; n[0] > 0 {
-				by = append(by, fmt.Sprintf("%s %d/%d", op, n[1], n[0]))
-			}
+	}
+	rate := float64(caught) / float64(max(narrowed, 1))
+	var by []string
+	for _, op := range names {
+		if n := perOp[op]; n[0] > 0 {
+			by = append(by, fmt.Sprintf("%s %d/%d", op, n[1], n[0]))
 		}
-		t.Logf("%-58s told apart on %3d of %3d narrowed cases (%.2f; by the first batch: %.2f)\n\t%s", nw.name, caught, narrowed, rate, float64(first)/float64(max(narrowed, 1)), strings.Join(by, ", "))
-		if narrowed < seeds/2 {
-			t.Errorf("%s: only %d cases narrowed: the harness does not reach it", nw.name, narrowed)
-		}
-		if rate < narrowingFloor {
-			t.Errorf("%s: told apart on %d of %d narrowed cases (%.2f), want >= %.2f: the aimed batches miss what it drops", nw.name, caught, narrowed, rate, narrowingFloor)
-		}
+	}
+	t.Logf("%-58s told apart on %3d of %3d narrowed cases (%.2f; by the first batch: %.2f)\n\t%s", nw.name, caught, narrowed, rate, float64(first)/float64(max(narrowed, 1)), strings.Join(by, ", "))
+	if narrowed < seeds/2 {
+		t.Errorf("%s: only %d cases narrowed: the harness does not reach it", nw.name, narrowed)
+	}
+	if rate < narrowingFloor {
+		t.Errorf("%s: told apart on %d of %d narrowed cases (%.2f), want >= %.2f: the aimed batches miss what it drops", nw.name, caught, narrowed, rate, narrowingFloor)
 	}
 }
 
