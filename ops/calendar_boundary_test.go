@@ -112,6 +112,7 @@ var boundaryShifts = []boundaryShift{
 	{"temporal_pattern", "span excludes its bound", intShift("span", -1, 0)},
 	{"aggregate_events", "calendar bucket or cycle in UTC", toUTC("group_by.utc_offset_minutes")},
 	{"aggregate_events", "session or return gap bound exclusive", intShift("aggregates.gap", -1, 0)},
+	{"aggregate_events", "span window closed at its end", intShift("aggregates.span", 1, 1)},
 	{"graph_metric_timeseries", "cycle in UTC, not the offset", toUTC("cycle.utc_offset_minutes")},
 	{"count_temporal_motifs", "delta excludes its bound", intShift("delta", -1, 1)},
 	{"find_temporal_motif_instances", "delta excludes its bound", intShift("delta", -1, 1)},

@@ -149,6 +149,19 @@ func calDur(rng *rand.Rand, cd calData) int64 {
 	return max(1, base+int64(rng.IntN(3))-1)
 }
 
+// alignedWindow is, half the time, a window starting on an event time, so
+// that bucket starts t_a + i*stride (stride a day, an hour or a week) fall
+// on the events that lie on the same local time of other days; otherwise
+// calWindow.
+func alignedWindow(rng *rand.Rand, cd calData) map[string]any {
+	w := calWindow(rng)
+	if len(cd.times) > 0 && rng.IntN(2) == 0 {
+		a := cd.times[rng.IntN(len(cd.times))] - int64(rng.IntN(2))*calDay
+		w = map[string]any{"t_a": a, "t_b": a + (2+rng.Int64N(20))*calDay + rng.Int64N(3) - 1}
+	}
+	return w
+}
+
 // calUID is one of the calendar stores' uids.
 func calUID(rng *rand.Rand) string { return []string{"a", "b", "c", "d"}[rng.IntN(4)] }
 
@@ -247,9 +260,12 @@ func init() {
 			target = map[string]any{"kind": "node_activity", "uid": calUID(rng)}
 		}
 		method := []string{"zscore", "ratio", "kleinberg"}[rng.IntN(3)]
-		w := calWindow(rng)
+		w := alignedWindow(rng, cd)
 		width := w["t_b"].(int64) - w["t_a"].(int64)
-		stride := []int64{calHour, calDay, calDay / 4, 7 * calDay}[rng.IntN(4)] + int64(rng.IntN(3)) - 1
+		stride := []int64{calHour, calDay, calDay / 4, 7 * calDay}[rng.IntN(4)]
+		if rng.IntN(2) == 0 {
+			stride += int64(rng.IntN(3)) - 1
+		}
 		n := 2000
 		if method == "kleinberg" {
 			n = 12 // the oracle enumerates every state sequence
@@ -280,11 +296,11 @@ func init() {
 		groups := []any{map[string]any{"dim": "rel_type"}}
 		switch rng.IntN(3) {
 		case 0:
-			groups = []any{map[string]any{"dim": "time_bucket", "stride": d}}
+			groups = []any{map[string]any{"dim": "time_bucket", "stride": []int64{d, calDay, calHour}[rng.IntN(3)]}}
 		case 1:
 			groups = []any{map[string]any{"dim": "pair"}}
 		}
-		w := calWindow(rng)
+		w := alignedWindow(rng, cd)
 		if cd.n1 > 0 && rng.IntN(2) == 0 {
 			// A bound on a gap that occurs: sessions split, returns counted
 			// and span windows closed exactly there.
@@ -293,7 +309,7 @@ func init() {
 			aggs = [][]any{
 				{map[string]any{"agg": "max_session_span", "gap": g1}},
 				{map[string]any{"agg": "returns", "gap": g1}},
-				{map[string]any{"agg": "max_in_window", "span": g}},
+				{map[string]any{"agg": "max_in_window", "span": []int64{g, 1, 2, 3}[rng.IntN(4)]}}, // µs: across a cluster at one local midnight
 				{map[string]any{"agg": "max_distinct_in_window", "of": "pair", "span": g}},
 			}[rng.IntN(4)]
 			groups = []any{map[string]any{"dim": "time_bucket", "stride": int64(25 * calDay)}} // one bucket: every event
@@ -308,8 +324,11 @@ func init() {
 		if rng.IntN(2) == 0 {
 			return prevGMTS(rng, cd) // calendar cycles
 		}
-		return map[string]any{"metric": gmtsMetrics[rng.IntN(len(gmtsMetrics))], "window": calWindow(rng),
-			"stride": []int64{calHour, calDay, 7 * calDay, calDay / 3}[rng.IntN(4)] + int64(rng.IntN(3)) - 1}
+		stride := []int64{calHour, calDay, 7 * calDay, calDay / 3}[rng.IntN(4)]
+		if rng.IntN(2) == 0 {
+			stride += int64(rng.IntN(3)) - 1
+		}
+		return map[string]any{"metric": gmtsMetrics[rng.IntN(len(gmtsMetrics))], "window": alignedWindow(rng, cd), "stride": stride}
 	}
 }
 
