@@ -52,6 +52,16 @@ func calHistory(rng *rand.Rand) []oracle.Batch {
 				evs[i].VtE = evs[i].VtS + 1 + rng.Int64N(calDay)
 			}
 		}
+		if b == 0 && rng.IntN(2) == 0 {
+			// A planted chain x→y, y→z within one local day of some
+			// offset: the first hop on its first µs, the second on its
+			// last (or the next day's first).
+			off := calOffsets[rng.IntN(len(calOffsets))] * 60_000_000
+			d := calBase + int64(rng.IntN(21))*calDay - off
+			x, y, z := uids[rng.IntN(4)], uids[rng.IntN(4)], uids[rng.IntN(4)]
+			evs = append(evs, bt.Event{Src: x, Dst: y, RelType: "R", VtS: d + int64(rng.IntN(2))},
+				bt.Event{Src: y, Dst: z, RelType: "R", VtS: d + calDay - 1 + int64(rng.IntN(2))})
+		}
 		ops := []bt.Op{bt.Ingest(evs, "")}
 		if rng.IntN(3) == 0 {
 			t := calTime(rng)
@@ -70,21 +80,44 @@ func calWindow(rng *rand.Rand) map[string]any {
 	return map[string]any{"t_a": a, "t_b": a + calDay/2 + rng.Int64N(25*calDay)}
 }
 
-// calArgs draws arguments that exercise op's calendar rule.
-var calArgs = map[string]func(rng *rand.Rand) map[string]any{
-	"temporal_pattern": func(rng *rand.Rand) map[string]any {
+// calArgs draws arguments that exercise op's calendar or duration rule;
+// cd describes the store's events (durations drawn from their gaps fall
+// exactly on the boundaries events create). Operators whose rules are
+// durations register theirs in calendar_durations_test.go.
+var calArgs = map[string]func(rng *rand.Rand, cd calData) map[string]any{
+	"temporal_pattern": func(rng *rand.Rand, cd calData) map[string]any {
 		hops := []any{map[string]any{"src": "x", "dst": "y"}, map[string]any{"src": []string{"y", "x", "z"}[rng.IntN(3)], "dst": []string{"z", "x", "w"}[rng.IntN(3)]}}
+		off := calOffsets[rng.IntN(len(calOffsets))]
+		if len(cd.lastOffsets) > 0 && rng.IntN(3) > 0 {
+			off = cd.lastOffsets[rng.IntN(len(cd.lastOffsets))] // an event on its local day's last µs
+		}
 		args := map[string]any{"window": calWindow(rng), "hops": hops[:1+rng.IntN(2)],
-			"same_day": map[string]any{"utc_offset_minutes": calOffsets[rng.IntN(len(calOffsets))]}}
+			"same_day": map[string]any{"utc_offset_minutes": off}}
 		if rng.IntN(2) == 0 {
 			args["output"] = "count"
 		}
 		if rng.IntN(3) == 0 {
 			args["within"] = rng.Int64N(2 * calDay)
 		}
+		for _, k := range []string{"within", "min_gap", "span"} {
+			if rng.IntN(4) == 0 {
+				args[k] = calDur(rng, cd) - 1 + int64(rng.IntN(2)) // 0 is allowed here
+			}
+		}
+		if rng.IntN(3) == 0 {
+			delete(args, "same_day") // the duration rules alone, across days
+		}
+		if h, ok := cd.aim(rng); ok {
+			// Two hops x→y, y→z exactly one bound apart.
+			args["hops"] = []any{map[string]any{"src": "x", "dst": "y"}, map[string]any{"src": "y", "dst": "z"}}
+			args["window"] = h.around(rng)
+			delete(args, "same_day")
+			k := []string{"within", "min_gap", "span"}[rng.IntN(3)]
+			args[k] = h.t2 - h.t1
+		}
 		return args
 	},
-	"aggregate_events": func(rng *rand.Rand) map[string]any {
+	"aggregate_events": func(rng *rand.Rand, cd calData) map[string]any {
 		off := calOffsets[rng.IntN(len(calOffsets))]
 		var dim map[string]any
 		if rng.IntN(2) == 0 {
@@ -98,16 +131,16 @@ var calArgs = map[string]func(rng *rand.Rand) map[string]any{
 		}
 		return map[string]any{"window": calWindow(rng), "group_by": []any{dim}, "aggregates": aggs}
 	},
-	"graph_metric_timeseries": func(rng *rand.Rand) map[string]any {
+	"graph_metric_timeseries": func(rng *rand.Rand, cd calData) map[string]any {
 		return map[string]any{"metric": []string{"edge_event_count", "new_node_rate", "reciprocity"}[rng.IntN(3)], "window": calWindow(rng),
 			"cycle": map[string]any{"unit": []string{"hour_of_day", "day_of_week", "day_of_month", "month_of_year"}[rng.IntN(4)], "utc_offset_minutes": calOffsets[rng.IntN(len(calOffsets))]}}
 	},
 }
 
 func TestCalendarOperatorsMatchOracle(t *testing.T) {
-	n := 300
+	n := 150
 	if testing.Short() {
-		n = 100
+		n = 60
 	}
 	for op, gen := range calArgs {
 		spec, ok := ops.Lookup(op)
@@ -118,8 +151,9 @@ func TestCalendarOperatorsMatchOracle(t *testing.T) {
 			rng := rand.New(rand.NewPCG(uint64(len(op)), 86400))
 			answered, refused := 0, 0
 			for i := range n {
-				m, e := build(t, calHistory(rng))
-				o := compareOne(t, i, spec, m, e, gen(rng))
+				h := calHistory(rng)
+				m, e := build(t, h)
+				o := compareOne(t, i, spec, m, e, gen(rng, calDataOf(h)))
 				switch {
 				case o.refusal != "" || o.schemaError:
 					refused++

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"math/rand/v2"
 	"os"
 	"slices"
@@ -240,49 +241,191 @@ var scopeNarrowings = []narrowing{
 	}},
 }
 
-// narrowingCases is the number of seeds tried per operator and narrowing.
-const narrowingCases = 120
+// The power harness: per operator, narrowingSeeds cases (fixed seeds, the
+// same in every run), each tried with up to narrowingTrials later batches
+// of writes just outside the step's edges (outsideBatch). A case tells a
+// narrowing when one of its trials changes the result while the narrowed
+// scope calls the trace fresh; every narrowing must be told apart on at
+// least narrowingFloor of the cases it narrowed.
+const (
+	narrowingSeeds  = 40
+	narrowingTrials = 24
+	narrowingFloor  = 0.5
+)
 
-// Every narrowing of a scope rule turns the soundness property red: with
-// fixed seeds (the same in every run), each one is called FRESH on some
-// case whose re-execution changed, and the log says on how many of the
-// cases it changed the scope of.
+// Every narrowing of a scope rule turns the soundness property red on
+// most of the cases it narrows, in every run: the cases and their later
+// batches come from fixed seeds, the batches aim only at what the step's
+// arguments and its (narrowed) recorded scope name, and the log gives the
+// share of cases that told the narrowed scope from the sound one, with the
+// share a single batch already told.
 func TestFreshNarrowingsGoRed(t *testing.T) {
-	p := &precision{cases: map[string]int{}, unchanged: map[string]int{}, ok: map[string]int{}}
-	n := narrowingCases
+	seeds := narrowingSeeds
 	if testing.Short() {
-		n = 60
+		seeds = 20
 	}
 	for _, nw := range scopeNarrowings {
-		names := nw.ops
-		if names == nil {
-			names = ops.Names()
-		}
-		narrowed, caught := 0, 0
-		for _, op := range names {
-			for seed := range uint64(n) {
-				changed := false
-				apply := func(sc *ops.Scope) bool {
-					changed = nw.apply(sc)
-					return changed
+		t.Run(nw.name, func(t *testing.T) {
+			t.Parallel() // one core each: the narrowings share nothing
+			narrowingPower(t, nw, seeds)
+		})
+	}
+}
+
+// narrowingPower runs the harness for one narrowing.
+func narrowingPower(t *testing.T, nw narrowing, seeds int) {
+	names := nw.ops
+	if names == nil {
+		names = ops.Names()
+	}
+	narrowed, caught, first := 0, 0, 0
+	perOp := map[string]*[2]int{}
+	for _, op := range names {
+		perOp[op] = &[2]int{}
+		for seed := range uint64(seeds) {
+			rng := rand.New(rand.NewPCG(seed, 0x5c09e))
+			c, err := setupCase(rng, op, caseOpts{narrow: nw.apply, aimed: true})
+			if err != nil {
+				t.Fatalf("%s, %s seed %d: %v", nw.name, op, seed, err)
+			}
+			if c == nil {
+				continue
+			}
+			narrowed++
+			perOp[op][0]++
+			a := edgesOf(c.pl.Steps[0].Args)
+			if os.Getenv("TGMS_AIM_DEBUG") != "" {
+				fmt.Printf("%s seed %d %s args %v scope %+v\n", op, seed, nw.name, c.pl.Steps[0].Args, *c.aim)
+			}
+			for trial := range narrowingTrials {
+				var wrote []bt.Op
+				ch, fr, err := c.trial(1, func(m *bt.MemStore) []bt.Op { wrote = outsideBatch(rng, m, c.aim, a); return wrote })
+				if os.Getenv("TGMS_AIM_DEBUG") != "" {
+					fmt.Printf("%s seed %d trial %d changed %v fresh %v op %+v\n", op, seed, trial, ch, fr, wrote)
 				}
-				err := freshCase(rand.New(rand.NewPCG(seed, 0x5c09e)), op, p, caseOpts{narrow: apply})
-				if changed {
-					narrowed++
-				}
-				switch {
-				case errors.Is(err, errFalseFresh):
+				if errors.Is(err, errFalseFresh) {
 					caught++
-				case err != nil:
+					perOp[op][1]++
+					if trial == 0 {
+						first++
+					}
+					break
+				}
+				if err != nil {
 					t.Fatalf("%s, %s seed %d: %v", nw.name, op, seed, err)
 				}
 			}
 		}
-		t.Logf("%-60s caught on %4d of %4d narrowed cases", nw.name, caught, narrowed)
-		if caught == 0 {
-			t.Errorf("%s: never caught (%d cases narrowed): the property has no power against it", nw.name, narrowed)
+	}
+	rate := float64(caught) / float64(max(narrowed, 1))
+	var by []string
+	for _, op := range names {
+		if n := perOp[op]; n[0] > 0 {
+			by = append(by, fmt.Sprintf("%s %d/%d", op, n[1], n[0]))
 		}
 	}
+	t.Logf("%-58s told apart on %3d of %3d narrowed cases (%.2f; by the first batch: %.2f)\n\t%s", nw.name, caught, narrowed, rate, float64(first)/float64(max(narrowed, 1)), strings.Join(by, ", "))
+	if narrowed < seeds/2 {
+		t.Errorf("%s: only %d cases narrowed: the harness does not reach it", nw.name, narrowed)
+	}
+	if rate < narrowingFloor {
+		t.Errorf("%s: told apart on %d of %d narrowed cases (%.2f), want >= %.2f: the aimed batches miss what it drops", nw.name, caught, narrowed, rate, narrowingFloor)
+	}
+}
+
+// The same aimed batches never make a sound scope wrong: over every
+// operator, the recorded scope (as the rules write it) is called fresh
+// only when re-execution gives the same result, half of the batches being
+// writes just outside it (those it says cannot matter). The log gives, per
+// operator, the share of aimed batches that changed the result.
+func TestFreshAimedBatchesSound(t *testing.T) {
+	seeds := narrowingSeeds / 2
+	if testing.Short() {
+		seeds = 10
+	}
+	run := func(op string, seed uint64) (trials, changed int, err error) {
+		rng := rand.New(rand.NewPCG(seed, 0xa13ed))
+		c, err := setupCase(rng, op, caseOpts{aimed: true})
+		if c == nil || err != nil {
+			return 0, 0, err
+		}
+		a := edgesOf(c.pl.Steps[0].Args)
+		for range 6 {
+			n := 1 + rng.IntN(2)
+			ch, _, err := c.trial(n, func(m *bt.MemStore) []bt.Op {
+				if rng.IntN(2) == 0 {
+					return outsideBatch(rng, m, c.aim, a) // what the scope says cannot matter
+				}
+				out := []bt.Op{aimedOp(rng, m, c.aim, a)}
+				if rng.IntN(3) == 0 {
+					out = append(out, aimedOp(rng, m, c.aim, a))
+				}
+				return out
+			})
+			if err != nil {
+				return trials, changed, err
+			}
+			trials++
+			if ch {
+				changed++
+			}
+		}
+		return trials, changed, nil
+	}
+	for _, k := range keptSeeds(t, "testdata/fresh_aimed_seeds.txt") {
+		if _, _, err := run(k.op, k.seed); err != nil {
+			t.Errorf("kept seed %s %d: %v", k.op, k.seed, err)
+		}
+	}
+	var lines []string
+	for _, op := range ops.Names() {
+		trials, changed := 0, 0
+		for seed := range uint64(seeds) {
+			n, ch, err := run(op, seed)
+			if err != nil {
+				t.Fatalf("%s, seed %d: %v\n(keep the failing seed: add the line %q to testdata/fresh_aimed_seeds.txt)", op, seed, err, fmt.Sprintf("%s %d", op, seed))
+			}
+			trials, changed = trials+n, changed+ch
+		}
+		lines = append(lines, fmt.Sprintf("%-30s aimed batches %4d  changed the result %4d (%s)", op, trials, changed, ratio(changed, trials)))
+		if trials == 0 {
+			t.Errorf("%s: no admitted case", op)
+		}
+	}
+	t.Logf("aimed later batches, sound scopes (0 false fresh):\n%s", strings.Join(lines, "\n"))
+}
+
+type keptSeed struct {
+	op   string
+	seed uint64
+}
+
+// keptSeeds reads a testdata list of "operator seed" lines.
+func keptSeeds(t *testing.T, path string) []keptSeed {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var out []keptSeed
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		line := strings.TrimSpace(sc.Text())
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		op, seedText, ok := strings.Cut(line, " ")
+		seed, err := strconv.ParseUint(strings.TrimSpace(seedText), 10, 64)
+		if _, known := ops.Lookup(op); !ok || err != nil || !known && op != "count_temporal_motifs" {
+			t.Fatalf("%s: bad line %q (want: operator seed)", path, line)
+		}
+		out = append(out, keptSeed{op, seed})
+	}
+	if err := sc.Err(); err != nil {
+		t.Fatal(err)
+	}
+	return out
 }
 
 // Seeds that once found an unsound scope stay in testdata and run first,

@@ -40,7 +40,7 @@ func TestFreshAfterRegistration(t *testing.T) {
 			}
 			world := newWorld(rng, w.m)
 			world.UIDs = []string{newcomer} // every uid argument names it
-			pl, ok := randomPlan(rng, world, op, nil)
+			pl, ok := randomPlan(rng, world, op, nil, false)
 			if !ok {
 				continue
 			}

@@ -146,9 +146,143 @@ var errFalseFresh = errors.New("called FRESH")
 
 // caseOpts vary a case. narrow, when not nil, edits the first step's
 // recorded scope before the check (the harness that shows an unsound scope
-// rule is caught).
+// rule is caught). aimed makes the case one of the power harness's: its
+// arguments are always drawn towards the distinctions scope rules make,
+// and its first step follows the newest belief time (a pinned step cannot
+// change).
 type caseOpts struct {
 	narrow func(sc *ops.Scope) bool
+	aimed  bool
+}
+
+// freshSetup is a case before its later batches: the store's history, the
+// plan, its trace and the scope later batches aim at.
+type freshSetup struct {
+	op   string
+	hist []oracle.Batch
+	w    *twin // the store after hist; nil once a trial has used it
+	pl   *plan.Plan
+	tr   *exec.Trace
+	aim  *ops.Scope
+}
+
+// setupCase draws a case's store and admitted plan and runs it; nil when
+// the drawn plan is not admitted (or, with opt.narrow, when the narrowing
+// leaves the recorded scope as it was).
+func setupCase(rng *rand.Rand, op string, opt caseOpts) (*freshSetup, error) {
+	c := &freshSetup{op: op, hist: oracle.RandomHistory(rng, 1+rng.IntN(8))}
+	w, err := replay(c.hist)
+	if err != nil {
+		return nil, err
+	}
+	c.w = w
+	world := newWorld(rng, w.m)
+	var bias func(*rand.Rand, map[string]any)
+	if rng.IntN(3) == 0 || opt.aimed {
+		bias = scopeBias[op]
+	}
+	if b, extra := bias, aimBias[op]; opt.aimed && extra != nil {
+		bias = func(rng *rand.Rand, args map[string]any) {
+			if b != nil {
+				b(rng, args)
+			}
+			extra(rng, args)
+		}
+	}
+	pl, ok := randomPlan(rng, world, op, bias, opt.aimed)
+	if !ok {
+		return nil, nil
+	}
+	c.pl = pl
+	c.tr = exec.Run(context.Background(), memSource{w.e}, pl, exec.Options{Sequential: true})
+	c.aim = firstScope(c.tr) // later batches aim at the recorded scope's edges
+	if s := &c.tr.Steps[0]; c.aim == nil && s.Status != "ok" {
+		// A refused step: aim at the scope of its arguments (the uids it
+		// looked up, registered later, change its outcome).
+		if _, args, err := ops.Prepare(s.Op, pl.Steps[0].Args); err == nil {
+			sc := ops.ScopeOf(s.Op, args)
+			c.aim = &sc
+		}
+	}
+	if opt.narrow != nil {
+		e := c.tr.Steps[0].Evidence
+		if e == nil || e.Scope == nil || e.Scope.All {
+			return nil, nil
+		}
+		sc := cloneScope(*e.Scope)
+		if !opt.narrow(&sc) {
+			return nil, nil
+		}
+		e.Scope = &sc
+		if opt.aimed {
+			// What an unsound rule would have recorded is all a later
+			// batch could aim at.
+			c.aim = &sc
+		}
+	}
+	return c, nil
+}
+
+// replay writes a history into a new model store and engine.
+func replay(hist []oracle.Batch) (*twin, error) {
+	w := &twin{m: bt.NewMemStore(), e: engine.New()}
+	for _, b := range hist {
+		if _, err := w.write(b.TT, b.Ops); err != nil {
+			return nil, err
+		}
+	}
+	return w, nil
+}
+
+// trial writes n later batches drawn by next (from the store as it is
+// before each), checks the trace's freshness and re-executes its plan. It
+// reports whether some step changed and whether the check called the
+// trace fresh; the error wraps errFalseFresh when both hold.
+func (c *freshSetup) trial(n int, next func(m *bt.MemStore) []bt.Op) (changed, isFresh bool, err error) {
+	w := c.w
+	if c.w = nil; w == nil {
+		if w, err = replay(c.hist); err != nil {
+			return false, false, err
+		}
+	}
+	src := memSource{w.e}
+	ix := fresh.NewIndex(fresh.Since(c.tr))
+	prev := w.e.LastTT()
+	for range n {
+		tt := prev + 10
+		batch := next(w.m)
+		written, err := w.write(tt, batch)
+		if err != nil {
+			return false, false, err
+		}
+		if !written {
+			continue
+		}
+		if err := ix.Add(src, fresh.Batch{TT: tt, Seq: w.e.Batches(), Ops: batch}, prev); err != nil {
+			return false, false, err
+		}
+		prev = tt
+	}
+	tr := c.tr
+	rep := ix.Check(tr, fresh.Options{})
+	again := exec.Run(context.Background(), src, c.pl, exec.Options{Sequential: true})
+	for i := range tr.Steps {
+		a, b := &tr.Steps[i], &again.Steps[i]
+		if a.Status == b.Status && a.ResultDigest == b.ResultDigest {
+			continue
+		}
+		if rep.Fresh {
+			if os.Getenv("TGMS_FRESH_DEBUG") != "" {
+				ra, _ := canon.Marshal(tr.FullResult(a.StepID))
+				rb, _ := canon.Marshal(again.FullResult(a.StepID))
+				fmt.Printf("before %s\nafter  %s\n", ra, rb)
+			}
+			return true, true, fmt.Errorf("%w, but step %s (%s) changed from %s %s to %s %s\nplan %s\nlater batches after tt %d: %s", errFalseFresh,
+				a.StepID, a.Op, a.Status, a.ResultDigest, b.Status, b.ResultDigest, planText(c.pl), tr.AsOfTT, batchesText(w.m, tr.AsOfTT))
+		}
+		return true, false, nil
+	}
+	return false, rep.Fresh, nil
 }
 
 // freshCase runs one case for operator op; it returns an error wrapping
@@ -156,88 +290,22 @@ type caseOpts struct {
 // three has its arguments drawn towards the distinctions scope rules make
 // (scopeBias).
 func freshCase(rng *rand.Rand, op string, p *precision, opt caseOpts) error {
-	narrow := opt.narrow
-	w := &twin{m: bt.NewMemStore(), e: engine.New()}
-	for _, b := range oracle.RandomHistory(rng, 1+rng.IntN(8)) {
-		if _, err := w.write(b.TT, b.Ops); err != nil {
-			return err
-		}
+	c, err := setupCase(rng, op, opt)
+	if c == nil || err != nil {
+		return err
 	}
-	world := newWorld(rng, w.m)
-	var bias func(*rand.Rand, map[string]any)
-	if rng.IntN(3) == 0 {
-		bias = scopeBias[op]
+	changed, isFresh, err := c.trial(1+rng.IntN(3), func(m *bt.MemStore) []bt.Op { return laterBatch(rng, m, c.aim) })
+	if err != nil {
+		return err
 	}
-	pl, ok := randomPlan(rng, world, op, bias)
-	if !ok {
-		return nil
-	}
-	src := memSource{w.e}
-	ctx := context.Background()
-	tr := exec.Run(ctx, src, pl, exec.Options{Sequential: true})
-	aim := firstScope(tr) // later batches aim at the sound scope's edges
-	if s := &tr.Steps[0]; aim == nil && s.Status != "ok" {
-		// A refused step: aim at the scope of its arguments (the uids it
-		// looked up, registered later, change its outcome).
-		if _, args, err := ops.Prepare(s.Op, pl.Steps[0].Args); err == nil {
-			sc := ops.ScopeOf(s.Op, args)
-			aim = &sc
-		}
-	}
-	if narrow != nil {
-		e := tr.Steps[0].Evidence
-		if e == nil || e.Scope == nil || e.Scope.All {
-			return nil
-		}
-		sc := cloneScope(*e.Scope)
-		if !narrow(&sc) {
-			return nil
-		}
-		e.Scope = &sc
-	}
-	ix := fresh.NewIndex(fresh.Since(tr))
-	prev := w.e.LastTT()
-	for range 1 + rng.IntN(3) {
-		tt := prev + 10
-		batch := laterBatch(rng, w.m, aim)
-		written, err := w.write(tt, batch)
-		if err != nil {
-			return err
-		}
-		if !written {
-			continue
-		}
-		if err := ix.Add(src, fresh.Batch{TT: tt, Seq: w.e.Batches(), Ops: batch}, prev); err != nil {
-			return err
-		}
-		prev = tt
-	}
-	rep := ix.Check(tr, fresh.Options{})
-	again := exec.Run(ctx, src, pl, exec.Options{Sequential: true})
-	unchanged := true
-	for i := range tr.Steps {
-		a, b := &tr.Steps[i], &again.Steps[i]
-		if a.Status != b.Status || a.ResultDigest != b.ResultDigest {
-			unchanged = false
-			if rep.Fresh {
-				if os.Getenv("TGMS_FRESH_DEBUG") != "" {
-					ra, _ := canon.Marshal(tr.FullResult(a.StepID))
-					rb, _ := canon.Marshal(again.FullResult(a.StepID))
-					fmt.Printf("before %s\nafter  %s\n", ra, rb)
-				}
-				return fmt.Errorf("%w, but step %s (%s) changed from %s %s to %s %s\nplan %s\nlater batches after tt %d: %s", errFalseFresh,
-					a.StepID, a.Op, a.Status, a.ResultDigest, b.Status, b.ResultDigest, planText(pl), tr.AsOfTT, batchesText(w.m, tr.AsOfTT))
-			}
-		}
-	}
-	p.note(op, unchanged, rep.Fresh)
+	p.note(op, !changed, isFresh)
 	return nil
 }
 
 // randomPlan builds an admitted plan whose first step calls op with
 // random arguments; sometimes a second step reads the first (a compute
 // over its rows, or an entity_history of a uid it returned).
-func randomPlan(rng *rand.Rand, w *world, op string, bias func(*rand.Rand, map[string]any)) (*plan.Plan, bool) {
+func randomPlan(rng *rand.Rand, w *world, op string, bias func(*rand.Rand, map[string]any), unpinned bool) (*plan.Plan, bool) {
 	gen, ok := argGens[op]
 	if op == "count_temporal_motifs" {
 		// Not in argGens (see count_temporal_motifs_test.go); it takes the
@@ -255,7 +323,7 @@ func randomPlan(rng *rand.Rand, w *world, op string, bias func(*rand.Rand, map[s
 		bias(rng, args)
 	}
 	delete(args, "cursor")
-	if rng.IntN(4) > 0 {
+	if rng.IntN(4) > 0 || unpinned {
 		delete(args, "as_of_tt") // most steps follow the plan's pin
 	}
 	steps := []any{map[string]any{"id": "s1", "op": op, "args": args, "depends_on": []any{}}}
