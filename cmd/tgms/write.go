@@ -252,12 +252,6 @@ func readBatchFile(path string) (bt.Batch, error) {
 	return readBatch(os.Stdin, path)
 }
 
-// readOps reads a batch and refuses a provenance header.
-func readOps(stdin io.Reader, path string) ([]bt.Op, error) {
-	b, err := readBatch(stdin, path)
-	return b.Ops, err
-}
-
 // readBatch reads one batch of ops, one JSON op per line after an
 // optional header line, from path (or stdin when path is "-"), within the
 // bounds above.
