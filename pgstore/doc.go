@@ -83,7 +83,8 @@ belief is pinned at the last applied tt, which the answer records.
 Check reads the store in one REPEATABLE READ snapshot: it verifies every
 batch row (a bad one reported with its tt, later rows still checksummed),
 replays them, and compares node_versions and edge_versions row by row
-(vid, every column, props as JSON values) with the replay. ReadBatches
+(vid, every column, props as JSON values) and the uids table (uid, tt)
+with the replay. ReadBatches
 reads the verified batches for replay and export.
 
 # Writing

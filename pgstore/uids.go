@@ -3,6 +3,8 @@ package pgstore
 import (
 	"context"
 	"fmt"
+	"maps"
+	"slices"
 
 	"github.com/jackc/pgx/v5"
 	bt "github.com/tgms-go/tgms/bitemporal"
@@ -86,6 +88,65 @@ func checkUIDs(ctx context.Context, q pgx.Tx, schema string, version int, eng *e
 	}
 	if want := eng.Reader(bt.OpenEnd).NumNodes(); !pending && n != want {
 		return fmt.Errorf("schema %q: the uids table holds %d uids where the batches register %d; it was changed outside tgms", schema, n, want)
+	}
+	return nil
+}
+
+// compareUIDs reports the rows of the uids table that differ from the
+// uids the batches' replay registers, and the batch of each.
+func compareUIDs(ctx context.Context, tx pgx.Tx, eng *engine.Store, version int, add addFunc) error {
+	if version < uidsVersion {
+		return nil
+	}
+	var pending bool
+	if err := tx.QueryRow(ctx, "SELECT uids_pending FROM tgms_meta").Scan(&pending); err != nil {
+		return err
+	}
+	if pending {
+		add("info", "uids", "not filled since the migration to schema version %d: the next writer fills it from the batches (until then --engine sql refuses the store)", uidsVersion)
+		return nil
+	}
+	want := map[string]bt.Time{}
+	r := eng.Reader(bt.OpenEnd)
+	for id := range uint32(r.NumNodes()) {
+		want[r.UID(id)] = eng.Registered(id)
+	}
+	rows, err := tx.Query(ctx, "SELECT uid, tt FROM uids ORDER BY uid")
+	if err != nil {
+		return err
+	}
+	n := 0
+	report := func(uid, format string, args ...any) {
+		n++
+		if n <= maxRowFindings {
+			add("error", "uids@uid="+uid, format, args...)
+		}
+	}
+	var (
+		uid string
+		tt  int64
+	)
+	if _, err := pgx.ForEachRow(rows, []any{&uid, &tt}, func() error {
+		w, ok := want[uid]
+		switch {
+		case !ok:
+			report(uid, "names a uid no batch registers")
+		case w != tt:
+			report(uid, "tt %d where the batches' replay registers it at %d", tt, w)
+		}
+		delete(want, uid)
+		return nil
+	}); err != nil {
+		return err
+	}
+	for _, u := range slices.Sorted(maps.Keys(want)) {
+		report(u, "missing: the batch at tt %d registers it", want[u])
+	}
+	if n > maxRowFindings {
+		add("error", "uids", "%d more rows differ from the batches' replay", n-maxRowFindings)
+	}
+	if n > 0 {
+		add("info", "uids", "the table was changed outside tgms; rebuild the store from its batches or restore a backup")
 	}
 	return nil
 }

@@ -89,10 +89,26 @@ func TestUIDsTable(t *testing.T) {
 	if res, err := Check(ctx, url); err != nil || !res.Clean() {
 		t.Fatalf("check: %v %+v", err, res)
 	}
+	// check compares the table row by row with the replay.
+	if _, err := adminConn(t, url).Exec(ctx, "UPDATE uids SET tt = 30 WHERE uid = 'd'"); err != nil {
+		t.Fatal(err)
+	}
+	if res, err := Check(ctx, url); err != nil || res.Clean() || !hasFinding(res, "uids@uid=d", "tt 30 where the batches' replay registers it at 20") {
+		t.Fatalf("check of a changed uids row: %v %+v", err, res)
+	}
 	if _, err := adminConn(t, url).Exec(ctx, "DELETE FROM uids WHERE uid = 'b'"); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := Open(ctx, url, Options{}); err == nil || !strings.Contains(err.Error(), "uids table holds 3 uids where the batches register 4") {
 		t.Fatalf("open of a store with a uid deleted from the uids table: %v", err)
 	}
+}
+
+func hasFinding(res *CheckResult, where, msg string) bool {
+	for _, f := range res.Findings {
+		if f.Where == where && strings.Contains(f.Message, msg) {
+			return true
+		}
+	}
+	return false
 }
