@@ -75,6 +75,25 @@ func TestKnownUIDWithoutVersions(t *testing.T) {
 			}
 		}
 	}
+	// A store without a filled uids table is refused, not answered from
+	// the version tables.
+	for _, tc := range []struct{ change, undo, want string }{
+		{"UPDATE tgms_meta SET uids_pending = true", "UPDATE tgms_meta SET uids_pending = false", "uids table is not filled yet"},
+		{"UPDATE tgms_meta SET schema_version = 2", "UPDATE tgms_meta SET schema_version = 3", "at version 2, which does not record the uids"},
+	} {
+		if _, err := conn.Exec(ctx, tc.change); err != nil {
+			t.Fatal(err)
+		}
+		if o, err := Open(ctx, url); err == nil || !strings.Contains(err.Error(), tc.want) {
+			if o != nil {
+				o.Close()
+			}
+			t.Fatalf("after %s: Open gave %v, want %q", tc.change, err, tc.want)
+		}
+		if _, err := conn.Exec(ctx, tc.undo); err != nil {
+			t.Fatal(err)
+		}
+	}
 	// The store statistics count b as the native engine does.
 	if err := e.Pin(bt.OpenEnd, func(p ops.Pinned) error {
 		if got, want := p.Counts(), s.Engine().Counts(); got != want {
