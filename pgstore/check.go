@@ -14,7 +14,7 @@ import (
 // "warning" (it opens, but something is missing) or "info".
 type Finding struct {
 	Severity string `json:"severity"`
-	Where    string `json:"where"` // table[@tt=T | @vid=V]
+	Where    string `json:"where"` // table[@tt=T | @vid=V | @uid=U]
 	Message  string `json:"message"`
 }
 
@@ -133,6 +133,9 @@ func Check(ctx context.Context, url string) (*CheckResult, error) {
 		return nil, err
 	}
 	if err := compareEdges(ctx, tx, eng, res, add); err != nil {
+		return nil, err
+	}
+	if err := compareUIDs(ctx, tx, eng, res.SchemaVersion, add); err != nil {
 		return nil, err
 	}
 	return res, nil

@@ -37,6 +37,7 @@ ALTER TABLE edge_versions ADD PRIMARY KEY (src, vid);
 
 SELECT create_distributed_table('node_versions', 'uid');
 SELECT create_distributed_table('edge_versions', 'src', colocate_with => 'node_versions');
+SELECT create_distributed_table('uids', 'uid', colocate_with => 'node_versions');
 
 COMMIT;
 

@@ -16,10 +16,11 @@ so is the password's lookup: PGPASSWORD, a password file or a service file
 
 schema.sql (embedded; run with IF NOT EXISTS by the first writer) defines:
 
-	tgms_meta      one row: schema_version (SchemaVersion, 2), store_id, created_at
+	tgms_meta      one row: schema_version (SchemaVersion, 3), store_id, created_at, uids_pending
 	batches        tt PK, seq UNIQUE, source, payload bytea, checksum bigint, written
 	node_versions  vid PK, uid, label, props jsonb, vt_s, vt_e, tt_s, tt_e, opened_by, closed_by
 	edge_versions  vid PK, src, dst, rel_type, disc, props jsonb, vt_s, vt_e, tt_s, tt_e, opened_by, closed_by
+	uids           uid PK, tt: every registered uid and the batch that registered it
 
 A batch row's payload is the batch's record in the encoding of events.wal
 (eventlog.AppendRecord, decoded by eventlog.DecodeRecord): type, tt, seq,
@@ -50,6 +51,14 @@ later version than SchemaVersion is refused by readers and writers.
 	2  migrations/0002_notify.sql: the trigger batches_notify on batches
 	   sends pg_notify('tgms_batches', '<schema> <tt>') for every batch row,
 	   delivered at commit
+	3  migrations/0003_uids.sql: the uids table, written with each batch
+	   (bitemporal.Effect.NewUIDs). A batch registers every uid it names,
+	   also one none of whose versions outlives the batch, so the version
+	   tables cannot tell which uids a read as of T knows. A store migrated
+	   with batches in it is marked uids_pending until its writer, right
+	   after the replay, fills the table from the read model and clears the
+	   mark in one transaction; an open checks the table's count against
+	   the replay once it is filled
 
 # Replicas
 
@@ -74,7 +83,8 @@ belief is pinned at the last applied tt, which the answer records.
 Check reads the store in one REPEATABLE READ snapshot: it verifies every
 batch row (a bad one reported with its tt, later rows still checksummed),
 replays them, and compares node_versions and edge_versions row by row
-(vid, every column, props as JSON values) with the replay. ReadBatches
+(vid, every column, props as JSON values) and the uids table (uid, tt)
+with the replay. ReadBatches
 reads the verified batches for replay and export.
 
 # Writing

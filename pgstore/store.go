@@ -24,7 +24,7 @@ var schemaSQL string
 // SchemaVersion is the store schema's version, kept in tgms_meta:
 // schema.sql is version 1 and migrations/NNNN_*.sql bring it to NNNN. A
 // writer migrates an older store; a store of a later version is refused.
-const SchemaVersion = 2
+const SchemaVersion = 3
 
 // lockClass is the first key of the writer's advisory lock ("tgms"); the
 // second is hashtext(schema).
@@ -175,7 +175,13 @@ func (s *Store) open(ctx context.Context) error {
 			return err
 		}
 	}
-	return s.load(ctx)
+	if err := s.load(ctx); err != nil {
+		return err
+	}
+	if s.opt.Write {
+		return s.fillUIDs(ctx)
+	}
+	return nil
 }
 
 // lock takes the writer's advisory lock, held by the session until Close,
@@ -267,6 +273,9 @@ func (s *Store) load(ctx context.Context) error {
 		return fmt.Errorf("schema %q: %w", s.schema, err)
 	}
 	if err := checkCounts(ctx, tx, s.schema, s.eng); err != nil {
+		return err
+	}
+	if err := checkUIDs(ctx, tx, s.schema, version, s.eng); err != nil {
 		return err
 	}
 	s.last = s.eng.LastTT()

@@ -213,6 +213,9 @@ func (s *Store) commit(ctx context.Context, rec *eventlog.Record, eff *bt.Effect
 			return fmt.Errorf("writing the batch's edge versions: %w", err)
 		}
 	}
+	if err := s.writeUIDs(ctx, tx, eff); err != nil {
+		return err
+	}
 	if err := tx.Commit(ctx); err != nil {
 		// Whether a failed COMMIT committed is unknown: reopen to find out.
 		s.failed = fmt.Errorf("committing the batch at tt %d failed (%v): whether it is stored is unknown; reopen the store", rec.TT, err)

@@ -29,7 +29,10 @@ metric) is refused the same way.
 A call runs in one REPEATABLE READ, READ ONLY transaction: every
 statement sees one snapshot. The belief time is the call's as_of_tt
 clamped to the last batch's tt (as the in-memory engine clamps it), and a
-version is believed at T iff tt_s <= T < tt_e. The statistics for the cost
+version is believed at T iff tt_s <= T < tt_e. A uid is known at T iff
+the uids table says a batch at or before T registered it (schema
+version 3; an older store, or one whose migration has not been filled
+by a writer yet, is refused). The statistics for the cost
 models and the envelope's dataset extent are read in the same snapshot,
 once per last batch. The connection plans every statement for its values
 (plan_cache_mode force_custom_plan): a generic plan cannot see that the
@@ -53,8 +56,9 @@ distributed by uid and edge_versions by src, co-located (citus.sql):
     worker as an intermediate result; grouped min/max is combinable;
   - the carved-fragment test of event counts: an anti-join on the whole
     edge identity, src included, so both sides are on one shard;
-  - the store statistics: counts, min and max (combinable), and a
-    count of a UNION of uids, which Citus runs by repartitioning.
+  - whether a uid is known: a filter on the uids table's distribution
+    column (router);
+  - the store statistics: counts, min and max (combinable).
 
 No statement is a recursive CTE: the operators that walk the graph run
 as client-driven rounds, one statement per round, so no statement

@@ -19,6 +19,9 @@ import (
 // transaction.
 type kernel func(p *pinned, c *ops.Call) (map[string]any, error)
 
+// uidsVersion is the first schema version with the uids table.
+const uidsVersion = 3
+
 var kernels = map[string]kernel{
 	"burst_detection":         runBurst,
 	"entity_history":          runHistory,
@@ -81,6 +84,19 @@ func Open(ctx context.Context, url string) (*Engine, error) {
 	if version > pgstore.SchemaVersion {
 		conn.Close(ctx)
 		return nil, fmt.Errorf("sql engine: schema %q is at version %d, newer than this release reads (%d): upgrade tgms", schema, version, pgstore.SchemaVersion)
+	}
+	if version < uidsVersion {
+		conn.Close(ctx)
+		return nil, fmt.Errorf("sql engine: schema %q is at version %d, which does not record the uids each batch registers (version %d does): open it once with a writer of this release (e.g. tgms ingest --store %s) to migrate it", schema, version, uidsVersion, pgstore.Redact(url))
+	}
+	var pending bool
+	if err := conn.QueryRow(ctx, "SELECT uids_pending FROM tgms_meta").Scan(&pending); err != nil {
+		conn.Close(ctx)
+		return nil, fmt.Errorf("sql engine: reading tgms_meta in schema %q: %w", schema, err)
+	}
+	if pending {
+		conn.Close(ctx)
+		return nil, fmt.Errorf("sql engine: schema %q was migrated to version %d but its uids table is not filled yet: open it once with a writer of this release (e.g. tgms ingest --store %s) to fill it", schema, uidsVersion, pgstore.Redact(url))
 	}
 	return &Engine{conn: conn, schema: schema}, nil
 }
@@ -162,14 +178,14 @@ func Refusal(op string) *ops.Error {
 
 // readCounts reads the statistics the cost models and the envelope's
 // dataset extent use (once per last batch: Engine keeps them), over every stored version as the native engine's
-// Counts: nodes are the distinct uids of node versions and edge endpoints;
+// Counts: nodes are the registered uids;
 // the extent runs from the earliest edge start to the latest edge end, an
 // open end counting as start + 1.
 func (p *pinned) readCounts(ctx context.Context) error {
 	var c engine.Counts
 	var nodes, nv, ev int64
 	err := p.tx.QueryRow(ctx, `SELECT
-  (SELECT count(*) FROM (SELECT uid FROM node_versions UNION SELECT src FROM edge_versions UNION SELECT dst FROM edge_versions) u),
+  (SELECT count(*) FROM uids),
   (SELECT count(*) FROM node_versions),
   (SELECT count(*) FROM edge_versions),
   (SELECT coalesce(min(vt_s), 0) FROM edge_versions),
@@ -183,13 +199,13 @@ func (p *pinned) readCounts(ctx context.Context) error {
 	return nil
 }
 
-// known refuses a uid that no version written at or before the pinned
-// time names (the native engine registers a uid with its first version).
+// known refuses a uid that no batch at or before the pinned time
+// registered. A batch registers every uid it names, also when none of the
+// uid's versions outlives the batch (an edge asserted and retracted in
+// one batch), so the uids table, not the version tables, decides.
 func (p *pinned) known(c *ops.Call, path, uid string) error {
 	var ok bool
-	err := p.tx.QueryRow(c.Ctx, `SELECT EXISTS (SELECT 1 FROM node_versions WHERE uid = $1 AND tt_s <= $2)
-  OR EXISTS (SELECT 1 FROM edge_versions WHERE src = $1 AND tt_s <= $2)
-  OR EXISTS (SELECT 1 FROM edge_versions WHERE dst = $1 AND tt_s <= $2)`, uid, p.asOf).Scan(&ok)
+	err := p.tx.QueryRow(c.Ctx, `SELECT EXISTS (SELECT 1 FROM uids WHERE uid = $1 AND tt <= $2)`, uid, p.asOf).Scan(&ok)
 	if err != nil {
 		return err
 	}

@@ -12,23 +12,25 @@ import (
 	"github.com/tgms-go/tgms/oracle"
 )
 
-// versionColumns are the version tables' columns (pgstore/schema.sql)
-// without their keys: a partition on another server has the same rows.
+// versionColumns are the version tables' and the uids table's columns
+// (pgstore/schema.sql, migrations) without their keys: a partition on another server has the same rows.
 var versionColumns = map[string]string{
 	"node_versions": `vid bigint NOT NULL, uid text COLLATE "C" NOT NULL, label text NOT NULL, props jsonb NOT NULL,
   vt_s bigint NOT NULL, vt_e bigint NOT NULL, tt_s bigint NOT NULL, tt_e bigint NOT NULL, opened_by smallint NOT NULL, closed_by smallint NOT NULL`,
 	"edge_versions": `vid bigint NOT NULL, src text COLLATE "C" NOT NULL, dst text COLLATE "C" NOT NULL, rel_type text COLLATE "C" NOT NULL,
   disc text COLLATE "C" NOT NULL, props jsonb NOT NULL, vt_s bigint NOT NULL, vt_e bigint NOT NULL, tt_s bigint NOT NULL, tt_e bigint NOT NULL,
   opened_by smallint NOT NULL, closed_by smallint NOT NULL`,
+	"uids": `uid text COLLATE "C" NOT NULL, tt bigint NOT NULL`,
 }
 
 // distribution are the tables' distribution columns (pgstore/citus.sql).
-var distribution = map[string]string{"node_versions": "uid", "edge_versions": "src"}
+var distribution = map[string]string{"node_versions": "uid", "edge_versions": "src", "uids": "uid"}
 
 // shardIndexes are the access paths of schema.sql, built on each shard.
 var shardIndexes = map[string][]string{
 	"node_versions": {"(uid, vt_s)"},
 	"edge_versions": {"(src, vt_s)", "(dst, vt_s)", "(vt_s) INCLUDE (vt_e, tt_s, tt_e)", "(src, dst, rel_type, disc)"},
+	"uids":          {"(uid)"},
 }
 
 func execAll(t *testing.T, ctx context.Context, conn *pgx.Conn, stmts ...string) {
@@ -110,7 +112,7 @@ func TestShardedOverPostgresFDW(t *testing.T) {
 		}
 		if k == 0 {
 			// The calls read the second server: without its rows, answers change.
-			execAll(t, ctx, cb, "DELETE FROM "+remote+".node_versions_1", "DELETE FROM "+remote+".edge_versions_1")
+			execAll(t, ctx, cb, "DELETE FROM "+remote+".node_versions_1", "DELETE FROM "+remote+".edge_versions_1", "DELETE FROM "+remote+".uids_1")
 			n := 0
 			for _, call := range cs {
 				if differs(ctx, ops.NativeBackend{Src: native{s}}, e, call) {

@@ -112,16 +112,14 @@ WHERE src = ANY(`+r+`) AND dst = ANY(`+r+`) AND `+live+rel, a...)
 	}, nil
 }
 
-// knownOf keeps the uids that a version written at or before the pinned
-// time names, in their order, each once.
+// knownOf keeps the uids registered at or before the pinned time (see
+// known), in their order, each once.
 func (p *pinned) knownOf(c *ops.Call, uids []string) ([]string, error) {
 	if len(uids) == 0 {
 		return nil, nil
 	}
 	rows, err := p.tx.Query(c.Ctx, `SELECT u FROM unnest($2::text[]) WITH ORDINALITY AS x(u, i)
-WHERE EXISTS (SELECT 1 FROM node_versions WHERE uid = u AND tt_s <= $1)
-   OR EXISTS (SELECT 1 FROM edge_versions WHERE src = u AND tt_s <= $1)
-   OR EXISTS (SELECT 1 FROM edge_versions WHERE dst = u AND tt_s <= $1)
+WHERE EXISTS (SELECT 1 FROM uids WHERE uid = u AND tt <= $1)
 ORDER BY i`, p.asOf, uids)
 	if err != nil {
 		return nil, err
