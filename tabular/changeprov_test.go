@@ -9,7 +9,7 @@ import (
 	bt "github.com/tgms-go/tgms/bitemporal"
 )
 
-func TestChangeLogProvenance(t *testing.T) {
+func TestReadChangesProvenance(t *testing.T) {
 	const hdr = "recorded_at,op,uid,prov_authority,prov_source,prov_actor,prov_ref,prov_note,override\n"
 	const t1, t2 = "2024-03-01T00:00:00Z", "2024-03-02T00:00:00Z"
 	type want struct {
@@ -77,7 +77,7 @@ func TestChangeLogProvenance(t *testing.T) {
 
 // A change log without provenance columns binds none of them: property
 // columns named like them are free ("*" takes them as props).
-func TestChangeLogWithoutProvenanceColumns(t *testing.T) {
+func TestReadChangesWithoutProvenanceColumns(t *testing.T) {
 	p := write(t, t.TempDir(), "old.csv", "recorded_at,op,uid,note\n2024-03-01T00:00:00Z,assert,a,hello\n")
 	rd, _ := Open(p, "")
 	cl, err := ReadChanges(rd, &Mapping{Props: []string{"*"}}, Options{})

@@ -80,6 +80,10 @@ type changeCols struct {
 // An empty valid_from is the start of time and an empty valid_to open
 // (except for ingest). Props come from a JSON object column (props) and
 // from property columns.
+//
+// The provenance columns (prov_authority, prov_source, prov_actor,
+// prov_ref, prov_note, override; see the package documentation) give
+// each batch's Prov and Override when the header has them.
 func ReadChanges(rd Reader, m *Mapping, opt Options) (*ChangeLog, error) {
 	b, err := newBinder(rd, rowFile(rd), m)
 	if err != nil {
