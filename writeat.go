@@ -15,6 +15,22 @@ import (
 // the error names the refused one (callers that need all or nothing check
 // the batches first, e.g. against a bitemporal.MemStore).
 func (db *DB) WriteBatchesAt(src *Source, allowRepeat bool, tts []bt.Time, batches [][]bt.Op) (int, error) {
+	return db.writeBatchesAt(src, allowRepeat, tts, batches, nil)
+}
+
+// WriteChangesAt is WriteBatchesAt for batches that carry a stated
+// provenance and override (a change log exported by another store): each
+// is stored as stated, like WriteRecordAt, without the write contract, so
+// the copy keeps the history it had.
+func (db *DB) WriteChangesAt(src *Source, allowRepeat bool, tts []bt.Time, batches []bt.Batch) (int, error) {
+	ops := make([][]bt.Op, len(batches))
+	for i := range batches {
+		ops[i] = batches[i].Ops
+	}
+	return db.writeBatchesAt(src, allowRepeat, tts, ops, batches)
+}
+
+func (db *DB) writeBatchesAt(src *Source, allowRepeat bool, tts []bt.Time, batches [][]bt.Op, provs []bt.Batch) (int, error) {
 	if tts != nil && len(tts) != len(batches) {
 		return 0, fmt.Errorf("%d transaction times for %d batches", len(tts), len(batches))
 	}
@@ -63,7 +79,11 @@ func (db *DB) WriteBatchesAt(src *Source, allowRepeat bool, tts []bt.Time, batch
 		if tts != nil {
 			gt = tts[done:end]
 		}
-		_, _, err := db.commitSourced(&pl, batches[done:end], gs, gt)
+		var gp []bt.Batch
+		if provs != nil {
+			gp = provs[done:end]
+		}
+		_, _, err := db.commitProv(&pl, batches[done:end], gs, gp, gt)
 		if ge := (*groupError)(nil); err != nil {
 			if asGroup(err, &ge) {
 				return done + ge.index, &groupError{done + ge.index, ge.err}

@@ -140,8 +140,9 @@ func WriteFrom(store *engine.Store, records func(fn func(*eventlog.Record) error
 				return errStop
 			}
 			sum.Batches++
+			pc := provCells(r)
 			for i := range r.Ops {
-				sum.Changes += changeRows(r.TT, &r.Ops[i], emit)
+				sum.Changes += changeRows(r.TT, &r.Ops[i], pc, emit)
 			}
 			return nil
 		})
@@ -162,13 +163,28 @@ var errStop = errors.New("stop")
 var (
 	nodeCols   = []string{"uid", "label", "valid_from", "valid_to", "recorded_from", "recorded_to", "created_by", "closed_by", "props"}
 	edgeCols   = []string{"src", "dst", "rel_type", "disc", "valid_from", "valid_to", "recorded_from", "recorded_to", "created_by", "closed_by", "props"}
-	changeCols = []string{"recorded_at", "op", "uid", "label", "src", "dst", "rel_type", "disc", "valid_from", "valid_to", "to_valid_from", "to_valid_to", "props"}
+	changeCols = []string{"recorded_at", "op", "uid", "label", "src", "dst", "rel_type", "disc", "valid_from", "valid_to", "to_valid_from", "to_valid_to", "props",
+		"prov_authority", "prov_source", "prov_actor", "prov_ref", "prov_note", "override"}
 )
 
+// provCells are the provenance cells of a batch's rows: its stated
+// provenance (as the store resolved it) and override, all null for a batch
+// with its default.
+func provCells(r *eventlog.Record) [6]cell {
+	c := [6]cell{null, null, null, null, null, null}
+	if p := r.Provenance(); !p.Derived {
+		c[0], c[1], c[2], c[3], c[4] = str(p.Authority.String()), opt(p.Source), opt(p.Actor), opt(p.Ref), opt(p.Note)
+	}
+	if r.Override {
+		c[5] = str("true")
+	}
+	return c
+}
+
 // changeRows emits the change-log rows of one op and returns how many.
-func changeRows(tt bt.Time, op *bt.Op, emit func([]cell)) int {
+func changeRows(tt bt.Time, op *bt.Op, pc [6]cell, emit func([]cell)) int {
 	row := func(opw string, uid, label string, k bt.EdgeKey, from, to, toFrom, toTo cell, props bt.Props) {
-		emit([]cell{tm(tt), str(opw), opt(uid), opt(label), opt(k.Src), opt(k.Dst), opt(k.RelType), opt(k.Disc), from, to, toFrom, toTo, optProps(props)})
+		emit([]cell{tm(tt), str(opw), opt(uid), opt(label), opt(k.Src), opt(k.Dst), opt(k.RelType), opt(k.Disc), from, to, toFrom, toTo, optProps(props), pc[0], pc[1], pc[2], pc[3], pc[4], pc[5]})
 	}
 	refParts := func(r bt.Ref) (string, bt.EdgeKey) {
 		if r.Kind == bt.RefNode {

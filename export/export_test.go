@@ -50,8 +50,8 @@ func TestExportAsOf(t *testing.T) {
 	want := "uid,label,valid_from,valid_to,recorded_from,recorded_to,created_by,closed_by,props\n" +
 		"a,Person,1970-01-01T00:00:00Z,,1970-01-01T00:00:00.00001Z,,assert_node,,\"{\"\"risk\"\":\"\"low\"\"}\"\n" +
 		"--\nsrc,dst,rel_type,disc,valid_from,valid_to,recorded_from,recorded_to,created_by,closed_by,props\n" +
-		"--\nrecorded_at,op,uid,label,src,dst,rel_type,disc,valid_from,valid_to,to_valid_from,to_valid_to,props\n" +
-		"1970-01-01T00:00:00.00001Z,assert,a,Person,,,,,1970-01-01T00:00:00Z,,,,\"{\"\"risk\"\":\"\"low\"\"}\"\n"
+		"--\nrecorded_at,op,uid,label,src,dst,rel_type,disc,valid_from,valid_to,to_valid_from,to_valid_to,props,prov_authority,prov_source,prov_actor,prov_ref,prov_note,override\n" +
+		"1970-01-01T00:00:00.00001Z,assert,a,Person,,,,,1970-01-01T00:00:00Z,,,,\"{\"\"risk\"\":\"\"low\"\"}\",,,,,,\n"
 	if got != want {
 		t.Fatalf("as of 15:\n%s\nwant\n%s", got, want)
 	}

@@ -15,6 +15,10 @@ type Batch struct {
 	TT   bt.Time
 	Ops  []bt.Op
 	Rows [][]Pos // per op, the rows it came from (one per event of an ingest op)
+	// Prov is the provenance the batch's rows state (nil: none, the
+	// batch gets its default) and Override their override cell.
+	Prov     *bt.Provenance
+	Override bool
 }
 
 // Where names the row of op i (event j of an ingest op, else -1).
@@ -76,6 +80,10 @@ type changeCols struct {
 // An empty valid_from is the start of time and an empty valid_to open
 // (except for ingest). Props come from a JSON object column (props) and
 // from property columns.
+//
+// The provenance columns (prov_authority, prov_source, prov_actor,
+// prov_ref, prov_note, override; see the package documentation) give
+// each batch's Prov and Override when the header has them.
 func ReadChanges(rd Reader, m *Mapping, opt Options) (*ChangeLog, error) {
 	b, err := newBinder(rd, rowFile(rd), m)
 	if err != nil {
@@ -119,6 +127,10 @@ func ReadChanges(rd Reader, m *Mapping, opt Options) (*ChangeLog, error) {
 	if !c.uid.ok() && !(c.src.ok() && c.dst.ok()) {
 		return nil, mappingErr(fmt.Errorf("no uid column (node changes) and no src and dst columns (edge changes): use --uid or --src and --dst"))
 	}
+	var pc provCols
+	if err := b.bindProv(&pc); err != nil {
+		return nil, mappingErr(err)
+	}
 	if err := b.bindProps(m.Props); err != nil {
 		return nil, mappingErr(err)
 	}
@@ -129,6 +141,11 @@ func ReadChanges(rd Reader, m *Mapping, opt Options) (*ChangeLog, error) {
 		pos Pos
 	}
 	var all []change
+	type batchProv struct {
+		p   rowProv
+		pos Pos
+	}
+	provs := map[bt.Time]batchProv{}
 	probs, n, err := b.each(opt, func(r *Row) *CellError {
 		ch, e := readChange(b, r, &c, tf, m.RelType, label)
 		if e != nil {
@@ -137,6 +154,17 @@ func ReadChanges(rd Reader, m *Mapping, opt Options) (*ChangeLog, error) {
 		tt, _, e := b.time(r, c.rec, tf)
 		if e != nil {
 			return e
+		}
+		if pc.any() {
+			rp, e := b.readProv(r, &pc)
+			if e != nil {
+				return e
+			}
+			if first, ok := provs[tt]; !ok {
+				provs[tt] = batchProv{rp, r.Pos}
+			} else if !first.p.equal(rp) {
+				return &CellError{Pos: r.Pos, Msg: fmt.Sprintf("provenance %s differs from that of %s (%s), recorded at the same time", rp.text(), first.pos, first.p.text()), Expected: "the same provenance and override on every row of one batch (one recorded_at time)"}
+			}
 		}
 		all = append(all, change{tt, ch, r.Pos})
 		return nil
@@ -151,7 +179,8 @@ func ReadChanges(rd Reader, m *Mapping, opt Options) (*ChangeLog, error) {
 	out := &ChangeLog{Rows: n, SHA256: rd.SHA256()}
 	for _, ch := range all {
 		if len(out.Batches) == 0 || out.Batches[len(out.Batches)-1].TT != ch.tt {
-			out.Batches = append(out.Batches, Batch{TT: ch.tt})
+			bp := provs[ch.tt].p
+			out.Batches = append(out.Batches, Batch{TT: ch.tt, Prov: bp.prov, Override: bp.override})
 		}
 		bb := &out.Batches[len(out.Batches)-1]
 		if ch.op.Kind == bt.OpIngest && len(bb.Ops) > 0 {

@@ -56,6 +56,14 @@
 // (recorded_at, op, uid, label, src, dst, rel_type, disc, valid_from,
 // valid_to, to_valid_from, to_valid_to, props) when the header has them.
 //
+// A change log may also state each batch's provenance in the columns
+// prov_authority (user, model, import or system; empty: none stated),
+// prov_source, prov_actor, prov_ref, prov_note (text, at most 4096 bytes,
+// UTF-8 without NUL; given only with an authority) and override (true or
+// false; empty: false), read by these names when the header has them.
+// Every row of one batch (one recorded_at time) must carry the same
+// values; a log without these columns states none.
+//
 // # Cells
 //
 // An empty text cell, a missing JSONL field and a Parquet null are null: a

@@ -62,6 +62,13 @@ var csvSeeds = []string{
 	"s,d,t,e,r\na,b,-1,0,R\n",
 	"s,d\n\"unterminated\n",
 	"\ufeffs,d,t,e,r\na,b,99999999999999999999,1,R\n",
+	// change logs with provenance columns
+	"t,r,s,d,prov_authority,prov_source,prov_actor,prov_ref,prov_note,override\n" +
+		"2024-03-01T00:00:00Z,assert,a,b,user,crm,dana,chat-7,\"a, \"\"b\"\"\nc\",true\n" +
+		"2024-03-01T00:00:00Z,ingest,a,c,user,crm,dana,chat-7,\"a, \"\"b\"\"\nc\",true\n" +
+		"2024-03-02T00:00:00Z,retract,a,b,,,,,,\n",
+	"t,r,s,d,prov_authority,prov_actor,override\n2024-03-01T00:00:00Z,assert,a,b,admin,x,yes\n2024-03-01T00:00:00Z,assert,a,b,,x,\n",
+	"t,r,s,d,prov_authority,override\n2024-03-01T00:00:00Z,assert,a,b,model,true\n2024-03-01T00:00:00Z,assert,a,c,model,false\n",
 }
 
 func FuzzCSV(f *testing.F) {

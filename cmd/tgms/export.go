@@ -19,7 +19,9 @@ func newExport() *cobra.Command {
 		Short: "Write every node and edge version (all four times) and the change log as tables",
 		Long: `Write nodes, edges and changes tables into --out: every version with its
 valid and recorded intervals, the ops that opened and closed it, and its
-props as a JSON column; changes is the store's history as a change log, so
+props as a JSON column; changes is the store's history as a change log
+(each batch's stated provenance and override in its prov_* and override
+columns), so
 
   tgms ingest --store NEW --changes OUT/changes.csv
 

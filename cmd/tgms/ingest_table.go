@@ -210,11 +210,12 @@ func (t *tableFlags) run(cmd *cobra.Command, store, file, nodeLabel string, noSy
 			return err
 		}
 		tts := make([]bt.Time, len(changes.Batches))
-		batches := make([][]bt.Op, len(changes.Batches))
+		batches := make([]bt.Batch, len(changes.Batches))
 		for i := range changes.Batches {
-			tts[i], batches[i] = changes.Batches[i].TT, changes.Batches[i].Ops
+			cb := &changes.Batches[i]
+			tts[i], batches[i] = cb.TT, bt.Batch{Ops: cb.Ops, Prov: cb.Prov, Override: cb.Override}
 		}
-		k, err := db.WriteBatchesAt(&src, again, tts, batches)
+		k, err := db.WriteChangesAt(&src, again, tts, batches)
 		if err != nil {
 			if errors.Is(err, tgms.ErrRepeatIngest) {
 				return inputError{err}
