@@ -447,7 +447,7 @@ func calendarRuleArgs(s *ops.Schema, path string, out *[]string) {
 		switch {
 		case k == "utc_offset_minutes" || k == "same_day" || k == "unit" || k == "cycle":
 			*out = append(*out, path+k)
-		case p.Type == "integer" && strings.Contains(p.Description, "µs") && !slices.Contains([]string{"t_a", "t_b", "t1", "t2", "t_valid", "as_of_tt"}, k):
+		case p.Type == "integer" && strings.Contains(p.Description, "µs") && !slices.Contains([]string{"t_a", "t_b", "t1", "t2", "t_valid", "as_of_tt", "at"}, k):
 			*out = append(*out, path+k)
 		}
 		calendarRuleArgs(p, path+k+".", out)
