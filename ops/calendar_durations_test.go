@@ -1,6 +1,7 @@
 package ops_test
 
 import (
+	"cmp"
 	"math/rand/v2"
 	"slices"
 	"sort"
@@ -34,6 +35,7 @@ type calData struct {
 	// lastOffsets are the offsets (minutes) in which some event lies on
 	// the last µs of its local day.
 	lastOffsets []int64
+	evs         []bt.Event
 }
 
 // calHop is an event src→mid at t1 followed by the first later event
@@ -110,6 +112,7 @@ func calDataOf(h []oracle.Batch) calData {
 			cd.hops = append(cd.hops, h)
 		}
 	}
+	cd.evs = evs
 	var starts []int64
 	for _, ev := range evs {
 		starts = append(starts, ev.VtS)
@@ -129,6 +132,96 @@ func calDataOf(h []oracle.Batch) calData {
 	slices.Sort(cd.gaps)
 	cd.gaps = slices.Compact(cd.gaps)
 	return cd
+}
+
+// calTriple is three events on one pair of distinct nodes at increasing
+// times: an instance of the two-node motif its directions spell.
+type calTriple struct {
+	motif  string
+	t1, t3 int64
+}
+
+// pairTriples lists the two-node motif instances of the store's events
+// whose three times differ.
+func (cd calData) pairTriples() []calTriple {
+	byPair := map[[2]string][]bt.Event{}
+	for _, ev := range cd.evs {
+		if ev.Src == ev.Dst {
+			continue
+		}
+		k := [2]string{min(ev.Src, ev.Dst), max(ev.Src, ev.Dst)}
+		byPair[k] = append(byPair[k], ev)
+	}
+	var out []calTriple
+	for _, es := range byPair {
+		slices.SortFunc(es, func(a, b bt.Event) int { return cmp.Compare(a.VtS, b.VtS) })
+		for i := range es {
+			for j := i + 1; j < len(es); j++ {
+				for k := j + 1; k < len(es); k++ {
+					if es[i].VtS == es[j].VtS || es[j].VtS == es[k].VtS {
+						continue
+					}
+					row, col := "6", "1" // e2, e3 as e1 (u->v) or reversed
+					if es[j].Src != es[i].Src {
+						row = "5"
+					}
+					if es[k].Src != es[i].Src {
+						col = "2"
+					}
+					out = append(out, calTriple{"M" + row + col, es[i].VtS, es[k].VtS})
+				}
+			}
+		}
+	}
+	return out
+}
+
+// distinctJumps are the gaps g (of start times up to three apart) at which
+// the most distinct values of (src, dst, node or pair) among the events
+// starting in [ta, tb) within a window [t, t+g] exceeds that within
+// [t, t+g): spans where an exclusive window end and an inclusive one give
+// different max_distinct_in_window answers.
+func (cd calData) distinctJumps(of string, ta, tb int64) []int64 {
+	var evs []bt.Event
+	for _, ev := range cd.evs {
+		if ev.VtS >= ta && ev.VtS < tb {
+			evs = append(evs, ev)
+		}
+	}
+	slices.SortFunc(evs, func(a, b bt.Event) int { return cmp.Compare(a.VtS, b.VtS) })
+	most := func(g int64, closed bool) int {
+		best := 0
+		for i := range evs {
+			seen := map[string]bool{}
+			for j := i; j < len(evs); j++ {
+				d := evs[j].VtS - evs[i].VtS
+				if d > g || d == g && !closed {
+					break
+				}
+				switch e := evs[j]; of {
+				case "src":
+					seen[e.Src] = true
+				case "dst":
+					seen[e.Dst] = true
+				case "pair":
+					seen[e.Src+"\x00"+e.Dst] = true
+				default:
+					seen[e.Src], seen[e.Dst] = true, true
+				}
+			}
+			best = max(best, len(seen))
+		}
+		return best
+	}
+	gs := slices.Clone(cd.adj)
+	slices.Sort(gs)
+	var out []int64
+	for _, g := range slices.Compact(gs) {
+		if g >= 1 && most(g, true) > most(g, false) {
+			out = append(out, g)
+		}
+	}
+	return out
 }
 
 // calDur draws a duration of at least 1 µs: half the time a hop gap (on
@@ -172,6 +265,13 @@ func init() {
 		args := map[string]any{"motif": motifs[rng.IntN(len(motifs))], "delta": calDur(rng, cd), "window": calWindow(rng)}
 		if h, ok := cd.aim(rng); ok && h.t3 > 0 {
 			args["delta"], args["window"] = h.t3-h.t1, h.around(rng) // a three-event instance exactly delta long
+		}
+		if ts := cd.pairTriples(); len(ts) > 0 && rng.IntN(3) == 0 {
+			// A two-node instance exactly delta long: that motif is
+			// counted by the per-pair kernel, not along the hops.
+			tr := ts[rng.IntN(len(ts))]
+			args["motif"], args["delta"] = tr.motif, tr.t3-tr.t1
+			args["window"] = map[string]any{"t_a": tr.t1 - rng.Int64N(calDay), "t_b": tr.t3 + 1 + rng.Int64N(calDay)}
 		}
 		return args
 	}
@@ -312,6 +412,13 @@ func init() {
 				{map[string]any{"agg": "max_in_window", "span": []int64{g, 1, 2, 3}[rng.IntN(4)]}}, // µs: across a cluster at one local midnight
 				{map[string]any{"agg": "max_distinct_in_window", "of": "pair", "span": g}},
 			}[rng.IntN(4)]
+			if of := []string{"src", "dst", "node", "pair"}[rng.IntN(4)]; rng.IntN(2) == 0 {
+				// A span at which closing the window's end raises the most
+				// distinct values: other gaps' windows seldom leave it there.
+				if js := cd.distinctJumps(of, w["t_a"].(int64), w["t_b"].(int64)); len(js) > 0 {
+					aggs = []any{map[string]any{"agg": "max_distinct_in_window", "of": of, "span": js[rng.IntN(len(js))]}}
+				}
+			}
 			groups = []any{map[string]any{"dim": "time_bucket", "stride": int64(25 * calDay)}} // one bucket: every event
 		}
 		if g := groups[0].(map[string]any); g["stride"] != nil && d < (w["t_b"].(int64)-w["t_a"].(int64))/1500 {
@@ -340,7 +447,7 @@ func calendarRuleArgs(s *ops.Schema, path string, out *[]string) {
 		switch {
 		case k == "utc_offset_minutes" || k == "same_day" || k == "unit" || k == "cycle":
 			*out = append(*out, path+k)
-		case p.Type == "integer" && strings.Contains(p.Description, "µs") && !slices.Contains([]string{"t_a", "t_b", "t1", "t2", "t_valid", "as_of_tt"}, k):
+		case p.Type == "integer" && strings.Contains(p.Description, "µs") && !slices.Contains([]string{"t_a", "t_b", "t1", "t2", "t_valid", "as_of_tt", "at"}, k):
 			*out = append(*out, path+k)
 		}
 		calendarRuleArgs(p, path+k+".", out)
