@@ -309,6 +309,7 @@ func Run(t *testing.T, cs *mcp.ClientSession, s *testdb.Store) {
 		}
 	})
 	t.Run("memory reads", func(t *testing.T) { MemoryReads(t, cs, s) })
+	t.Run("validate_write", func(t *testing.T) { ValidateWrite(t, cs, s) })
 	t.Run("read-only refuses memory writes", func(t *testing.T) {
 		before := s.DB.LastTT()
 		for _, name := range []string{"remember", "correct", "retract"} {

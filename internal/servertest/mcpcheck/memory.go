@@ -167,3 +167,33 @@ func Memory(t *testing.T, cs *mcp.ClientSession, s *testdb.Store) {
 		t.Fatalf("a refused memory write changed the store")
 	}
 }
+
+// ValidateWrite checks validate_write, which read-only servers offer too:
+// a batch naming an unknown entity is not admitted and the violation
+// points at the op field to fix; a batch creating its entity is admitted
+// with a preview of the version it would open; neither writes anything.
+func ValidateWrite(t *testing.T, cs *mcp.ClientSession, s *testdb.Store) {
+	before := s.DB.Digest()
+	m, isErr := Call(t, cs, "validate_write", map[string]any{
+		"ops":        `{"op":"assert_edge","src":"a","dst":"nobody-yet","rel_type":"KNOWS","vt_s":"2024-01-01T00:00:00Z"}`,
+		"provenance": map[string]any{"authority": "model", "actor": "agent-1"},
+	})
+	vs, _ := m["violations"].([]any)
+	if isErr || m["admitted"] != false || len(vs) == 0 {
+		t.Fatalf("validate_write of an edge to an unknown node: %v", m)
+	}
+	if v := vs[0].(map[string]any); v["rule"] != "entity.unknown" || v["path"] != "/ops/0/dst" || v["hint"] == "" {
+		t.Fatalf("validate_write's violation: %v", v)
+	}
+	m, isErr = Call(t, cs, "validate_write", map[string]any{
+		"ops":        `{"op":"assert_node","uid":"newcomer","label":"Person","props":{"name":"Nu"},"vt_s":"2024-01-01T00:00:00Z"}`,
+		"provenance": map[string]any{"authority": "user", "actor": "dana"},
+	})
+	pv, _ := m["preview"].(map[string]any)
+	if opened, _ := pv["opened"].([]any); isErr || m["admitted"] != true || len(opened) != 1 {
+		t.Fatalf("validate_write of a new node: %v", m)
+	}
+	if s.DB.Digest() != before {
+		t.Fatal("validate_write changed the store")
+	}
+}
