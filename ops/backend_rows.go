@@ -108,48 +108,49 @@ func SeriesCyclic(c *Call) (bool, error) {
 // (fwd) and latest departure (bwd) of each reached uid, in the operator's
 // order: by earliest_arrival, then latest_departure (nulls last), then uid.
 func ReachRows(fwd, bwd map[string]int64) []any {
-	type row struct {
-		uid    string
-		ea, ld int64 // OpenEnd = null
-	}
-	rows := make([]row, 0, len(fwd)+len(bwd))
+	rows := make([]reachRow, 0, len(fwd)+len(bwd))
 	for uid, t := range fwd {
 		ld, ok := bwd[uid]
 		if !ok {
 			ld = bt.OpenEnd
 		}
-		rows = append(rows, row{uid, t, ld})
+		rows = append(rows, reachRow{uid, t, ld})
 	}
 	for uid, t := range bwd {
 		if _, ok := fwd[uid]; !ok {
-			rows = append(rows, row{uid, bt.OpenEnd, t})
+			rows = append(rows, reachRow{uid, bt.OpenEnd, t})
 		}
 	}
-	slices.SortFunc(rows, func(a, b row) int {
-		if a.ea != b.ea {
-			return cmpOrdered(a.ea, b.ea)
-		}
-		if a.ld != b.ld {
-			return cmpOrdered(a.ld, b.ld)
-		}
-		return strings.Compare(a.uid, b.uid)
-	})
-	orNull := func(t int64) any {
-		if t == bt.OpenEnd {
-			return nil
-		}
-		return t
-	}
-	out := make([]any, len(rows))
-	for i, x := range rows {
-		out[i] = map[string]any{"uid": x.uid, "earliest_arrival": orNull(x.ea), "latest_departure": orNull(x.ld)}
-	}
-	return out
+	return renderReachRows(rows)
 }
 
 // NeighborhoodStride is neighborhood_evolution's effective stride and
 // bucket count, with the native kernel's refusals.
 func NeighborhoodStride(c *Call) (stride, n int64, err error) { return neighborhoodStride(c) }
+
+// NeighborhoodAcc accumulates neighborhood_evolution for a backend that
+// names neighbours by uid: Add each incident edge version, then Payload.
+type NeighborhoodAcc struct{ a *neighborhoodAcc[string] }
+
+// NewNeighborhoodAcc starts the accumulation for a call whose stride and
+// bucket count NeighborhoodStride gave.
+func NewNeighborhoodAcc(c *Call, stride, n int64) NeighborhoodAcc {
+	return NeighborhoodAcc{newNeighborhoodAcc[string](c, stride, n)}
+}
+
+// Add counts an incident edge version of node uid.
+func (a NeighborhoodAcc) Add(uid string, key bt.EdgeKey, iv bt.Interval) {
+	other := key.Dst
+	if other == uid {
+		other = key.Src
+	}
+	a.a.add(other, other == uid, iv)
+}
+
+// Payload is the operator's payload.
+func (a NeighborhoodAcc) Payload(c *Call) map[string]any {
+	return a.a.payload(c, func(u string) string { return u })
+}
 
 // BurstPayload is burst_detection's payload from a backend's per-bucket
 // occurrence counts: counts(t_a, t_b, stride, n) returns n counts. The

@@ -99,7 +99,6 @@ func runNeighborhoodEvolution(c *Call) (map[string]any, error) {
 		return nil, err
 	}
 	r := c.R
-	t1, t2 := c.Int("t1"), c.Int("t2")
 	inc := r.Out(id)
 	for _, v := range r.In(id) {
 		if r.Src(v) != id { // a self-loop is counted once
@@ -109,46 +108,71 @@ func runNeighborhoodEvolution(c *Call) (map[string]any, error) {
 	if err := c.Work(int64(len(inc)) + n); err != nil {
 		return nil, err
 	}
-	at1, at2 := map[uint32]bool{}, map[uint32]bool{}
-	// diff[k] accumulates +1 where an edge enters the series, -1 where it leaves.
-	diff := make([]int64, n+1)
-	bucketAt := func(x bt.Time) int64 { // first k with t1 + k*stride >= x, capped at n
-		if x <= t1 {
-			return 0
-		}
-		return min(n, neighborhoodCeilDiv(x-t1, stride))
-	}
+	acc := newNeighborhoodAcc[uint32](c, stride, n)
 	for _, v := range inc {
-		iv := r.Valid(v)
 		other := r.Dst(v)
 		if other == id {
 			other = r.Src(v)
 		}
-		if other != id {
-			if iv.Contains(t1) {
-				at1[other] = true
-			}
-			if iv.Contains(t2) {
-				at2[other] = true
-			}
+		acc.add(other, other == id, r.Valid(v))
+	}
+	return acc.payload(c, r.UID), nil
+}
+
+// neighborhoodAcc accumulates neighborhood_evolution over a node's
+// incident edge versions, keyed by the backend's neighbour id K: the
+// neighbours at t1 and at t2, and the degree series as a difference array
+// (+1 where an edge enters the series, -1 where it leaves).
+type neighborhoodAcc[K comparable] struct {
+	t1, t2, stride, n int64
+	at1, at2          map[K]bool
+	diff              []int64
+}
+
+func newNeighborhoodAcc[K comparable](c *Call, stride, n int64) *neighborhoodAcc[K] {
+	return &neighborhoodAcc[K]{t1: c.Int("t1"), t2: c.Int("t2"), stride: stride, n: n,
+		at1: map[K]bool{}, at2: map[K]bool{}, diff: make([]int64, n+1)}
+}
+
+// bucketAt is the first k with t1 + k*stride >= x, capped at n.
+func (a *neighborhoodAcc[K]) bucketAt(x bt.Time) int64 {
+	if x <= a.t1 {
+		return 0
+	}
+	return min(a.n, neighborhoodCeilDiv(x-a.t1, a.stride))
+}
+
+// add counts one incident edge version valid over iv whose other end is
+// other (self: a self-loop, which is no neighbour but counts in the degree).
+func (a *neighborhoodAcc[K]) add(other K, self bool, iv bt.Interval) {
+	if !self {
+		if iv.Contains(a.t1) {
+			a.at1[other] = true
 		}
-		if lo, hi := bucketAt(iv.Start), bucketAt(iv.End); lo < hi {
-			diff[lo]++
-			diff[hi]--
+		if iv.Contains(a.t2) {
+			a.at2[other] = true
 		}
 	}
-	series := make([]any, n)
+	if lo, hi := a.bucketAt(iv.Start), a.bucketAt(iv.End); lo < hi {
+		a.diff[lo]++
+		a.diff[hi]--
+	}
+}
+
+// payload is the operator's payload, neighbours named by uid.
+func (a *neighborhoodAcc[K]) payload(c *Call, uid func(K) string) map[string]any {
+	series := make([]any, a.n)
 	var deg int64
-	for k := range n {
-		deg += diff[k]
-		series[k] = map[string]any{"t": t1 + k*stride, "degree": deg}
+	for k := range a.n {
+		deg += a.diff[k]
+		series[k] = map[string]any{"t": a.t1 + k*a.stride, "degree": deg}
 	}
 	limit := c.PageLimit()
-	list := func(from, minus map[uint32]bool) ([]any, int) {
+	list := func(from, minus map[K]bool) ([]any, int) {
 		var uids []string
 		for x := range from {
 			if !minus[x] {
-				uids = append(uids, r.UID(x))
+				uids = append(uids, uid(x))
 			}
 		}
 		slices.Sort(uids)
@@ -158,15 +182,15 @@ func runNeighborhoodEvolution(c *Call) (map[string]any, error) {
 		}
 		return out, len(uids)
 	}
-	gained, ng := list(at2, at1)
-	lost, nl := list(at1, at2)
+	gained, ng := list(a.at2, a.at1)
+	lost, nl := list(a.at1, a.at2)
 	return map[string]any{
 		"neighbors_gained":       gained,
 		"neighbors_gained_total": int64(ng),
 		"neighbors_lost":         lost,
 		"neighbors_lost_total":   int64(nl),
 		"degree_series":          series,
-		"stride":                 stride,
+		"stride":                 a.stride,
 		"truncated":              ng > limit || nl > limit,
-	}, nil
+	}
 }

@@ -219,13 +219,9 @@ func runTemporalReachability(c *Call) (map[string]any, error) {
 
 // reachRows merges the forward and backward hits into sorted rows.
 func reachRows(r Reader, dir string, fwd, bwd []reachHit) []any {
-	type row struct {
-		uid    string
-		ea, ld int64 // OpenEnd = null
-	}
-	rows := make([]row, 0, len(fwd)+len(bwd))
+	rows := make([]reachRow, 0, len(fwd)+len(bwd))
 	for _, h := range fwd {
-		rows = append(rows, row{r.UID(h.id), h.t, bt.OpenEnd})
+		rows = append(rows, reachRow{r.UID(h.id), h.t, bt.OpenEnd})
 	}
 	if len(bwd) > 0 {
 		at := make(map[string]int, len(rows))
@@ -237,11 +233,24 @@ func reachRows(r Reader, dir string, fwd, bwd []reachHit) []any {
 			if i, ok := at[uid]; ok {
 				rows[i].ld = h.t
 			} else {
-				rows = append(rows, row{uid, bt.OpenEnd, h.t})
+				rows = append(rows, reachRow{uid, bt.OpenEnd, h.t})
 			}
 		}
 	}
-	slices.SortFunc(rows, func(a, b row) int {
+	return renderReachRows(rows)
+}
+
+// reachRow is one reached uid's earliest arrival and latest departure
+// (OpenEnd: null).
+type reachRow struct {
+	uid    string
+	ea, ld int64
+}
+
+// renderReachRows sorts rows in the operator's order (earliest_arrival,
+// then latest_departure, nulls last, then uid) and renders them.
+func renderReachRows(rows []reachRow) []any {
+	slices.SortFunc(rows, func(a, b reachRow) int {
 		if a.ea != b.ea {
 			return cmpOrdered(a.ea, b.ea)
 		}
