@@ -3,6 +3,8 @@ package bitemporal
 import (
 	"fmt"
 	"slices"
+
+	"github.com/tgms-go/tgms/canon"
 )
 
 // MemStore is the model store: every version in a plain slice, every read a
@@ -148,23 +150,10 @@ func (m *MemStore) PropKinds(key string) []string {
 		if !ok {
 			return
 		}
-		var t string
-		switch x.(type) {
-		case nil:
+		if x == nil {
 			return
-		case string:
-			t = "string"
-		case int64:
-			t = "int"
-		case float64:
-			t = "float"
-		case bool:
-			t = "bool"
-		case []any:
-			t = "array"
-		default:
-			t = "object"
 		}
+		t := canon.TypeName(x)
 		if !slices.Contains(out, t) {
 			out = append(out, t)
 		}

@@ -112,6 +112,27 @@ func asInt(v any) (i int64, ok, isInt bool) {
 	return 0, false, false
 }
 
+// TypeName is the short name of a decoded JSON value's type, as stores
+// report property types: "null", "string", "int", "float", "bool",
+// "array" or "object".
+func TypeName(v any) string {
+	switch v.(type) {
+	case nil:
+		return "null"
+	case string:
+		return "string"
+	case int64:
+		return "int"
+	case float64:
+		return "float"
+	case bool:
+		return "bool"
+	case []any:
+		return "array"
+	}
+	return "object"
+}
+
 // Kind names the JSON kind of a value in the model, for error messages:
 // "null", "a boolean", "a string", "an integer", "a number" (non-integral),
 // "an array", "an object".

@@ -109,7 +109,7 @@ func (s *Store) propTypes(on string, ids map[uint32]bool) []PropInfo {
 			if types[k] == nil {
 				types[k] = map[string]bool{}
 			}
-			types[k][jsonType(x)] = true
+			types[k][canon.TypeName(x)] = true
 		}
 	}
 	var out []PropInfo
@@ -124,22 +124,4 @@ func (s *Store) propTypes(on string, ids map[uint32]bool) []PropInfo {
 	}
 	slices.SortFunc(out, func(a, b PropInfo) int { return cmp.Compare(a.Name, b.Name) })
 	return out
-}
-
-func jsonType(x any) string {
-	switch x.(type) {
-	case nil:
-		return "null"
-	case string:
-		return "string"
-	case int64:
-		return "int"
-	case float64:
-		return "float"
-	case bool:
-		return "bool"
-	case []any:
-		return "array"
-	}
-	return "object"
 }

@@ -165,7 +165,7 @@ func (s *Store) PropKinds(key string) []string {
 		}
 		m, _ := v.(map[string]any)
 		for k, x := range m {
-			t := jsonType(x)
+			t := canon.TypeName(x)
 			if t != "null" && !slices.Contains(c.kinds[k], t) {
 				c.kinds[k] = append(c.kinds[k], t)
 				slices.Sort(c.kinds[k])

@@ -452,7 +452,7 @@ func (c *checker) props(i int, path string, p bt.Props) {
 	}
 	slices.Sort(keys)
 	for _, k := range keys {
-		kind := kindOf(m[k])
+		kind := canon.TypeName(m[k])
 		if kind == "null" {
 			continue
 		}
@@ -480,21 +480,3 @@ func (c *checker) props(i int, path string, p bt.Props) {
 
 // escape encodes a key as a JSON Pointer token.
 func escape(k string) string { return strings.ReplaceAll(strings.ReplaceAll(k, "~", "~0"), "/", "~1") }
-
-func kindOf(x any) string {
-	switch x.(type) {
-	case nil:
-		return "null"
-	case string:
-		return "string"
-	case int64:
-		return "int"
-	case float64:
-		return "float"
-	case bool:
-		return "bool"
-	case []any:
-		return "array"
-	}
-	return "object"
-}
