@@ -55,7 +55,18 @@ func (p *timeParser) weekdayDate(i int, wd time.Weekday) (when, bool, error) {
 	if p.tok(k).kind == tSlash {
 		return p.slashByWeekday(i, k, wd)
 	}
+	if p.tok(k).low == "week" && k == i+1 {
+		// "Tuesday week": the Tuesday after next, counted from a day the
+		// reader would have to guess.
+		return when{i: i, j: k + 1}, true, &dateErr{p.span(i, k+1), "which day is that? write its date"}
+	}
 	w, ok, err := p.core(k)
+	if !ok && err == nil {
+		if w, ok, err := p.anchoredDay(i, k, wd); ok {
+			return w, ok, err
+		}
+		return p.theWeekday(i, wd)
+	}
 	if !ok || err != nil {
 		return w, ok, err
 	}
@@ -74,12 +85,19 @@ func (p *timeParser) weekdayDate(i int, wd time.Weekday) (when, bool, error) {
 // slashed date, the one that falls on the weekday.
 func (p *timeParser) slashByWeekday(i, k int, wd time.Weekday) (when, bool, error) {
 	parts := strings.Split(p.tok(k).low, "/")
-	if len(parts) != 3 || len(parts[2]) != 4 {
+	if len(parts) != 3 || len(parts[2]) != 4 && len(parts[2]) != 2 || len(parts[0]) > 2 {
 		return p.core(k)
 	}
 	a, _ := strconv.Atoi(parts[0])
 	b, _ := strconv.Atoi(parts[1])
 	y, _ := strconv.Atoi(parts[2])
+	if len(parts[2]) == 2 {
+		// "Mon 8/5/13": the year of that century in the store's extent.
+		var ok bool
+		if y, ok = p.centuryOf(y); !ok {
+			return when{i: i, j: k + 1}, true, &dateErr{p.span(i, k+1), "which century? write the year with four digits"}
+		}
+	}
 	var fit []int64
 	for _, md := range [][2]int{{a, b}, {b, a}} {
 		if validDay(y, md[0], md[1]) && time.Date(y, time.Month(md[0]), md[1], 0, 0, 0, 0, time.UTC).Weekday() == wd {
@@ -266,16 +284,24 @@ var clockWords = map[string]int{"one": 1, "two": 2, "three": 3, "four": 4, "five
 
 // wordClock reads a time of day in words: "eight o'clock", "ten past
 // eight", "a quarter past eight", "half past nine", "a quarter to
-// nine", each optionally "in the morning/afternoon/evening". It returns
-// the hour, the minute and the next token.
+// nine", each optionally "in the morning/afternoon/evening", and an hour
+// with its part of the day ("eight in the morning", "five in the
+// afternoon"). It returns the hour, the minute and the next token.
 func (p *timeParser) wordClock(i int) (int, int, int, bool) {
+	h, m, j, _, ok := p.wordClockPart(i)
+	return h, m, j, ok
+}
+
+// wordClockPart is wordClock that also says whether a part of the day
+// was written with the hour.
+func (p *timeParser) wordClockPart(i int) (int, int, int, bool, bool) {
 	hourAt := func(k int) (int, bool) {
 		t := p.tok(k)
 		if h, ok := clockWords[t.low]; ok {
 			return h, true
 		}
 		if t.kind == tNum {
-			if h, err := strconv.Atoi(t.low); err == nil && h >= 1 && h <= 12 {
+			if h, err := strconv.Atoi(t.low); err == nil && h >= 1 && h <= 12 && len(t.low) <= 2 {
 				return h, true
 			}
 		}
@@ -287,10 +313,11 @@ func (p *timeParser) wordClock(i int) (int, int, int, bool) {
 		k++
 	}
 	mins := map[string]int{"quarter": 15, "half": 30, "five": 5, "ten": 10, "twenty": 20, "twenty-five": 25}
+	part, pj, ofDate := "", 0, false
 	if mm, ok := mins[p.tok(k).low]; ok && (p.tok(k+1).low == "past" || p.tok(k+1).low == "to") {
 		hh, ok := hourAt(k + 2)
 		if !ok {
-			return 0, 0, i, false
+			return 0, 0, i, false, false
 		}
 		h, m, j = hh, mm, k+3
 		if p.tok(k+1).low == "to" {
@@ -301,27 +328,25 @@ func (p *timeParser) wordClock(i int) (int, int, int, bool) {
 		}
 	} else if hh, ok := hourAt(i); ok && p.tok(i+1).low == "o'clock" {
 		h, j = hh, i+2
+	} else if hh, ok := hourAt(i); ok {
+		// "eight in the morning": an hour needs its part of the day.
+		if part, _, _ = p.partOfDay(i + 1); part == "" {
+			return 0, 0, i, false, false
+		}
+		h, j = hh, i+1
 	} else {
-		return 0, 0, i, false
+		return 0, 0, i, false, false
 	}
-	// "in the morning" keeps the hour; afternoon and evening add twelve.
-	if p.tok(j).low == "in" && p.tok(j+1).low == "the" {
-		switch p.tok(j + 2).low {
-		case "morning":
-			j += 3
-		case "afternoon", "evening":
-			if h < 12 {
-				h += 12
-			}
-			j += 3
+	// A part of the day right after the time; "on the evening of D" is
+	// read with the date (clockFirst).
+	if part, pj, ofDate = p.partOfDay(j); part != "" && !ofDate {
+		h2, err := withPart(h, true, part)
+		if err != nil {
+			return 0, 0, i, false, false
 		}
-	} else if p.tok(j).low == "at" && p.tok(j+1).low == "night" {
-		if h < 12 && h >= 6 {
-			h += 12
-		}
-		j += 2
+		return h2 % 24, m, pj, true, true
 	}
-	return h % 24, m, j, true
+	return h % 24, m, j, false, true
 }
 
 // Orders of a slashed date's day and month.
@@ -338,7 +363,7 @@ const (
 // date that settled it.
 func (p *timeParser) slashOrder() (int, string) {
 	order, by := orderUnknown, ""
-	for _, t := range p.toks {
+	for k, t := range p.toks {
 		if t.kind != tSlash {
 			continue
 		}
@@ -354,6 +379,8 @@ func (p *timeParser) slashOrder() (int, string) {
 			o = dayFirst
 		case b > 12 && b <= 31 && a <= 12:
 			o = monthFirst
+		default:
+			o = p.orderByWeekday(k, parts)
 		}
 		switch {
 		case o == orderUnknown:
@@ -379,4 +406,39 @@ func (p *timeParser) centuryOf(yy int) (int, bool) {
 		return 0, false
 	}
 	return fit[0], true
+}
+
+// orderByWeekday is the order a weekday written before the slashed date
+// at k settles ("Monday 11/05/1970"): the one order that falls on it.
+func (p *timeParser) orderByWeekday(k int, parts []string) int {
+	w := k - 1
+	if p.tok(w).text == "," {
+		w--
+	}
+	wd, ok := weekdays[p.tok(w).low]
+	if !ok || p.tok(w).kind != tWord {
+		return orderUnknown
+	}
+	a, _ := strconv.Atoi(parts[0])
+	b, _ := strconv.Atoi(parts[1])
+	y, _ := strconv.Atoi(parts[2])
+	if len(parts[2]) == 2 {
+		if y, ok = p.centuryOf(y); !ok {
+			return orderUnknown
+		}
+	} else if len(parts[2]) != 4 {
+		return orderUnknown
+	}
+	on := func(m, d int) bool {
+		return validDay(y, m, d) && time.Date(y, time.Month(m), d, 0, 0, 0, 0, time.UTC).Weekday() == wd
+	}
+	switch dm, md := on(b, a), on(a, b); {
+	case a == b:
+		return orderUnknown
+	case dm && !md:
+		return dayFirst
+	case md && !dm:
+		return monthFirst
+	}
+	return orderUnknown
 }

@@ -39,8 +39,7 @@ func (x *extractor) times() (*timeRead, error) {
 		// A range: a start and an end connected by to/until/through/and/..
 		if k+1 < len(ts) && !used[k+1] {
 			n := ts[k+1]
-			gap := x.span(t.w.j, n.w.i)
-			conn := strings.TrimSpace(strings.ToLower(gap))
+			conn := x.connective(t.w.j, n.w.i)
 			if (startPreps[prep] || prep == "between" || conn == ".." || conn == "-" || conn == "–" ||
 				(!endPreps[prep] && t.w.prec == n.w.prec && (conn == "through" || conn == "thru" || conn == "to" || conn == "until" || conn == "till"))) &&
 				(conn == "to" || conn == "until" || conn == "till" || conn == "through" || conn == "thru" || conn == "and" || conn == ".." ||
@@ -57,7 +56,8 @@ func (x *extractor) times() (*timeRead, error) {
 				}
 				// A compact day range ("5 to 11 May", "June 1-7") and a dash
 				// between two days name whole days: the last one is included.
-				if n.w.prec == PrecDay && (t.w.compact || n.w.compact || (conn == "-" || conn == "–") && t.w.prec == PrecDay) {
+				if n.w.prec == PrecDay && (t.w.compact || n.w.compact || (conn == "-" || conn == "–") && t.w.prec == PrecDay) ||
+					n.w.prec == PrecMonth && t.w.compact && t.w.prec == PrecMonth {
 					end, incl = n.w.end, true
 				}
 				start := t.w.start
@@ -129,7 +129,7 @@ func (x *extractor) times() (*timeRead, error) {
 			out.insts = append(out.insts, in)
 		}
 	}
-	return out, nil
+	return x.settleWindows(out)
 }
 
 // startsLater reports whether a later range in ts starts at start (the

@@ -79,9 +79,10 @@ type nodeSlot struct {
 }
 
 type timeSlot struct {
-	w    when
-	prep string // the connective before it: from, to, through, between, and, since, until, in, at, on, ..
-	i    int
+	w         when
+	prep      string // the connective before it: from, to, through, between, and, since, until, in, at, on, ..
+	i         int
+	startVerb bool // "on D" after a start verb ("began on D"): a start if an end is written
 }
 
 type durSlot struct {
@@ -293,6 +294,10 @@ var beliefWords = map[string]bool{"transaction": true, "tt": true, "belief": tru
 // parameters, in that order of precedence at each position.
 func (x *extractor) extract() error {
 	toks := x.toks
+	if err := x.exclusiveMarkers(); err != nil {
+		return err
+	}
+	defer x.settleStarts()
 	for i := 0; i < len(toks); i++ {
 		t := toks[i]
 		if t.text == ")" {
@@ -390,13 +395,21 @@ func (x *extractor) extract() error {
 			}
 			// "N days starting A" is read as one range below; here a
 			// duration number is not a time.
-			prep, _ := x.prevWord(i)
-			x.s.times = append(x.s.times, timeSlot{w: w, prep: prep, i: i})
+			prep, startVerb := x.timePrep(i, w)
+			if w.boundary && prep == "to" && len(x.s.times) == 0 && x.tok(i-2).low != "up" && x.tok(i-3).low != "up" {
+				return &Refusal{Problem: fmt.Sprintf("%q ends what? write \"until %s\"", w.text, w.text), Missing: []string{"time"}}
+			}
+			x.s.times = append(x.s.times, timeSlot{w: w, prep: prep, i: i, startVerb: startVerb})
 			x.use(w.i, w.j)
 			// ", both days included" after a time belongs to it.
 			next := w.j
 			if m := x.inclusiveAt(w.j); m > w.j {
 				x.use(w.j, m)
+				next = m
+			}
+			if m, err := x.restatesAfter(w, prep, next); err != nil {
+				return err
+			} else {
 				next = m
 			}
 			if dr, m, ok := x.dayRangeAt(next); ok && w.prec != PrecInstant {
@@ -706,6 +719,9 @@ func (x *extractor) beliefAt(i int) (int, error) {
 			}
 			if err != nil {
 				return i, err
+			}
+			if w.boundary {
+				return i, &Refusal{Problem: fmt.Sprintf("a belief at %q: its last microsecond or the one after? write the time", w.text), Missing: []string{"time"}}
 			}
 			if l0 := x.tok(i).low; l0 != "as" && l0 != "before" && l0 != "just" && l0 != "believing" && l0 != "according" &&
 				l0 != "transaction" && l0 != "belief" && l0 != "with" && l0 != "under" && l0 != "at" && l0 != "in" && l0 != "on" {

@@ -34,6 +34,7 @@ type when struct {
 	text       string
 	inferred   string // how a missing year was filled in, "" if none
 	compact    bool   // a day of a compact range ("5 to 11 May"): its month came from the other end
+	boundary   bool   // "the end of P" ending a range: the instant P ends, not a period
 	i, j       int
 }
 
@@ -75,6 +76,13 @@ type timeParser struct {
 	// takes the year that period lies in ("the first half of 1971
 	// (January until June)").
 	restated [2]int64
+	// anchoring is set while looking back for the date a relative day
+	// ("the Tuesday") is read against, so that the look does not recurse.
+	anchoring bool
+	// lengths and midnights are restatements written beside a window
+	// ("(seven days)", "(midnight both)"), checked once it is known.
+	lengths   []restatedLength
+	midnights []string
 }
 
 func (p *timeParser) tok(i int) *token {
@@ -233,9 +241,15 @@ func (p *timeParser) core(i int) (when, bool, error) {
 			if w, ok, err := p.compactDay(i, d, j); ok {
 				return w, ok, err
 			}
+			if w, ok, err := p.restatedDay(i, d, j); ok {
+				return w, ok, err
+			}
 		}
 		if w, ok := p.monthSlashYear(i); ok {
 			return w, true, nil
+		}
+		if w, ok, err := p.monthDay(i); ok {
+			return w, ok, err
 		}
 		if p.isClock(i) {
 			return p.clockFirst(i)
@@ -331,6 +345,12 @@ func (p *timeParser) core(i int) (when, bool, error) {
 		if w, ok, err := p.half(i); ok {
 			return w, ok, err
 		}
+		if w, ok, err := p.partOf(i); ok {
+			return w, ok, err
+		}
+		if w, ok, err := p.boundary(i); ok {
+			return w, ok, err
+		}
 		if m, ok := p.month(i); ok {
 			return p.monthFirst(i, m)
 		}
@@ -362,6 +382,9 @@ func (p *timeParser) core(i int) (when, bool, error) {
 			}
 		}
 		if t.low == "week" {
+			if w, ok, err := p.weekFrom(i); ok {
+				return w, ok, err
+			}
 			if p.tok(i+1).low == "of" {
 				// "the week of May 3, 2004": seven days from that day.
 				w, ok, err := p.core(i + 2)
@@ -372,6 +395,13 @@ func (p *timeParser) core(i int) (when, bool, error) {
 					// "the week of 5 to 11 May": the range says which days.
 					w.i, w.text = i, p.span(i, w.j)
 					return w, true, nil
+				}
+				// "the week of 11/05 to 15/05": a range of days inside that week.
+				if k, isConn := p.rangeConn(w.j); isConn && p.tok(w.j).low != "and" {
+					if e, ok2, err2 := p.core(k); ok2 && err2 == nil && e.prec == PrecDay && e.start > w.start && e.start < w.start+usWeek {
+						w.i, w.text, w.compact = i, p.span(i, w.j), true
+						return w, true, nil
+					}
 				}
 				return mk(w.start, w.start+usWeek, PrecWeek, w.j)
 			}
@@ -558,6 +588,31 @@ func (p *timeParser) clockFirst(i int) (when, bool, error) {
 	if err != nil {
 		return when{i: i, j: j}, true, &dateErr{p.span(i, j), err.Error()}
 	}
+	// "a quarter past eight on the evening of 1 December": the part of the
+	// day is written with the date.
+	if part, k, ofDate := p.partOfDay(j); part != "" && ofDate {
+		h, twelve, had := p.writtenHour(i)
+		if had {
+			return when{i: i, j: k}, true, &dateErr{p.span(i, k), "the part of the day is written twice"}
+		}
+		h2, perr := withPart(h, twelve, part)
+		if perr != nil {
+			return when{i: i, j: k}, true, &dateErr{p.span(i, k), perr.Error()}
+		}
+		off += int64(h2-h) * usHour
+		j = k - 1 // the date follows "of"
+	}
+	// "midnight at the end of the Friday": the instant that day ends.
+	if p.tok(i).low == "midnight" && p.tok(j).low == "at" && p.tok(j+1).low == "the" && (p.tok(j+2).low == "end" || p.tok(j+2).low == "close") && p.tok(j+3).low == "of" {
+		d, ok, derr := p.core(j + 4)
+		if derr != nil {
+			return d, true, derr
+		}
+		if !ok || d.prec == PrecInstant {
+			return when{i: i, j: j}, true, &dateErr{p.span(i, j+4), "midnight at the end of which day?"}
+		}
+		return when{start: d.end + off, end: d.end + off + width, prec: PrecInstant, i: i, j: d.j, text: p.span(i, d.j), inferred: d.inferred}, true, nil
+	}
 	k := j
 	if p.tok(k).low == "on" || p.tok(k).low == "of" || p.tok(k).text == "," {
 		k++
@@ -570,7 +625,11 @@ func (p *timeParser) clockFirst(i int) (when, bool, error) {
 		// "between eight o'clock and noon on 14 January": the date of the
 		// range's end.
 		if k2, isConn := p.rangeConn(j); isConn && p.isClock(k2) {
-			if w2, ok2, err2 := p.clockFirst(k2); ok2 && err2 == nil {
+			w2, ok2, err2 := p.clockFirst(k2)
+			if ok2 && err2 != nil {
+				return w2, true, err2
+			}
+			if ok2 {
 				off2, _, _, _ := p.clock(k2)
 				day := w2.start - off2
 				return when{start: day + off, end: day + off + width, prec: PrecInstant, i: i, j: j, text: p.span(i, j), inferred: w2.inferred}, true, nil
@@ -635,7 +694,8 @@ func (p *timeParser) monthFirst(i, m int) (when, bool, error) {
 		return when{start: utc(y, m, 1), end: utc(y, m+1, 1), prec: PrecMonth, i: i, j: k, text: p.span(i, k)}, true, nil
 	}
 	if y, _, ok := p.laterEnd(i + 1); ok {
-		return when{start: utc(y, m, 1), end: utc(y, m+1, 1), prec: PrecMonth, i: i, j: i + 1, text: p.span(i, i+1)}, true, nil
+		// "January to June 1970": a compact range of whole months.
+		return when{start: utc(y, m, 1), end: utc(y, m+1, 1), prec: PrecMonth, i: i, j: i + 1, text: p.span(i, i+1), compact: true}, true, nil
 	}
 	y, how, err := p.inferYear(func(y int) (int64, int64) { return utc(y, m, 1), utc(y, m+1, 1) })
 	w := when{prec: PrecMonth, i: i, j: i + 1, text: p.span(i, i+1), inferred: how}

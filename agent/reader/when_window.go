@@ -1,0 +1,326 @@
+package reader
+
+import (
+	"fmt"
+	"strings"
+	"time"
+)
+
+// How written times combine into a window: the words that join a
+// range's ends, restatements written beside a window (its length, its
+// exclusive end, "midnight both"), a start and an end written apart,
+// and pure bounds, which restrict the window they stand beside.
+
+// restatedLength is "(seven days)" beside a window: its length again.
+type restatedLength struct {
+	us      int64
+	written string
+}
+
+// startVerbs are the verbs after which "on D" can be where a window
+// starts ("began writing on Monday 11 May", "starts on Jan 1").
+var startVerbs = map[string]bool{"start": true, "starts": true, "started": true, "starting": true, "begin": true, "begins": true,
+	"began": true, "begun": true, "beginning": true, "commence": true, "commences": true, "commenced": true, "commencing": true}
+
+// timePrep is the preposition that gives a written time its role: the
+// word before it, with "by the end of P" read as "until" (it ends a
+// range) and "on D" after a start verb of its clause remembered as a
+// possible start.
+func (x *extractor) timePrep(i int, w when) (prep string, startVerb bool) {
+	prep, pi := x.prevWord(i)
+	if w.boundary && prep == "by" {
+		return "until", false
+	}
+	if prep != "on" {
+		return prep, false
+	}
+	for k := pi - 1; k >= 0 && k >= pi-8; k-- {
+		t := x.tok(k)
+		if t.kind == tPunct && t.text != "-" {
+			break
+		}
+		if startVerbs[t.low] || t.low == "set" && x.tok(k+1).low == "off" {
+			return prep, true
+		}
+	}
+	return prep, false
+}
+
+// settleStarts reads "on D" after a start verb as where the window
+// starts when the question also writes where it ends ("starts on Jan 1
+// 2012 … before July 1st 2012"); with no end written, "on D" stays the
+// day D.
+func (x *extractor) settleStarts() {
+	ends := 0
+	for _, t := range x.s.times {
+		if t.prep == "until" || t.prep == "till" || t.prep == "before" || t.prep == "to" && x.tok(t.w.i-2).low == "up" {
+			ends++
+		}
+	}
+	if ends != 1 {
+		return
+	}
+	starts := 0
+	for _, t := range x.s.times {
+		if t.startVerb {
+			starts++
+		}
+	}
+	if starts != 1 {
+		return
+	}
+	for k := range x.s.times {
+		if x.s.times[k].startVerb {
+			x.s.times[k].prep = "from"
+			x.s.notes = append(x.s.notes, fmt.Sprintf("%q read as where the window starts", x.s.times[k].w.text))
+		}
+	}
+}
+
+// connective is the word or mark joining two times written at tokens
+// [j, k): the words no slot consumed, or else the mark ("-", "..").
+func (x *extractor) connective(j, k int) string {
+	var words, marks []string
+	for m := j; m < k && m < len(x.toks); m++ {
+		t := x.toks[m]
+		switch {
+		case t.used && !(t.kind == tWord && (t.low == "to" || t.low == "until" || t.low == "and" || t.low == "up")):
+		case t.kind == tWord:
+			words = append(words, t.low)
+		case t.text != "," && t.text != "(" && t.text != ")":
+			marks = append(marks, t.text)
+		}
+	}
+	if len(words) > 0 {
+		return strings.Join(words, " ")
+	}
+	return strings.Join(marks, "")
+}
+
+// exclusiveMarkers consumes ", but not including," and "(not
+// including)" written right after a range's connective ("up to, but
+// not including, 08:00"): they say the end is excluded, which "up to",
+// "to" and "until" already mean.
+func (x *extractor) exclusiveMarkers() error {
+	for k := 0; k < len(x.toks); k++ {
+		l := x.tok(k).low
+		if l != "to" && l != "until" && l != "till" {
+			continue
+		}
+		m := k + 1
+		paren := false
+		switch x.tok(m).text {
+		case ",":
+			m++
+		case "(":
+			m, paren = m+1, true
+		}
+		if x.tok(m).low == "but" {
+			m++
+		}
+		if x.tok(m).low != "not" || x.tok(m+1).low != "including" && x.tok(m+1).low != "included" {
+			continue
+		}
+		m += 2
+		if paren {
+			if x.tok(m).text != ")" {
+				continue
+			}
+			m++
+		} else if x.tok(m).text == "," {
+			m++
+		}
+		if x.tok(k-1).low == "through" || x.tok(k+1).low == "and" {
+			return &Refusal{Problem: fmt.Sprintf("%q both includes and excludes its end", x.span(k-1, m)), Missing: []string{"time"}}
+		}
+		x.use(k+1, m)
+	}
+	return nil
+}
+
+// restatesAfter reads what is written right after a time at j that
+// restates it: an exclusive end ("(excl)"), an included start ("(that
+// instant included)"), the window's length ("(seven days)", ", seven
+// days"), "(midnight both)". It returns the index after it.
+func (x *extractor) restatesAfter(w when, prep string, j int) (int, error) {
+	// "is over", "is out": the period, or only its end? refused.
+	if (x.tok(j).low == "is" || x.tok(j).low == "was") && (x.tok(j+1).low == "over" || x.tok(j+1).low == "out") {
+		return j, &Refusal{Problem: fmt.Sprintf("does %q mean during %s or until its end? write \"during %s\" or \"until the end of %s\"", x.span(w.i, j+2), w.text, w.text, w.text), Missing: []string{"time"}}
+	}
+	k, paren := j, false
+	switch x.tok(k).text {
+	case "(":
+		k, paren = k+1, true
+	case ",":
+		k++
+	}
+	closeAt := func(e int) (int, bool) {
+		if paren {
+			if x.tok(e).text != ")" {
+				return j, false
+			}
+			return e + 1, true
+		}
+		return e, true
+	}
+	// An exclusive end: "(excl)", "(exclusive)", "(not included)".
+	if l := x.tok(k).low; l == "excl" || l == "exclusive" || l == "excluded" || l == "not" && (x.tok(k+1).low == "included" || x.tok(k+1).low == "including") {
+		e := k + 1
+		if l == "not" {
+			e++
+		}
+		if x.tok(e).text == "." {
+			e++
+		}
+		if end, ok := closeAt(e); ok && (paren || l != "not") {
+			_, pi := x.prevWord(w.i)
+			if prep == "through" || prep == "thru" || x.tok(pi-1).low == "and" && x.tok(pi-2).low == "up" {
+				return j, &Refusal{Problem: fmt.Sprintf("%q both includes and excludes %s", x.span(pi, end), w.text), Missing: []string{"time"}}
+			}
+			if prep != "to" && prep != "until" && prep != "till" && prep != "before" && prep != "and" {
+				return j, &Refusal{Problem: fmt.Sprintf("%q marks an end as excluded, but %s does not end a range", x.span(j, end), w.text), Missing: []string{"time"}}
+			}
+			x.use(j, end)
+			return end, nil
+		}
+	}
+	// An included start: "(that instant included)", "(included)".
+	if paren && (startPreps[prep] || prep == "between") {
+		e := k
+		if x.tok(e).low == "that" {
+			e++
+			if l := x.tok(e).low; l == "instant" || l == "moment" || l == "day" || l == "time" {
+				e++
+			}
+		}
+		if l := x.tok(e).low; l == "included" || l == "inclusive" {
+			if end, ok := closeAt(e + 1); ok {
+				x.use(j, end)
+				return end, nil
+			}
+		}
+	}
+	// "(midnight both)", "(midnight to midnight)", "(both at midnight)".
+	if paren {
+		e := k
+		switch {
+		case x.tok(e).low == "midnight" && x.tok(e+1).low == "both":
+			e += 2
+		case x.tok(e).low == "midnight" && (x.tok(e+1).low == "to" || x.tok(e+1).low == "until") && x.tok(e+2).low == "midnight":
+			e += 3
+		case x.tok(e).low == "both" && x.tok(e+1).low == "at" && x.tok(e+2).low == "midnight":
+			e += 3
+		}
+		if e > k {
+			if end, ok := closeAt(e); ok {
+				x.midnights = append(x.midnights, x.span(k, e))
+				x.use(j, end)
+				return end, nil
+			}
+		}
+	}
+	// The window's length: "(seven days)", "(the five days)", ", seven days".
+	e := k
+	if x.tok(e).low == "the" {
+		e++
+	}
+	if d, de, err := x.durAt(e); err == nil && de > e && d.us >= usDay && d.us%usDay == 0 && w.prec != PrecInstant {
+		written := x.span(e, de)
+		if x.tok(de).text == "," && paren {
+			// "(seven days, Monday to Sunday)"
+			if dr, m, ok := x.dayRangeAt(de); ok {
+				if end, ok := closeAt(m); ok {
+					x.s.dayRanges = append(x.s.dayRanges, dr)
+					x.lengths = append(x.lengths, restatedLength{us: d.us, written: written})
+					x.use(j, end)
+					return end, nil
+				}
+			}
+		}
+		if end, ok := closeAt(de); ok && (paren || x.tok(end).kind == tPunct || end >= len(x.toks)) {
+			x.lengths = append(x.lengths, restatedLength{us: d.us, written: written})
+			x.use(j, end)
+			return end, nil
+		}
+	}
+	return j, nil
+}
+
+const (
+	fromStoreStart = "(from the start of the store) "
+	toStoreEnd     = " (to the end of the store)"
+)
+
+// settleWindows combines the windows a question writes: a pure bound
+// ("since A", "until B", "by the end of B") restricts the window it
+// stands beside to their intersection, and a lower and an upper bound
+// written apart make one window. Restated lengths and "midnight both"
+// must agree with the window.
+func (x *extractor) settleWindows(out *timeRead) (*timeRead, error) {
+	var full, bounds []Window
+	for _, w := range out.wins {
+		if strings.HasPrefix(w.Written, fromStoreStart) || strings.HasSuffix(w.Written, toStoreEnd) {
+			bounds = append(bounds, w)
+		} else {
+			full = append(full, w)
+		}
+	}
+	if len(bounds) > 0 && len(full) <= 1 && len(bounds) <= 2 && (len(full) == 1 || len(bounds) == 2) {
+		w := Window{Start: x.lo, End: x.hi, InclusiveEnd: false}
+		var parts []string
+		if len(full) == 1 {
+			w = full[0]
+			parts = append(parts, w.Written)
+		}
+		lower, upper := 0, 0
+		for _, b := range bounds {
+			if strings.HasSuffix(b.Written, toStoreEnd) {
+				lower++
+				if b.Start > w.Start {
+					w.Start = b.Start
+				}
+				parts = append(parts, strings.TrimSuffix(b.Written, toStoreEnd))
+			} else {
+				upper++
+				if b.End < w.End || b.End == w.End && len(full) == 0 {
+					w.End, w.InclusiveEnd = b.End, b.InclusiveEnd
+				}
+				parts = append(parts, strings.TrimPrefix(b.Written, fromStoreStart))
+			}
+		}
+		if lower <= 1 && upper <= 1 {
+			if w.End <= w.Start {
+				return nil, fmt.Errorf("the window %s is empty", strings.Join(parts, " … "))
+			}
+			w.StartText, w.EndText = FormatTime(w.Start), FormatTime(w.End)
+			w.Written = strings.Join(parts, " … ")
+			x.s.notes = append(x.s.notes, fmt.Sprintf("the window is where %s meet", strings.Join(quoteAll(parts), " and ")))
+			out.wins = []Window{w}
+			out.pair = out.pair || len(full) == 0
+		}
+	}
+	for _, l := range x.lengths {
+		if len(out.wins) != 1 {
+			return nil, fmt.Errorf("%q restates the length of a window, but the question writes %d", l.written, len(out.wins))
+		}
+		if w := out.wins[0]; w.End-w.Start != l.us {
+			return nil, fmt.Errorf("the window [%s, %s) is %s long, but the question restates it as %q", w.StartText, w.EndText, spell(w.End-w.Start), l.written)
+		}
+	}
+	for _, m := range x.midnights {
+		for _, w := range out.wins {
+			if w.Start%usDay != 0 || w.End%usDay != 0 {
+				return nil, fmt.Errorf("%q, but the window [%s, %s) does not run from midnight to midnight", m, w.StartText, w.EndText)
+			}
+		}
+	}
+	return out, nil
+}
+
+// spell writes a length in days, or in hours when shorter than a day.
+func spell(us int64) string {
+	if us%usDay == 0 {
+		return fmt.Sprintf("%d days", us/usDay)
+	}
+	return time.Duration(us * 1000).String()
+}
