@@ -149,7 +149,10 @@ func (p *timeParser) month(i int) (int, bool) {
 		next, prev := p.tok(i+1), p.tok(i-1)
 		_, yr := isYear(next)
 		_, dn := dayNum(next)
-		if !yr && !dn && !yearPreps[prev.low] && prev.low != "early" && prev.low != "late" && prev.low != "mid" && prev.low != "the" {
+		// "1 May and 1 June": a day before it, and no verb after it.
+		_, dayBefore := dayNum(prev)
+		dayBefore = (dayBefore || isOrdSuffix(prev)) && (next.kind == tPunct || i+1 >= len(p.toks) || next.low == "and" || next.low == "to" || next.low == "through" || next.low == "until")
+		if !yr && !dn && !dayBefore && !yearPreps[prev.low] && prev.low != "early" && prev.low != "late" && prev.low != "mid" && prev.low != "the" {
 			return 0, false
 		}
 	}

@@ -313,7 +313,7 @@ func (p *timeParser) monthDay(i int) (when, bool, error) {
 		return when{}, false, nil
 	}
 	var m, d int
-	switch order, _ := p.slashOrder(); {
+	switch order := p.monthDayOrder(); {
 	case a > 12 && b <= 12:
 		d, m = a, b
 	case b > 12 && a <= 12, a == b:
@@ -405,4 +405,36 @@ func (p *timeParser) writtenHour(i int) (h int, twelve, hadPart bool) {
 		return h, false, false
 	}
 	return 0, false, false
+}
+
+// monthDayOrder is the order of month and day this question writes,
+// settled by a slashed date or a month and day pair whose day exceeds
+// 12 ("3/24"); unknown when none settles it or two disagree.
+func (p *timeParser) monthDayOrder() int {
+	order, _ := p.slashOrder()
+	for k := 0; k+2 < len(p.toks); k++ {
+		if p.tok(k).kind != tNum || p.tok(k+1).text != "/" || p.tok(k+2).kind != tNum || p.tok(k+3).text == "/" || p.tok(k-1).text == "/" {
+			continue
+		}
+		a, err1 := strconv.Atoi(p.tok(k).low)
+		b, err2 := strconv.Atoi(p.tok(k + 2).low)
+		if err1 != nil || err2 != nil || a > 31 || b > 31 {
+			continue
+		}
+		o := orderUnknown
+		switch {
+		case a > 12 && b <= 12:
+			o = dayFirst
+		case b > 12 && a <= 12:
+			o = monthFirst
+		}
+		switch {
+		case o == orderUnknown:
+		case order == orderUnknown:
+			order = o
+		case order != o:
+			return orderUnknown
+		}
+	}
+	return order
 }

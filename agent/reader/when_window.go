@@ -104,7 +104,7 @@ func (x *extractor) connective(j, k int) string {
 func (x *extractor) exclusiveMarkers() error {
 	for k := 0; k < len(x.toks); k++ {
 		l := x.tok(k).low
-		if l != "to" && l != "until" && l != "till" {
+		if l != "to" && l != "until" && l != "till" && l != "through" && l != "thru" {
 			continue
 		}
 		m := k + 1
@@ -130,7 +130,7 @@ func (x *extractor) exclusiveMarkers() error {
 		} else if x.tok(m).text == "," {
 			m++
 		}
-		if x.tok(k-1).low == "through" || x.tok(k+1).low == "and" {
+		if l == "through" || l == "thru" || x.tok(k-1).low == "through" || x.tok(k+1).low == "and" {
 			return &Refusal{Problem: fmt.Sprintf("%q both includes and excludes its end", x.span(k-1, m)), Missing: []string{"time"}}
 		}
 		x.use(k+1, m)
