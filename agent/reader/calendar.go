@@ -48,6 +48,9 @@ func (p *timeParser) ordinalDay(i int) (int, int, bool) {
 // weekday must agree with the date; it also settles a slashed date whose
 // day and month could be swapped. A weekday alone is not a date.
 func (p *timeParser) weekdayDate(i int, wd time.Weekday) (when, bool, error) {
+	if w, ok, err := p.weekdayPair(i, wd); ok {
+		return w, ok, err
+	}
 	k := i + 1
 	if p.tok(k).text == "," {
 		k++
@@ -155,6 +158,9 @@ func (p *timeParser) compactDay(i, d, j int) (when, bool, error) {
 	if y, m, ok := p.laterEnd(j); ok {
 		if !validDay(y, m, d) {
 			return when{i: i, j: j}, true, &dateErr{p.span(i, j), "no such day"}
+		}
+		if w, ok, err := p.twoDays(i, utc(y, m, d), j); ok {
+			return w, ok, err
 		}
 		w, ok, err := p.withClock(i, utc(y, m, d), j)
 		w.compact = true

@@ -106,6 +106,46 @@
 // between two dates ("2004-06-01 - 2004-06-07"). No window means the
 // whole store, and the reading says so.
 //
+// Weeks and parts of periods: "the week beginning (starting, commencing,
+// from) D" is seven days from D, "the week after D" seven days from D's
+// end; "the first day of P", "the first three days of P", "the first two
+// weeks (fortnight) of P" and "the last 10 days of P" must lie inside P.
+// "14 and 15 May" is both days (two days apart are refused), "Monday and
+// Tuesday, the 11th and 12th of May" too when the weekdays are theirs,
+// and "January to June 1970" names whole months, June included. "the end
+// of P" (or "the close of P") only ends a range ("until", "before", "by",
+// "up to"): the instant P ends; "at the end of P" and "before P is over"
+// are refused (P's last microsecond or the one after? the period or its
+// end?). Times of day in words carry their part of the day ("eight in
+// the morning", "five in the afternoon", "a quarter past eight on the
+// evening of D"; "08:00 on the evening of D" is refused), and "midnight
+// at the end of D" is where D ends. Relative days are read against the
+// question's own dates: "Friday the 15th" takes the month and year of
+// the nearest date written before it and must fall on a Friday; "the
+// Tuesday" is a Tuesday written before, or the first Tuesday after the
+// nearest date; "Tuesday week" is refused. A slashed date is read in one
+// order only when the other is impossible by a fact of the calendar (no
+// such day, a weekday written with it, "Mon 8/5/13") or of the
+// question's own writing (a slashed date whose day exceeds 12 settles
+// the others); a restatement beside it ("03/04/1970 (the fourth of
+// March)") does not settle it. "3/24" inside a restatement is a month
+// and day in the year of the window it restates, and so are bare days
+// there ("(1 to 7)").
+//
+// Restatements and bounds: a window written twice ("Q3 2004
+// (July–September)", "the week of 5/24/2004 (5/24-5/30)") is one window
+// when both agree, a refusal naming both when not; so is a length
+// written beside it ("(seven days)", ", seven days"), "(midnight both)"
+// and "(midnight to midnight)". An exclusive end said again ("(excl)",
+// "up to, but not including,", "(not including)") agrees with "to",
+// "until" and "up to" and is refused after "through"; "(that instant
+// included)" agrees with a start. A pure bound ("since A", "until B",
+// "by the end of B") restricts the window beside it to their
+// intersection, and a lower and an upper bound written apart are one
+// window; "on D" after a start verb ("starts on", "began writing on") is
+// the window's start when the question writes its end, and the day D
+// otherwise.
+//
 // Calendar cycles: "the hour of the day", "the day of the week" (or
 // "weekday") and "the month of the year" with "most" or "busiest" ask for
 // the busiest position of that cycle across the window at UTC, not the

@@ -438,3 +438,47 @@ func (p *timeParser) monthDayOrder() int {
 	}
 	return order
 }
+
+// twoDays reads "14 and 15 January 1970" (not after "between", where
+// "and" joins a range's ends): both days, which must be consecutive.
+// day is the first day at i, j the "and".
+func (p *timeParser) twoDays(i int, day int64, j int) (when, bool, error) {
+	b := i - 1
+	for b >= 0 && (p.tok(b).low == "the" || p.tok(b).text == "," || weekdays[p.tok(b).low] != 0 || p.tok(b).low == "sunday" || p.tok(b).low == "sun") {
+		b--
+	}
+	if p.tok(j).low != "and" || p.tok(b).low == "between" {
+		return when{}, false, nil
+	}
+	e, ok, err := p.core(j + 1)
+	if !ok || err != nil || e.prec != PrecDay {
+		return when{}, false, nil
+	}
+	if e.start != day+usDay {
+		return when{i: i, j: e.j}, true, &dateErr{p.span(i, e.j), "two days apart are not one window; write \"from … to …\" or ask about each"}
+	}
+	return when{start: day, end: e.end, prec: PrecWeek, i: i, j: e.j, text: p.span(i, e.j)}, true, nil
+}
+
+// weekdayPair reads "Monday and Tuesday, the 11th and 12th of May
+// 1970": the two days, whose weekdays must be the two written. i is the
+// first weekday.
+func (p *timeParser) weekdayPair(i int, wd time.Weekday) (when, bool, error) {
+	wd2, ok := weekdays[p.tok(i+2).low]
+	if p.tok(i+1).low != "and" || !ok || p.tok(i+3).text != "," {
+		return when{}, false, nil
+	}
+	w, ok, err := p.core(i + 4)
+	if !ok || err != nil {
+		return w, ok, err
+	}
+	if w.end-w.start != 2*usDay || w.start%usDay != 0 {
+		return when{}, false, nil
+	}
+	a, b := time.UnixMicro(w.start).UTC(), time.UnixMicro(w.start+usDay).UTC()
+	if a.Weekday() != wd || b.Weekday() != wd2 {
+		return when{i: i, j: w.j}, true, &dateErr{p.span(i, w.j), fmt.Sprintf("%s and %s are a %s and a %s", a.Format("2 January"), b.Format("2 January 2006"), a.Weekday(), b.Weekday())}
+	}
+	w.i, w.text = i, p.span(i, w.j)
+	return w, true, nil
+}

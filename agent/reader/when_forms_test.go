@@ -56,6 +56,10 @@ func TestWrittenWindowForms(t *testing.T) {
 		// Compact ranges of whole months and of days.
 		{"How many messages were sent over May to July 2004?", us("2004-05-01"), us("2004-08-01")},
 		{"How many messages were sent in the week of 2004-05-03 to 2004-05-07?", us("2004-05-03"), us("2004-05-08")},
+		// Two consecutive days, with or without their weekdays.
+		{"How many messages were sent on 3 and 4 May 2004?", us("2004-05-03"), us("2004-05-05")},
+		{"How many messages were sent over Monday and Tuesday, the 3rd and 4th of May 2004?", us("2004-05-03"), us("2004-05-05")},
+		{"How many messages were sent between Monday 3 and Friday 7 May 2004?", us("2004-05-03"), us("2004-05-08")},
 		// A weekday settles a slashed date, two-digit years too.
 		{"How many messages were sent on Mon 5/3/04?", us("2004-05-03"), us("2004-05-04")},
 		{"How many messages were sent from Mon 5/3/04 through Fri 5/7/04?", us("2004-05-03"), us("2004-05-08")},
@@ -103,6 +107,9 @@ func TestWrittenWindowRefusals(t *testing.T) {
 		"How many messages were sent on Tuesday week?",
 		"How many messages were sent on Friday the 7th?",
 		"How many messages were sent from Monday 3 May 2004 to the Monday?",
+		// Two days apart, or weekdays that are not theirs.
+		"How many messages were sent on 3 and 5 May 2004?",
+		"How many messages were sent over Monday and Wednesday, the 3rd and 4th of May 2004?",
 		// The period, or only its end?
 		"How many messages were sent before May 2004 is over?",
 		"How many messages were sent at the end of May 2004?",
