@@ -705,7 +705,7 @@ func (x *extractor) beliefAt(i int) (int, error) {
 	end := min(len(x.toks), i+8)
 	for k := i; k < end; k++ {
 		l := x.tok(k).low
-		if beliefWords[l] {
+		if beliefWords[l] || x.storeAsItWas(i, k) {
 			cue = true
 		}
 		if l == "correction" || l == "corrected" || l == "revision" || l == "revised" || l == "fix" {

@@ -119,3 +119,26 @@ func TestWrittenWindowRefusals(t *testing.T) {
 		}
 	}
 }
+
+// "the store as it was at T", "as the archive stood at T": the store's
+// record at T is a belief time; "the graph as it was" is not.
+func TestStoreAsItWasIsABelief(t *testing.T) {
+	for _, q := range []string{
+		"How many messages were sent in May 2004, in the store as it was at 2004-11-01 12:00 UTC?",
+		"How many messages were sent in May 2004, as the archive stood at 2004-11-01 12:00 UTC?",
+		"For the register as it was at 2004-11-01 12:00 UTC, how many messages were sent in May 2004?",
+	} {
+		r, err := reader.Read(q, collegeEnv)
+		if err != nil {
+			t.Errorf("%q: %v", q, err)
+			continue
+		}
+		if r.Belief.Now || r.Belief.AsOfTT != us("2004-11-01T12:00:00Z") || r.Window == nil || r.Window.Start != us("2004-05-01") {
+			t.Errorf("%q: belief %+v window %+v", q, r.Belief, r.Window)
+		}
+	}
+	q := "How many messages were sent in May 2004, the graph as it was at 2004-11-01 12:00 UTC?"
+	if r, err := reader.Read(q, collegeEnv); err == nil && !r.Belief.Now {
+		t.Errorf("%q: read with belief %+v", q, r.Belief)
+	}
+}

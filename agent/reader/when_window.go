@@ -324,3 +324,30 @@ func spell(us int64) string {
 	}
 	return time.Duration(us * 1000).String()
 }
+
+// recordNouns name the store's record of what happened, not the graph.
+var recordNouns = map[string]bool{"store": true, "archive": true, "register": true, "records": true, "record": true,
+	"database": true, "log": true, "ledger": true}
+
+// storeAsItWas reports whether the word at k ends "the archive as it
+// was", "the store as it stood", "as the register stood" in a phrase
+// starting at i (or just before it): the store's record at a time,
+// which is a belief time.
+func (x *extractor) storeAsItWas(i, k int) bool {
+	if l := x.tok(k).low; l != "was" && l != "were" && l != "stood" {
+		return false
+	}
+	noun, as := false, false
+	for m := k - 1; m >= i-3 && m >= 0; m-- {
+		switch l := x.tok(m).low; {
+		case recordNouns[l]:
+			noun = true
+		case l == "as":
+			as = true
+		case l == "it" || l == "the" || l == "things" || l == "they" || l == "in" || l == "for" || l == "our" || l == "its":
+		default:
+			m = -1
+		}
+	}
+	return noun && as
+}
