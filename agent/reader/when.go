@@ -166,6 +166,16 @@ func (p *timeParser) at(i int) (w when, ok bool, err error) {
 	if !ok || err != nil {
 		return w, ok, err
 	}
+	// "3 May 2004 (UTC+2)": a period in a zone with a numeric offset.
+	if w.prec != PrecInstant {
+		if off, j, zok, zerr := p.periodZone(w.j); zok {
+			text := p.span(w.i, j)
+			if zerr != nil {
+				return w, true, &dateErr{text, zerr.Error()}
+			}
+			w.start, w.end, w.j, w.text = w.start-off, w.end-off, j, text
+		}
+	}
 	// A parenthesised microsecond value pins the exact instant.
 	if p.tok(w.j).text == "(" && p.tok(w.j+2).text == ")" && p.tok(w.j+1).kind == tNum {
 		us, perr := strconv.ParseInt(p.tok(w.j+1).low, 10, 64)
@@ -700,12 +710,20 @@ func (p *timeParser) monthFirst(i, m int) (when, bool, error) {
 		// "January to June 1970": a compact range of whole months.
 		return when{start: utc(y, m, 1), end: utc(y, m+1, 1), prec: PrecMonth, i: i, j: i + 1, text: p.span(i, i+1), compact: true}, true, nil
 	}
+	if w, ok, err := p.monthList(i, m); ok {
+		return w, ok, err
+	}
 	y, how, err := p.inferYear(func(y int) (int64, int64) { return utc(y, m, 1), utc(y, m+1, 1) })
 	w := when{prec: PrecMonth, i: i, j: i + 1, text: p.span(i, i+1), inferred: how}
 	if err != nil {
 		return w, true, &dateErr{w.text, err.Error()}
 	}
 	w.start, w.end = utc(y, m, 1), utc(y, m+1, 1)
+	// "(July–September)": a range of month names without a year names
+	// whole months, the last one included.
+	if k, isConn := p.rangeConn(i + 1); isConn && monthNames[p.tok(k).low] > 0 && p.tok(k).kind == tWord {
+		w.compact = true
+	}
 	return w, true, nil
 }
 

@@ -482,3 +482,75 @@ func (p *timeParser) weekdayPair(i int, wd time.Weekday) (when, bool, error) {
 	w.i, w.text = i, p.span(i, w.j)
 	return w, true, nil
 }
+
+// monthList reads "April, May and June" (i is the first month, m its
+// number): consecutive months without a year, one window; months that
+// are not consecutive are refused. The year is the one the last month
+// is written with, or else one inferred as for a lone month.
+func (p *timeParser) monthList(i, m int) (when, bool, error) {
+	if p.tok(i+1).text != "," {
+		return when{}, false, nil
+	}
+	last, k := m, i+1
+	for {
+		switch {
+		case p.tok(k).text == "," && p.tok(k+1).low == "and":
+			k++
+			continue
+		case p.tok(k).text == "," || p.tok(k).low == "and":
+		default:
+			return when{}, false, nil
+		}
+		n, ok := monthNames[p.tok(k+1).low]
+		if !ok || p.tok(k+1).kind != tWord {
+			return when{}, false, nil
+		}
+		if n != last+1 {
+			return when{i: i, j: k + 2}, true, &dateErr{p.span(i, k+2), "months that do not follow one another are not one window"}
+		}
+		last, k = n, k+2
+		if p.tok(k-2).low == "and" {
+			break
+		}
+	}
+	j := k
+	y, ok := isYear(p.tok(j))
+	how := ""
+	if ok {
+		j++
+	} else {
+		var err error
+		y, how, err = p.inferYear(func(y int) (int64, int64) { return utc(y, m, 1), utc(y, last+1, 1) })
+		if err != nil {
+			return when{i: i, j: j}, true, &dateErr{p.span(i, j), err.Error()}
+		}
+	}
+	return when{start: utc(y, m, 1), end: utc(y, last+1, 1), prec: PrecQuarter, i: i, j: j, text: p.span(i, j), inferred: how}, true, nil
+}
+
+// periodZone reads a numeric offset written right after a period:
+// "UTC+2", "(UTC+9)", "GMT-05:00". It returns the offset east of UTC and
+// the index after it; a bare "UTC" is not one (the default zone).
+func (p *timeParser) periodZone(j int) (int64, int, bool, error) {
+	k, paren := j, p.tok(j).text == "("
+	if paren {
+		k++
+	}
+	if l := p.tok(k).low; l != "utc" && l != "gmt" {
+		return 0, j, false, nil
+	}
+	s := p.tok(k + 1).text
+	n := p.tok(k + 2)
+	if s != "+" && s != "-" || n.kind != tNum && n.kind != tClock {
+		return 0, j, false, nil
+	}
+	e := k + 3
+	if paren {
+		if p.tok(e).text != ")" {
+			return 0, j, false, nil
+		}
+		e++
+	}
+	off, err := parseOffset(s + n.low)
+	return off, e, true, err
+}

@@ -1,6 +1,7 @@
 package reader_test
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/tgms-go/tgms/agent/reader"
@@ -68,6 +69,14 @@ func TestWrittenWindowForms(t *testing.T) {
 		{"How many messages were sent in the first two weeks of June 2004 (6/1 - 6/14)?", us("2004-06-01"), us("2004-06-15")},
 		{"How many messages were sent in the first week of June 2004 (1 to 7)?", us("2004-06-01"), us("2004-06-08")},
 		{"How many messages were sent in the week of 5/24/2004 (5/24-5/30)?", us("2004-05-24"), us("2004-05-31")},
+		// A window written twice is one window when both agree.
+		{"How many messages were sent in Q3 2004 (July–September)?", us("2004-07-01"), us("2004-10-01")},
+		{"How many messages were sent in the first week of June 2004 (June 1-7)?", us("2004-06-01"), us("2004-06-08")},
+		{"How many messages were sent in the second quarter of 2004 (April, May and June)?", us("2004-04-01"), us("2004-07-01")},
+		{"How many messages were sent in H1 2004 (January to June)?", us("2004-01-01"), us("2004-07-01")},
+		// A period in a zone written as an offset.
+		{"How many messages were sent on 3 May 2004 (UTC+2)?", us("2004-05-02T22:00:00Z"), us("2004-05-03T22:00:00Z")},
+		{"How many messages were sent in May 2004 UTC-05:00?", us("2004-05-01T05:00:00Z"), us("2004-06-01T05:00:00Z")},
 	}
 	for _, c := range cases {
 		r, err := reader.Read(c.q, collegeEnv)
@@ -140,5 +149,34 @@ func TestStoreAsItWasIsABelief(t *testing.T) {
 	q := "How many messages were sent in May 2004, the graph as it was at 2004-11-01 12:00 UTC?"
 	if r, err := reader.Read(q, collegeEnv); err == nil && !r.Belief.Now {
 		t.Errorf("%q: read with belief %+v", q, r.Belief)
+	}
+}
+
+// A window restated so that the two disagree is refused, and the refusal
+// names both statements.
+func TestRestatedWindowsDisagree(t *testing.T) {
+	cases := []struct{ q, a, b string }{
+		{"How many messages were sent in Q3 2004 (July–October)?", "Q3 2004", "July – October"},
+		{"How many messages were sent in the first week of June 2004 (June 1-8)?", "the first week of June 2004", "June 1-8"},
+		{"How many messages were sent in the second quarter of 2004 (April to May)?", "the second quarter of 2004", "April to May"},
+		{"How many messages were sent in May 2004 (3 May 2004 to 2004-06-10)?", "May 2004", "3 May 2004 to 2004-06-10"},
+	}
+	for _, c := range cases {
+		r, err := reader.Read(c.q, collegeEnv)
+		if err == nil {
+			t.Errorf("%q: read as %s, want a refusal", c.q, r.Line())
+			continue
+		}
+		if !strings.Contains(err.Error(), c.a) || !strings.Contains(err.Error(), c.b) {
+			t.Errorf("%q: refusal %q does not name %q and %q", c.q, err, c.a, c.b)
+		}
+	}
+	for _, q := range []string{
+		"How many messages were sent in the second quarter of 2004 (April, June)?",
+		"How many messages were sent in the second quarter of 2004 (April, May and July)?",
+	} {
+		if r, err := reader.Read(q, collegeEnv); err == nil {
+			t.Errorf("%q: read as %s, want a refusal", q, r.Line())
+		}
 	}
 }
