@@ -112,7 +112,10 @@
 // weeks (fortnight) of P" and "the last 10 days of P" must lie inside P.
 // "14 and 15 May" is both days (two days apart are refused), "Monday and
 // Tuesday, the 11th and 12th of May" too when the weekdays are theirs,
-// and "January to June 1970" names whole months, June included. "the end
+// and "January to June 1970" or "(July–September)" names whole months,
+// the last included; "April, May and June" is one window when the months
+// follow one another. A numeric zone right after a period shifts it ("3
+// May 2004 (UTC+2)"). "the end
 // of P" (or "the close of P") only ends a range ("until", "before", "by",
 // "up to"): the instant P ends; "at the end of P" and "before P is over"
 // are refused (P's last microsecond or the one after? the period or its
@@ -144,7 +147,8 @@
 // intersection, and a lower and an upper bound written apart are one
 // window; "on D" after a start verb ("starts on", "began writing on") is
 // the window's start when the question writes its end, and the day D
-// otherwise.
+// otherwise. A bucket origin ("7-day buckets counted from A") is no
+// bound: beside another window it is refused.
 //
 // Calendar cycles: "the hour of the day", "the day of the week" (or
 // "weekday") and "the month of the year" with "most" or "busiest" ask for
@@ -163,7 +167,9 @@
 //
 // Belief time: "as of transaction time T", "as of belief time T", "as the
 // store believed on D" (a day means the end of that day), "believing what
-// we believed at T", "before the correction at T" (T − 1 µs); "now",
+// we believed at T", "before the correction at T" (T − 1 µs), "the
+// store as it was at T" and "as the archive stood at T" (the record, not
+// the graph); "now",
 // "currently", "under current belief" or nothing: the store's latest
 // belief. A bare "as of T" is a valid time, not a belief time.
 package reader

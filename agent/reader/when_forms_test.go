@@ -119,6 +119,8 @@ func TestWrittenWindowRefusals(t *testing.T) {
 		// Two days apart, or weekdays that are not theirs.
 		"How many messages were sent on 3 and 5 May 2004?",
 		"How many messages were sent over Monday and Wednesday, the 3rd and 4th of May 2004?",
+		// A bucket origin is not a bound of the window.
+		"In May 2004, using 7-day buckets counted from 3 May 2004, which bucket had the most messages?",
 		// The period, or only its end?
 		"How many messages were sent before May 2004 is over?",
 		"How many messages were sent at the end of May 2004?",

@@ -265,7 +265,7 @@ func (x *extractor) settleWindows(out *timeRead) (*timeRead, error) {
 			full = append(full, w)
 		}
 	}
-	if len(bounds) > 0 && len(full) <= 1 && len(bounds) <= 2 && (len(full) == 1 || len(bounds) == 2) {
+	if len(bounds) > 0 && len(full) <= 1 && len(bounds) <= 2 && (len(full) == 1 || len(bounds) == 2) && !x.originWritten() {
 		w := Window{Start: x.lo, End: x.hi, InclusiveEnd: false}
 		var parts []string
 		if len(full) == 1 {
@@ -350,4 +350,24 @@ func (x *extractor) storeAsItWas(i, k int) bool {
 		}
 	}
 	return noun && as
+}
+
+// originWords, before "from A", make A where buckets are counted from
+// ("7-day buckets counted from 8/1"), not a bound of the window.
+var originWords = map[string]bool{"counted": true, "counting": true, "measured": true, "aligned": true, "anchored": true,
+	"bucket": true, "buckets": true, "bins": true, "blocks": true, "block": true, "weeks": true, "days": true, "hours": true}
+
+// originWritten reports whether a time of the question is a bucket
+// origin ("counted from A").
+func (x *extractor) originWritten() bool {
+	for _, t := range x.s.times {
+		if t.prep != "from" && t.prep != "starting" {
+			continue
+		}
+		_, pi := x.prevWord(t.w.i)
+		if w, _ := x.prevWord(pi); originWords[w] {
+			return true
+		}
+	}
+	return false
 }
