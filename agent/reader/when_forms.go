@@ -119,6 +119,19 @@ func (p *timeParser) boundary(i int) (when, bool, error) {
 		return when{}, false, nil
 	}
 	per, ok, err := p.core(i + 2)
+	if !ok && err == nil && p.tok(i+2).low == "the" {
+		// "by the end of the 9th": a day of the month of the nearest date.
+		if d, j, isDay := p.dayOfMonth(i + 3); isDay && monthNames[p.tok(j).low] == 0 && p.tok(j).low != "of" {
+			if a, found := p.anchor(i, true); found {
+				at := time.UnixMicro(a.start).UTC()
+				if !validDay(at.Year(), int(at.Month()), d) {
+					return when{i: i, j: j}, true, &dateErr{p.span(i, j), fmt.Sprintf("%s has no day %d", at.Format("January 2006"), d)}
+				}
+				t := utc(at.Year(), int(at.Month()), d)
+				per, ok = when{start: t, end: t + usDay, prec: PrecDay, i: i + 2, j: j, inferred: fmt.Sprintf("%s of %s", p.span(i+2, j), at.Format("January 2006"))}, true
+			}
+		}
+	}
 	if !ok || err != nil {
 		return per, ok, err
 	}

@@ -41,6 +41,8 @@ func TestWrittenWindowForms(t *testing.T) {
 		// A start and an end written apart, and a bound beside a window.
 		{"How many nodes can n42 reach, starting on 3 May 2004, before the end of Friday the 7th?", us("2004-05-03"), us("2004-05-08")},
 		{"How many messages were sent in May 2004 since 10 May 2004?", us("2004-05-10"), us("2004-06-01")},
+		{"How many messages were sent in the five days from the 3rd to the 7th of May 2004 inclusive, by the end of the 7th?", us("2004-05-03"), us("2004-05-08")},
+		{"Which 1 day bucket had the most messages in the 7 days from the 3rd to the 9th of May 2004 inclusive?", us("2004-05-03"), us("2004-05-10")},
 		// Times of day in words, with their part of the day.
 		{"How many messages were sent between eight in the morning and midday on 2004-05-03?", us("2004-05-03T08:00:00Z"), us("2004-05-03T12:00:00Z")},
 		{"How many messages were sent between nine in the morning and five in the afternoon (UTC) on 3 May 2004?", us("2004-05-03T09:00:00Z"), us("2004-05-03T17:00:00Z")},
@@ -119,6 +121,10 @@ func TestWrittenWindowRefusals(t *testing.T) {
 		// Two days apart, or weekdays that are not theirs.
 		"How many messages were sent on 3 and 5 May 2004?",
 		"How many messages were sent over Monday and Wednesday, the 3rd and 4th of May 2004?",
+		// A length before a range that is not the range's.
+		"How many messages were sent in the four days from the 3rd to the 7th of May 2004 inclusive?",
+		// A bound past the window it restricts is no restatement of it.
+		"How many messages were sent by the end of the 31st?",
 		// A bucket origin is not a bound of the window.
 		"In May 2004, using 7-day buckets counted from 3 May 2004, which bucket had the most messages?",
 		// The period, or only its end?

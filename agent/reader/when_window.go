@@ -51,6 +51,7 @@ func (x *extractor) timePrep(i int, w when) (prep string, startVerb bool) {
 // 2012 … before July 1st 2012"); with no end written, "on D" stays the
 // day D.
 func (x *extractor) settleStarts() {
+	x.lengthsBeforeRanges()
 	ends := 0
 	for _, t := range x.s.times {
 		if t.prep == "until" || t.prep == "till" || t.prep == "before" || t.prep == "to" && x.tok(t.w.i-2).low == "up" {
@@ -355,7 +356,7 @@ func (x *extractor) storeAsItWas(i, k int) bool {
 // originWords, before "from A", make A where buckets are counted from
 // ("7-day buckets counted from 8/1"), not a bound of the window.
 var originWords = map[string]bool{"counted": true, "counting": true, "measured": true, "aligned": true, "anchored": true,
-	"bucket": true, "buckets": true, "bins": true, "blocks": true, "block": true, "weeks": true, "days": true, "hours": true}
+	"bucket": true, "buckets": true, "bins": true, "blocks": true, "block": true}
 
 // originWritten reports whether a time of the question is a bucket
 // origin ("counted from A").
@@ -370,4 +371,32 @@ func (x *extractor) originWritten() bool {
 		}
 	}
 	return false
+}
+
+// lengthsBeforeRanges reads a length written after "the" just before a
+// range ("the five days from the 5th to the 9th") as a restatement of
+// the range's length, not a duration of its own ("in buckets of 7 days
+// between A and B" stays a bucket size).
+func (x *extractor) lengthsBeforeRanges() {
+	ts := x.s.times
+	for k := 0; k+1 < len(ts); k++ {
+		t, n := ts[k], ts[k+1]
+		if t.prep != "from" && t.prep != "between" {
+			continue
+		}
+		switch c := x.connective(t.w.j, n.w.i); c {
+		case "to", "until", "till", "through", "thru", "and", "-", "–", "up to", "up to and including":
+		default:
+			continue
+		}
+		_, pi := x.prevWord(t.w.i)
+		for d := 0; d < len(x.s.durs); d++ {
+			// "the five days from …": a length after "the", no bucket size.
+			if du := x.s.durs[d]; du.j == pi && du.us%usDay == 0 && du.role == "" && x.tok(du.i-1).low == "the" {
+				x.lengths = append(x.lengths, restatedLength{us: du.us, written: du.written})
+				x.s.durs = append(x.s.durs[:d], x.s.durs[d+1:]...)
+				break
+			}
+		}
+	}
 }
