@@ -115,9 +115,7 @@ func (p *timeParser) boundary(i int) (when, bool, error) {
 	if p.tok(b).low == "the" {
 		b--
 	}
-	if !endWords[p.tok(b).low] || p.tok(b).low == "to" && p.tok(b-1).low != "up" {
-		return when{}, false, nil
-	}
+	bound := endWords[p.tok(b).low] && (p.tok(b).low != "to" || p.tok(b-1).low == "up")
 	per, ok, err := p.core(i + 2)
 	if !ok && err == nil && p.tok(i+2).low == "the" {
 		// "by the end of the 9th": a day of the month of the nearest date.
@@ -134,6 +132,9 @@ func (p *timeParser) boundary(i int) (when, bool, error) {
 	}
 	if !ok || err != nil {
 		return per, ok, err
+	}
+	if !bound {
+		return when{i: i, j: per.j}, true, &dateErr{p.span(i, per.j), fmt.Sprintf("its last microsecond or the one after? write \"until the end of %s\" or a time", per.text)}
 	}
 	if per.prec == PrecInstant {
 		return when{i: i, j: per.j}, true, &dateErr{p.span(i, per.j), "the end of an instant? name a day or a longer period"}
