@@ -448,3 +448,72 @@ func (p *timeParser) orderByWeekday(k int, parts []string) int {
 	}
 	return orderUnknown
 }
+
+// weekOf reads "first week of June 2004": days 1–7 (second: 8–14, …;
+// last: the month's last seven days).
+func (p *timeParser) weekOf(i, n int) (when, bool, error) {
+	j := i + 2
+	if p.tok(j).low != "of" {
+		return when{}, false, nil
+	}
+	mw, ok, err := p.core(j + 1)
+	if !ok || err != nil {
+		return mw, ok, err
+	}
+	if mw.prec != PrecMonth {
+		return when{i: i, j: mw.j}, true, &dateErr{p.span(i, mw.j), "a week of a month needs a month, e.g. the first week of June 2004"}
+	}
+	s := mw.start + int64(n-1)*usWeek
+	if n < 0 {
+		s = mw.end - usWeek
+	}
+	if s+usWeek > mw.end {
+		return when{i: i, j: mw.j}, true, &dateErr{p.span(i, mw.j), "that month has no such week"}
+	}
+	return when{start: s, end: s + usWeek, prec: PrecWeek, i: i, j: mw.j, text: p.span(i, mw.j), inferred: mw.inferred}, true, nil
+}
+
+func (p *timeParser) isoWeek(i, y, n, j int) (when, bool, error) {
+	// ISO week 1 holds January 4th; weeks start on Monday.
+	jan4 := time.Date(y, 1, 4, 0, 0, 0, 0, time.UTC)
+	monday := jan4.AddDate(0, 0, -((int(jan4.Weekday()) + 6) % 7))
+	s := monday.AddDate(0, 0, 7*(n-1))
+	if n < 1 || n > 53 || (n == 53 && s.AddDate(0, 0, 3).Year() != y) {
+		return when{i: i, j: j}, true, &dateErr{p.span(i, j), fmt.Sprintf("%d has no ISO week %d", y, n)}
+	}
+	return when{start: s.UnixMicro(), end: s.UnixMicro() + usWeek, prec: PrecWeek, i: i, j: j, text: p.span(i, j)}, true, nil
+}
+
+func (p *timeParser) quarter(i, y, q, j int) (when, bool, error) {
+	return when{start: utc(y, 3*q-2, 1), end: utc(y, 3*q+1, 1), prec: PrecQuarter, i: i, j: j, text: p.span(i, j)}, true, nil
+}
+
+// inferYear picks the only year whose period overlaps the store's
+// valid-time extent.
+func (p *timeParser) inferYear(period func(y int) (int64, int64)) (int, string, error) {
+	if p.hi <= p.lo {
+		return 0, "", fmt.Errorf("which year? the store holds no events to infer it from")
+	}
+	if r := p.restated; r[1] > r[0] {
+		a, b := time.UnixMicro(r[0]).UTC().Year(), time.UnixMicro(r[1]-1).UTC().Year()
+		if s, e := period(a); a == b && s < r[1] && e > r[0] {
+			return a, fmt.Sprintf("year %d: that of the window it restates", a), nil
+		}
+	}
+	y0 := time.UnixMicro(p.lo).UTC().Year()
+	y1 := time.UnixMicro(p.hi - 1).UTC().Year()
+	var fit []int
+	for y := y0; y <= y1 && y-y0 < 400; y++ {
+		s, e := period(y)
+		if s < p.hi && e > p.lo {
+			fit = append(fit, y)
+		}
+	}
+	switch len(fit) {
+	case 1:
+		return fit[0], fmt.Sprintf("year %d: the only one in the store's extent", fit[0]), nil
+	case 0:
+		return 0, "", fmt.Errorf("which year? no year of the store's extent (%d–%d) has it", y0, y1)
+	}
+	return 0, "", fmt.Errorf("which year? the store's extent has %d of them (%d–%d); add the year", len(fit), fit[0], fit[len(fit)-1])
+}
