@@ -167,6 +167,13 @@ func (x *extractor) concepts() error {
 		switch t.kind {
 		case tWord:
 			c, ok := lookup(t.low)
+			if !ok && changers[t.low] == "" && !isDiscourse(t.low) && !x.isRelType(t.low) {
+				if w, _, found := respell(t.low); found {
+					x.s.notes = append(x.s.notes, fmt.Sprintf("read %q as %q", t.text, w))
+					t.low = w
+					c, ok = lookup(w)
+				}
+			}
 			if x.isRelType(t.low) {
 				c, ok = cEvent, true
 				x.mark(cEventKind, i)
@@ -188,7 +195,7 @@ func (x *extractor) concepts() error {
 			if !ok && (t.low == "utc" || t.low == "gmt") && (len(x.s.times) > 0 || x.cycle() != "") {
 				continue
 			}
-			if !ok && discourse[t.low] {
+			if !ok && isDiscourse(t.low) {
 				x.s.ignored = append(x.s.ignored, t.text)
 				continue
 			}

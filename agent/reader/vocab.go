@@ -42,8 +42,9 @@ func buildStems() {
 }
 
 // lookup is the concept of a lower-case word: its own lexicon entry, an
-// abbreviation's, or the entry of its stem (an inflection: "emailing",
-// "correspondents", "neighboured").
+// abbreviation's, the entry of its stem (an inflection: "emailing",
+// "correspondents", "neighboured"), or of the word an irregular form
+// inflects ("went", "told").
 func lookup(w string) (string, bool) {
 	if c, ok := words[w]; ok {
 		return c, true
@@ -57,6 +58,11 @@ func lookup(w string) (string, bool) {
 	stemOnce.Do(buildStems)
 	if c, ok := stems[stem(w)]; ok {
 		return c, true
+	}
+	if b, ok := irregular[w]; ok {
+		if c, ok := words[b]; ok {
+			return c, true
+		}
 	}
 	return roleNoun(w)
 }
@@ -107,6 +113,11 @@ func init() {
 		discourse[w] = true
 	}
 }
+
+// isDiscourse reports whether a word, or the word an irregular form of it
+// inflects ("told"), is a discourse word. Discourse words are matched by
+// spelling, never by stem: "likes" is not "like".
+func isDiscourse(w string) bool { return discourse[w] || discourse[irregular[w]] }
 
 // Meaning-changing word classes: a word of one of these classes changes
 // what a question asks, so it is read only where an intent honours it
