@@ -30,6 +30,12 @@ HEADS = {
     "burst": [("burst", "n", [1]), ("spike", "n", [3]), ("surge", "n", [1])],
     "correction": [("correction", "n", [1]), ("correct", "v", [1])],
     "peak": [("busy", "a", [1])],
+    "bucket": [("bucket", "n", [1]), ("block", "n", [4])],
+    "start (filler)": [("start", "v", [5]), ("kick off", "v", [1])],
+    "send (phrases)": [("hand out", "v", [1]), ("give out", "v", [2])],
+    "new (phrases)": [("turn up", "v", [1])],
+    "reach (more)": [("forward", "v", [1]), ("get through", "v", [3])],
+    "event (more)": [("trade", "v", [4])],
 }
 
 POS = {"n": "noun", "v": "verb", "a": "adj"}
@@ -73,7 +79,7 @@ def main():
                 if s - 1 >= len(offs):
                     continue
                 words.update(synset(pos, offs[s - 1])[0])
-        print(cpt + ": " + " ".join(sorted(w for w in words if "_" not in w)))
+        print(cpt + ": " + " ".join(sorted(w.replace("_", " ") for w in words)))
 
 
 if __name__ == "__main__":

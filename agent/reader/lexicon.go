@@ -95,6 +95,9 @@ var phrases = []struct {
 	{"how late", cLatest}, {"how soon", cFirst}, {"ping pongs", cPingPong}, {"highest number of", cPeak}, {"largest number of", cPeak},
 	{"earliest arrival", cReach + "+" + cFirst + "+" + cWhen}, {"first arrival", cReach + "+" + cFirst + "+" + cWhen},
 	{"arrival time", cReach + "+" + cWhen},
+	{"either side", cEither}, {"both sides", cEither}, {"one side or the other", cEither}, {"either way", cEither}, {"both ways together", cEither}, {"in both ways", cEither},
+	{"by way of", ""}, {"restricting attention to", ""}, {"restrict attention to", ""}, {"applied to", ""}, {"flagged as", ""},
+	{"sit in", ""}, {"sits in", ""}, {"reach set", cReach}, {"reachable set", cReach},
 	{"most number of", cPeak}, {"right now", ""}, {"closed by", ""}, {"each other", ""}, {"one another", ""},
 }
 

@@ -317,7 +317,7 @@ const cEventKind = "event-kind"
 var genericEvent = map[string]bool{}
 
 func init() {
-	for _, w := range strings.Fields("edge edges event events interaction interactions activity traffic link links contact contacts exchange exchanges") {
+	for _, w := range strings.Fields("edge edges event events interaction interactions activity traffic link links contact contacts exchange exchanges trade trades") {
 		genericEvent[stem(w)] = true
 	}
 }

@@ -16,17 +16,37 @@ var synonyms = map[string]string{
 	cSenders:    "sender",
 	cRecipients: "addressee addressees recipient",
 	cPartner:    "counterpart counterparty counterparties", // counterparty: the review's addition (WordNet lacks it)
-	cEvent:      "mail mails email emails e-mail e-mails netmail interaction message",
-	cSend:       "mailed emailed netmailed gave given", // give (v. 1, "transfer possession"): the review's addition
+	cSend:       "mailed emailed netmailed gave given",     // give (v. 1, "transfer possession"): the review's addition
 	cReceive:    "receive",
-	cReach:      "attain attained propagate hit",
 	cNew:        "appear join",
 	cBurst:      "upsurge upsurges spate spates",
 	cCorrect:    "rectify rectified rectification",
 	cPeak:       "busy",
+	cBucket:     "block blocks",                                                                                   // block n.4, "a quantity of related things dealt with as a unit"
+	cReach:      "attain attained propagate hit forward forwards forwarded forwarding",                            // forward v.1, "send onward from an intermediate post"
+	cEvent:      "mail mails email emails e-mail e-mails netmail interaction message trade trades traded trading", // trade v.4, "exchange"
+	// Filler: the synonyms of "start" (v.5, "bring into being"), a word
+	// that carries no concept of its own here.
+	"": "initiate initiates initiated initiating originate originates originated",
+}
+
+// synonymPhrases are the reviewed multi-word lemmas of the same synsets
+// (WordNet writes them with an underscore: "hand_out"), read as phrases.
+var synonymPhrases = []struct{ words, cpt string }{
+	{"hand out", cSend}, {"handed out", cSend}, {"hands out", cSend}, {"handing out", cSend}, // hand_out v.1, "distribute"
+	{"give out", cSend}, {"gave out", cSend}, {"gives out", cSend}, {"given out", cSend}, // give_out v.2
+	{"turn up", cNew}, {"turned up", cNew}, {"turns up", cNew}, // turn_up v.1, "show up"
+	{"kick off", ""}, {"kicked off", ""}, {"kicks off", ""}, // kick_off v.1, "commence": as "start", no concept
+	{"get through to", cReach}, {"got through to", cReach}, {"gets through to", cReach}, // get_through v.3, "reach"
 }
 
 func init() {
+	for _, p := range synonymPhrases {
+		phrases = append(phrases, struct {
+			words string
+			cpt   string
+		}{p.words, p.cpt})
+	}
 	for c, ws := range synonyms {
 		for _, w := range strings.Fields(ws) {
 			if _, ok := words[w]; !ok {

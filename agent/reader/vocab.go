@@ -85,6 +85,8 @@ var abbreviations = map[string]string{
 	"nbr": "neighbour", "nbrs": "neighbours", "acct": "account", "accts": "accounts",
 	"deg": "degree", "ppl": "people", "excl": "exclusive", "incl": "inclusive", "approx": "roughly",
 	"info": "information", "w": "with", "wrt": "regarding", "yr": "year",
+	"accnt": "account", "accnts": "accounts", "acc": "account", "accs": "accounts", "usr": "user", "usrs": "users",
+	"corr": "correction", "corrs": "corrections", "txn": "transaction", "ts": "timestamp", "recv": "received", "rcvd": "received",
 }
 
 // discourse lists words that cannot change which intent or slot a
@@ -135,7 +137,7 @@ func init() {
 		"condition": "if only unless whenever provided assuming suppose supposing",
 		"ordinal":   "second third fourth fifth runner runners-up penultimate",
 		"future":    "will predict prediction forecast expect expected tomorrow next",
-		"calendar":  "monday tuesday wednesday thursday friday saturday sunday mondays tuesdays wednesdays thursdays fridays saturdays sundays weekday weekdays weekend weekends",
+		"calendar":  "mon tue tues wed thu thur thurs fri sat sun monday tuesday wednesday thursday friday saturday sunday mondays tuesdays wednesdays thursdays fridays saturdays sundays weekday weekdays weekend weekends",
 	} {
 		for _, w := range strings.Fields(ws) {
 			changers[w] = cls
