@@ -31,10 +31,10 @@ HEADS = {
     "correction": [("correction", "n", [1]), ("correct", "v", [1])],
     "peak": [("busy", "a", [1])],
     "bucket": [("bucket", "n", [1]), ("block", "n", [4])],
-    "start (filler)": [("start", "v", [5]), ("kick off", "v", [1])],
+    "start (filler)": [("start", "v", [5]), ("kick off", "v", [1]), ("set off", "v", [1])],
     "send (phrases)": [("hand out", "v", [1]), ("give out", "v", [2])],
     "new (phrases)": [("turn up", "v", [1])],
-    "reach (more)": [("forward", "v", [1]), ("get through", "v", [3])],
+    "reach (more)": [("get through", "v", [3])],
     "event (more)": [("trade", "v", [4])],
 }
 

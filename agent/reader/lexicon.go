@@ -78,6 +78,8 @@ var phrases = []struct {
 	{"if possible", cIgnored}, {"if you can", cIgnored}, {"if you could", cIgnored}, {"would you be able to", cIgnored},
 	{"could you", cIgnored}, {"can you", cIgnored}, {"would you", cIgnored}, {"i would like to know", cIgnored},
 	{"i want to know", cIgnored}, {"do you know", cIgnored}, {"let me know", cIgnored}, {"roughly speaking", cIgnored},
+	{"i gather", cIgnored}, {"i am told", cIgnored}, {"i understand", cIgnored}, {"it seems", cIgnored},
+	{"seems to", cIgnored}, {"seem to", cIgnored}, {"appears to", cIgnored}, {"appear to", cIgnored}, {"however indirectly", cIgnored},
 	{"in principle", cIgnored}, {"all told", cIgnored}, {"thank you", cIgnored},
 	{"in order of time", cTimeOrder}, {"no earlier than", cTimeOrder},
 	{"back and forth", cPingPong}, {"ping pong", cPingPong}, {"tit for tat", cPingPong},

@@ -146,6 +146,9 @@ func (x *extractor) concepts() error {
 						x.mark(c, idx[p])
 					}
 				}
+				if ph.cpt == cHowMany {
+					x.counted(idx[p+len(ws)-1]) // "how many messages": what is counted
+				}
 				if ph.cpt == cIgnored {
 					x.s.ignored = append(x.s.ignored, x.span(idx[p], idx[p+len(ws)-1]+1))
 				}
@@ -160,12 +163,18 @@ func (x *extractor) concepts() error {
 	}
 	x.descriptions()
 	var unknown []string
+	var deferred []int
 	for i, t := range toks {
 		if t.used {
 			continue
 		}
 		switch t.kind {
 		case tWord:
+			// ", meaning …" introduces a restatement, as "i.e." does.
+			if t.low == "meaning" && x.tok(i-1).text == "," {
+				x.s.ignored = append(x.s.ignored, t.text)
+				continue
+			}
 			c, ok := lookup(t.low)
 			if !ok && changers[t.low] == "" && !isDiscourse(t.low) && !x.isRelType(t.low) {
 				if w, _, found := respell(t.low); found {
@@ -195,6 +204,11 @@ func (x *extractor) concepts() error {
 			if !ok && (t.low == "utc" || t.low == "gmt") && (len(x.s.times) > 0 || x.cycle() != "") {
 				continue
 			}
+			// "@here", "@channel": a mention addresses the reader of a chat.
+			if !ok && i > 0 && x.toks[i-1].text == "@" {
+				x.s.ignored = append(x.s.ignored, "@"+t.text)
+				continue
+			}
 			if !ok && isDiscourse(t.low) {
 				x.s.ignored = append(x.s.ignored, t.text)
 				continue
@@ -206,6 +220,10 @@ func (x *extractor) concepts() error {
 						a, b = i-1, i+1
 					}
 					return &Refusal{Problem: fmt.Sprintf("I could not read the date %q (did you mean %s?)", x.span(a, b), strings.ToUpper(m[:1])+m[1:]), Missing: []string{"time"}}
+				}
+				if numberWords[t.low] > 0 || unitUS[t.low] > 0 || sizeNouns[t.low] && x.numberBefore(i) >= 0 {
+					deferred = append(deferred, i) // read once every concept is known
+					continue
 				}
 				unknown = append(unknown, t.text)
 				continue
@@ -222,6 +240,15 @@ func (x *extractor) concepts() error {
 			return &Refusal{Problem: fmt.Sprintf("I could not read the time %q", t.text), Missing: []string{"time"}}
 		}
 	}
+	restated := map[int]bool{}
+	for _, i := range deferred {
+		if n := x.numberBefore(i); sizeNouns[x.toks[i].low] && n >= 0 && restated[n] || numberWords[x.toks[i].low] > 0 && x.restatedSize(i) || x.restatedUnit(i) {
+			restated[i] = true
+			x.s.ignored = append(x.s.ignored, x.toks[i].text)
+			continue
+		}
+		unknown = append(unknown, x.toks[i].text)
+	}
 	if len(unknown) > 0 {
 		return &Refusal{Problem: fmt.Sprintf("I do not know the word%s %s", plural(len(unknown)), strings.Join(quoteAll(unknown), ", "))}
 	}
@@ -230,72 +257,6 @@ func (x *extractor) concepts() error {
 	}
 	delete(x.s.concepts, cEventKind)
 	return nil
-}
-
-// descriptions ignores words that only describe a named node: unknown
-// nouns between an article and the node ("the auditor n1005"), or before
-// a node noun and the node ("the escrow desk account n2125"), and a
-// parenthesis right after the node that holds no slot and no word of
-// any concept ("n168 (the shared secretariat mailbox)").
-func (x *extractor) descriptions() {
-	isNode := func(k int) bool {
-		for _, n := range x.s.nodes {
-			if n.i == k {
-				return true
-			}
-		}
-		return false
-	}
-	plain := func(t *token) bool { // a word that could only describe
-		if t.used || t.kind != tWord || changers[t.low] != "" {
-			return false
-		}
-		c, ok := lookup(t.low)
-		return !ok || c == "" && !x.isRelType(t.low) || c == cNodeNoun
-	}
-	for k := range x.toks {
-		if !isNode(k) {
-			continue
-		}
-		// Before the node: [article] unknown… [node noun] [,] node.
-		j := k - 1
-		if x.tok(j).text == "," {
-			j--
-		}
-		end := j
-		for j >= 0 && plain(x.toks[j]) && x.toks[j].low != "the" && x.toks[j].low != "a" && x.toks[j].low != "an" {
-			j--
-		}
-		if j < end {
-			art := x.tok(j).low
-			nounBefore := concept(x.tok(end).low) == cNodeNoun
-			if art == "the" || art == "a" || art == "an" || art == "our" || art == "their" || nounBefore {
-				for m := j + 1; m <= end; m++ {
-					if _, known := lookup(x.toks[m].low); !known {
-						x.s.ignored = append(x.s.ignored, x.toks[m].text)
-					}
-					x.toks[m].used = true
-				}
-			}
-		}
-		// After the node: "(…)" of plain words.
-		if x.tok(k+1).text == "(" {
-			m := k + 2
-			for m < len(x.toks) && x.toks[m].text != ")" && (plain(x.toks[m]) || x.toks[m].kind == tPunct && x.toks[m].text != "(") {
-				m++
-			}
-			if m < len(x.toks) && x.toks[m].text == ")" && m > k+2 {
-				for q := k + 1; q <= m; q++ {
-					if x.toks[q].kind == tWord {
-						if _, known := lookup(x.toks[q].low); !known {
-							x.s.ignored = append(x.s.ignored, x.toks[q].text)
-						}
-					}
-					x.toks[q].used = true
-				}
-			}
-		}
-	}
 }
 
 // nodeAt reports whether a node of the question is written at token i.

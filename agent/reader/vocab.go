@@ -105,7 +105,8 @@ func init() {
 		whole entire entirety full thing things stuff lot lots bunch
 		pull pulled look looking check checking see seeing figure figured tell telling show showing
 		need needed want wanted like would could might can possible possibly able
-		archive log logs file files register registry corpus
+		archive log logs file files register registry corpus institution institutions organisation organization
+		specifically
 		okay ok so well now then anyway also too
 		speaking practically principle theory
 		which-is i.e e.g eg ie
