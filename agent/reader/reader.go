@@ -116,6 +116,7 @@ func Claims(text string, env Env) []string {
 // An unknown word, or a number no slot explains, is a refusal.
 func (x *extractor) concepts() error {
 	toks := x.toks
+	x.descriptions()
 	// Word positions not consumed, for phrase matching across hyphens.
 	var idx []int
 	for i, t := range toks {
@@ -161,7 +162,6 @@ func (x *extractor) concepts() error {
 			continue
 		}
 	}
-	x.descriptions()
 	var unknown []string
 	var deferred []int
 	for i, t := range toks {
