@@ -100,6 +100,9 @@ var phrases = []struct {
 	{"either side", cEither}, {"both sides", cEither}, {"one side or the other", cEither}, {"either way", cEither}, {"both ways together", cEither}, {"in both ways", cEither},
 	{"by way of", ""}, {"restricting attention to", ""}, {"restrict attention to", ""}, {"applied to", ""}, {"flagged as", ""},
 	{"sit in", ""}, {"sits in", ""}, {"reach set", cReach}, {"reachable set", cReach},
+	{"message volume", cHowMany + "+" + cEvent}, {"mail volume", cHowMany + "+" + cEvent}, {"email volume", cHowMany + "+" + cEvent},
+	{"rating volume", cHowMany + "+" + cEvent}, {"traffic volume", cHowMany + "+" + cEvent}, {"event volume", cHowMany + "+" + cEvent},
+	{"brand new", cNew},
 	{"most number of", cPeak}, {"right now", ""}, {"closed by", ""}, {"each other", ""}, {"one another", ""},
 }
 

@@ -228,6 +228,14 @@ func (x *extractor) concepts() error {
 				unknown = append(unknown, t.text)
 				continue
 			}
+			// "the week after D", "the day before D": a period word no slot
+			// read, right before a relation to a time, bounds the window
+			// that relation opens; unread, the window would run on.
+			if c == cPeriod {
+				if rel := x.tok(i + 1).low; (rel == "after" || rel == "before" || rel == "following" || rel == "preceding") && x.tok(i+2).used {
+					return &Refusal{Problem: fmt.Sprintf("I cannot read a window written as %q a time; write it as \"from A to B\"", x.span(i, i+2)), Missing: []string{"time"}}
+				}
+			}
 			if c != "" {
 				x.mark(c, i)
 			}

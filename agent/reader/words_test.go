@@ -75,6 +75,10 @@ func TestWordsThatMayRestrictAreRefused(t *testing.T) {
 		"How many messages did n5 send on Mon in May 2004?",                    // a weekday: a calendar cycle
 		"How many mesages did n5 send in May 2004?",                            // a dropped letter is not a swap
 		"How many messages did n5 send in May 2004, meaning along any route?",
+		"How many messages were sent the week after May 3, 2004?", // a period word bounding a window no slot read
+		"How many new nodes appeared in the day before May 3, 2004?",
+		"How much BTC volume did n5 send in May 2004?", // a volume that is not of events
+		"What was the volume of BTC n5 sent in May 2004?",
 	} {
 		if r, err := reader.Read(q, collegeEnv); err == nil {
 			t.Errorf("%q: read as %s, want a refusal", q, r.Line())
@@ -96,6 +100,8 @@ func TestVocabulary(t *testing.T) {
 		{"How many nodes did n5's messages get through to in May 2004?", "reach-count", "reachable from n5"},
 		{"Which 6-hour block had the most messages in May 2004?", "busiest-bucket", "buckets of 6 hours"},
 		{"How many messages involved n5 in May 2004 (either side)?", "node-event-count", "sent or received by n5"},
+		{"What was the message volume in May 2004?", "event-count", "edge events"},
+		{"How many brand-new nodes appeared in May 2004?", "new-nodes", "first valid"},
 	} {
 		r, err := reader.Read(c.q, collegeEnv)
 		if err != nil {
