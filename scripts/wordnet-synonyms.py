@@ -36,6 +36,8 @@ HEADS = {
     "new (phrases)": [("turn up", "v", [1])],
     "reach (more)": [("get through", "v", [3])],
     "event (more)": [("trade", "v", [4])],
+    "send (adjective)": [("outgoing", "a", [1])],
+    "gained (phrases)": [("pick up", "v", [6]), ("acquire", "v", [1])],
 }
 
 POS = {"n": "noun", "v": "verb", "a": "adj"}
@@ -64,8 +66,8 @@ def synset(pos, off):
     hypo = []
     for q in range(n_ptr):
         sym, o, ps = p[k + 1 + 4 * q], p[k + 2 + 4 * q], p[k + 3 + 4 * q]
-        if sym == "~" and ps == pos:
-            hypo.append(o)
+        if sym == "~" and ps == pos or sym == "&" and pos == "a":
+            hypo.append(o)  # hyponyms; for adjectives, "similar to" satellites
     return lemmas, hypo
 
 
@@ -78,7 +80,11 @@ def main():
             for s in senses:
                 if s - 1 >= len(offs):
                     continue
-                words.update(synset(pos, offs[s - 1])[0])
+                lemmas, near = synset(pos, offs[s - 1])
+                words.update(lemmas)
+                if pos == "a":  # an adjective's satellites ("outbound" for "outgoing")
+                    for o in near:
+                        words.update(synset(pos, o)[0])
         print(cpt + ": " + " ".join(sorted(w.replace("_", " ") for w in words)))
 
 

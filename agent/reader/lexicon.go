@@ -102,7 +102,11 @@ var phrases = []struct {
 	{"sit in", ""}, {"sits in", ""}, {"reach set", cReach}, {"reachable set", cReach},
 	{"message volume", cHowMany + "+" + cEvent}, {"mail volume", cHowMany + "+" + cEvent}, {"email volume", cHowMany + "+" + cEvent},
 	{"rating volume", cHowMany + "+" + cEvent}, {"traffic volume", cHowMany + "+" + cEvent}, {"event volume", cHowMany + "+" + cEvent},
-	{"brand new", cNew},
+	{"brand new", cNew}, {"most prolific", cPeak},
+	{"if you would be so good as to", cIgnored}, {"be so good as to", cIgnored}, {"no matter", cIgnored},
+	{"in the sense of", cIgnored}, {"in the sense that", cIgnored},
+	{"returned the favour", cRecip}, {"return the favour", cRecip}, {"favour returned", cRecip},
+	{"returned the favor", cRecip}, {"return the favor", cRecip}, {"favor returned", cRecip},
 	{"most number of", cPeak}, {"right now", ""}, {"closed by", ""}, {"each other", ""}, {"one another", ""},
 }
 

@@ -18,8 +18,8 @@ var synonyms = map[string]string{
 	cNodeNoun:   "colleague colleagues co-worker co-workers coworker coworkers workfellow employee employees staff confrere individual member",
 	cSenders:    "sender",
 	cRecipients: "addressee addressees recipient",
-	cPartner:    "counterpart counterparty counterparties", // counterparty: the review's addition (WordNet lacks it)
-	cSend:       "mailed emailed netmailed gave given",     // give (v. 1, "transfer possession"): the review's addition
+	cPartner:    "counterpart counterparty counterparties",      // counterparty: the review's addition (WordNet lacks it)
+	cSend:       "mailed emailed netmailed gave given outbound", // give (v. 1, "transfer possession"): the review's addition; outbound: similar to outgoing (adj. 1)
 	cReceive:    "receive",
 	cNew:        "appear join",
 	cBurst:      "upsurge upsurges spate spates",
@@ -40,6 +40,7 @@ var synonymPhrases = []struct{ words, cpt string }{
 	{"give out", cSend}, {"gave out", cSend}, {"gives out", cSend}, {"given out", cSend}, // give_out v.2
 	{"turn up", cNew}, {"turned up", cNew}, {"turns up", cNew}, // turn_up v.1, "show up"
 	{"set off", ""}, {"sets off", ""}, // set_off v.1, "trigger", a kind of "initiate": as "start"
+	{"pick up", cGained}, {"picked up", cGained}, {"picks up", cGained}, // pick_up v.6, a kind of "acquire"
 	{"kick off", ""}, {"kicked off", ""}, {"kicks off", ""}, // kick_off v.1, "commence": as "start", no concept
 	{"get through to", cReach}, {"got through to", cReach}, {"gets through to", cReach}, // get_through v.3, "reach"
 }
