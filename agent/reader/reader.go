@@ -196,6 +196,10 @@ func (x *extractor) concepts() error {
 				x.mark(cSend, i)
 			}
 			if cls := changers[t.low]; cls != "" && (c == "" || c == cUnsupported) {
+				if x.boundsDelta(i) {
+					x.s.ignored = append(x.s.ignored, t.text)
+					continue
+				}
 				x.mark(cUnsupported, i)
 				continue
 			}
@@ -228,11 +232,11 @@ func (x *extractor) concepts() error {
 				unknown = append(unknown, t.text)
 				continue
 			}
-			// "the week after D", "the day before D": a period word no slot
-			// read, right before a relation to a time, bounds the window
-			// that relation opens; unread, the window would run on.
+			// "the week after D", "the week beginning D": a period word no
+			// slot read, right before a relation to a time, bounds the
+			// window that relation opens; unread, the window would run on.
 			if c == cPeriod {
-				if rel := x.tok(i + 1).low; (rel == "after" || rel == "before" || rel == "following" || rel == "preceding") && x.tok(i+2).used {
+				if rel := x.tok(i + 1).low; periodRelation[rel] && x.tok(i+2).used {
 					return &Refusal{Problem: fmt.Sprintf("I cannot read a window written as %q a time; write it as \"from A to B\"", x.span(i, i+2)), Missing: []string{"time"}}
 				}
 			}
@@ -266,6 +270,11 @@ func (x *extractor) concepts() error {
 	delete(x.s.concepts, cEventKind)
 	return nil
 }
+
+// periodRelation are the words that relate a period to a time ("the week
+// after D", "the week beginning D"): the period then bounds the window.
+var periodRelation = map[string]bool{"after": true, "before": true, "following": true, "preceding": true,
+	"beginning": true, "starting": true, "commencing": true, "ending": true, "since": true}
 
 // nodeAt reports whether a node of the question is written at token i.
 func (x *extractor) nodeAt(i int) bool {

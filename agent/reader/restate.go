@@ -97,3 +97,38 @@ func (x *extractor) restatedUnit(i int) bool {
 	}
 	return false
 }
+
+// boundsDelta reports whether the upper-bound word at i ("maximum",
+// "max", "less" in "or less") stands right beside a duration in a
+// question about motifs or follow-ups, whose δ is an upper bound already:
+// "within one hour maximum", "in maximum one day", "a span of an hour or
+// less". Anywhere else the word is a threshold, and refused.
+func (x *extractor) boundsDelta(i int) bool {
+	has := func(c string) bool { _, ok := x.s.concepts[c]; return ok }
+	motif := has(cTriangle) || has(cPingPong) || has(cFollow) || has(cMotif)
+	if !motif {
+		for k := i + 1; k < len(x.toks); k++ { // concepts after i are not marked yet
+			if c := concept(x.toks[k].low); !x.toks[k].used && (c == cTriangle || c == cPingPong || c == cFollow || c == cMotif) {
+				motif = true
+			}
+		}
+	}
+	if !motif {
+		return false
+	}
+	durAt := func(k int) bool {
+		for _, d := range x.s.durs {
+			if k >= d.i && k < d.j {
+				return true
+			}
+		}
+		return false
+	}
+	switch x.toks[i].low {
+	case "maximum", "max":
+		return durAt(i+1) || durAt(i-1)
+	case "less":
+		return x.tok(i-1).low == "or" && durAt(i-2)
+	}
+	return false
+}

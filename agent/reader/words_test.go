@@ -34,6 +34,11 @@ func TestWordsThatCannotChangeTheIntent(t *testing.T) {
 		{"How many messages went between n1 and n2 in May 2004, counting the two directions?", "pair-event-count", "either direction", []string{"two"}},
 		{"How many ping-pong exchanges within 1 hour involved n5 as one of the two parties in May 2004?", "motif-count-around", "include n5", []string{"two", "parties"}},
 		{"In hourly buckets, how many hours were flagged as bursts in May 2004?", "burst-count", "buckets of 1 hour", []string{"hours"}},
+		// An upper bound beside δ restates it.
+		{"Which nodes formed cyclic triangles with a span of an hour or less in May 2004?", "motif-members", "within 1 hour", []string{"less"}},
+		{"How many cyclic triangles, one hour maximum, happened in May 2004?", "motif-count", "within 1 hour", []string{"maximum"}},
+		// Idioms of politeness and restatement.
+		{"How many different partners did n5 have in May 2004, sending or receiving no matter?", "partner-count", "either direction", []string{"no matter"}},
 	} {
 		if c.intent == "" {
 			continue
@@ -77,6 +82,9 @@ func TestWordsThatMayRestrictAreRefused(t *testing.T) {
 		"How many messages did n5 send in May 2004, meaning along any route?",
 		"How many messages were sent the week after May 3, 2004?", // a period word bounding a window no slot read
 		"How many new nodes appeared in the day before May 3, 2004?",
+		"Which nodes formed cyclic triangles within an hour in the week beginning May 3, 2004?",
+		"How many messages did n5 send in maximum one day in May 2004?", // "maximum" bounds nothing the question reads
+		"How many cyclic triangles within one hour had the maximum number of nodes in May 2004?",
 		"How much BTC volume did n5 send in May 2004?", // a volume that is not of events
 		"What was the volume of BTC n5 sent in May 2004?",
 	} {
@@ -102,6 +110,9 @@ func TestVocabulary(t *testing.T) {
 		{"How many messages involved n5 in May 2004 (either side)?", "node-event-count", "sent or received by n5"},
 		{"What was the message volume in May 2004?", "event-count", "edge events"},
 		{"How many brand-new nodes appeared in May 2004?", "new-nodes", "first valid"},
+		{"Which neighbours did n5 pick up between 2004-05-01 and 2004-06-01?", "neighbours-gained", "gained"},
+		{"How many pairs of n5's outbound messages follow one another within 5 minutes?", "follow-ups", "sent by n5"},
+		{"Who were the three most prolific senders in May 2004?", "top-nodes", "top 3"},
 	} {
 		r, err := reader.Read(c.q, collegeEnv)
 		if err != nil {
