@@ -106,6 +106,8 @@ var phrases = []struct {
 	{"if you would be so good as to", cIgnored}, {"be so good as to", cIgnored}, {"no matter", cIgnored},
 	{"only that direction", cIgnored}, {"only in that direction", cIgnored}, {"in that direction only", cIgnored}, {"that direction only", cIgnored},
 	{"at that instant only", cIgnored}, {"at that moment only", cIgnored}, {"at that very instant", cIgnored},
+	{"at that exact second", cIgnored}, {"at that very second", cIgnored}, {"at that same second", cIgnored}, {"at that second", cIgnored},
+	{"at that same instant", cIgnored}, {"at that exact instant", cIgnored}, {"at that exact moment", cIgnored},
 	{"in the sense of", cIgnored}, {"in the sense that", cIgnored},
 	{"returned the favour", cRecip}, {"return the favour", cRecip}, {"favour returned", cRecip},
 	{"returned the favor", cRecip}, {"return the favor", cRecip}, {"favor returned", cRecip},

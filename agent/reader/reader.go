@@ -138,6 +138,9 @@ func (x *extractor) concepts() error {
 					break
 				}
 			}
+			if ok && ph.cpt == cIgnored && !x.antecedent(ws) {
+				ok = false // "at that instant" with no instant written refers to nothing here
+			}
 			if ok {
 				for k := range ws {
 					toks[idx[p+k]].used = true

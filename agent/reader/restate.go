@@ -132,3 +132,27 @@ func (x *extractor) boundsDelta(i int) bool {
 	}
 	return false
 }
+
+// antecedent reports whether an ignored phrase that points back ("at that
+// instant", "only that direction") has what it points at in the question:
+// a written time for an instant, two nodes for a direction. A phrase that
+// points at nothing written may carry a restriction from an earlier
+// question, and is not ignored.
+func (x *extractor) antecedent(ws []string) bool {
+	that := false
+	for _, w := range ws {
+		switch w {
+		case "that", "same":
+			that = true
+		case "instant", "moment", "second", "time":
+			if that && len(x.s.times) == 0 {
+				return false
+			}
+		case "direction":
+			if that && len(x.s.nodes) != 2 {
+				return false
+			}
+		}
+	}
+	return true
+}

@@ -38,6 +38,7 @@ func TestWordsThatCannotChangeTheIntent(t *testing.T) {
 		{"Which nodes formed cyclic triangles with a span of an hour or less in May 2004?", "motif-members", "within 1 hour", []string{"less"}},
 		{"How many cyclic triangles, one hour maximum, happened in May 2004?", "motif-count", "within 1 hour", []string{"maximum"}},
 		// Idioms of politeness and restatement.
+		{"How many neighbours did n5 have at 2004-05-03T10:00:00Z, at that exact second?", "neighbour-count-at", "n5", []string{"at that exact second"}},
 		{"How many messages went from n5 to n7 in May 2004 (only that direction, please)?", "pair-event-count", "from n5 to n7", []string{"only that direction"}},
 		{"How many different partners did n5 have in May 2004, sending or receiving no matter?", "partner-count", "either direction", []string{"no matter"}},
 	} {
@@ -87,7 +88,9 @@ func TestWordsThatMayRestrictAreRefused(t *testing.T) {
 		"How many messages did n5 send in maximum one day in May 2004?", // "maximum" bounds nothing the question reads
 		"How many cyclic triangles within one hour had the maximum number of nodes in May 2004?",
 		"How many messages went between n5 and n7 in May 2004, one direction only?", // which direction?
-		"How much BTC volume did n5 send in May 2004?",                              // a volume that is not of events
+		"How many neighbours did n5 have at that exact second?",                     // no instant written: it points elsewhere
+		"How many messages did n5 send (only that direction)?",
+		"How much BTC volume did n5 send in May 2004?", // a volume that is not of events
 		"What was the volume of BTC n5 sent in May 2004?",
 	} {
 		if r, err := reader.Read(q, collegeEnv); err == nil {
