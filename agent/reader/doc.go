@@ -61,10 +61,18 @@
 //     modifier of it restricts nothing (describe.go: "the escrow desk
 //     n2125", "flagged account n3759", "the auditor (node n1005)", "n168
 //     (the shared mailbox)", but not "unanswered n5 messages", where the
-//     node modifies a noun); and a number or noun that restates a size the
+//     node modifies a noun); a number or noun that restates a size the
 //     question fixes (restate.go: "the three corners" of a triangle, "the
 //     two parties" of a ping-pong exchange, "between the two" of two
-//     nodes, "how many hours" in hourly buckets; never "two hops").
+//     nodes, "how many hours" in hourly buckets; never "two hops"); an
+//     upper bound beside the δ of a motif question, which is a bound
+//     already ("an hour or less", "one hour maximum"); and a phrase that
+//     points back at what the question wrote ("at that exact second",
+//     "only that direction"), but only when the question writes it: with
+//     no instant or no two nodes it points elsewhere and is refused.
+//     A period word that no slot read, right before a relation to a time
+//     ("the week after D", "the week beginning D"), bounds the window, so
+//     it is refused rather than let the window run on.
 //   - Everything else is a content word: read through the lexicon, or,
 //     when unknown, a refusal, since an unread content word may restrict
 //     what is counted. A number no slot explains is a refusal too. The
