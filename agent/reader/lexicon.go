@@ -97,7 +97,7 @@ var phrases = []struct {
 	{"how late", cLatest}, {"how soon", cFirst}, {"ping pongs", cPingPong}, {"highest number of", cPeak}, {"largest number of", cPeak},
 	{"earliest arrival", cReach + "+" + cFirst + "+" + cWhen}, {"first arrival", cReach + "+" + cFirst + "+" + cWhen},
 	{"arrival time", cReach + "+" + cWhen},
-	{"either side", cEither}, {"both sides", cEither}, {"one side or the other", cEither}, {"either way", cEither}, {"both ways together", cEither}, {"in both ways", cEither},
+	{"either side", cAround}, {"both sides", cAround}, {"one side or the other", cAround}, {"on either side", cAround}, {"either way", cEither}, {"both ways together", cEither}, {"in both ways", cEither},
 	{"by way of", ""}, {"restricting attention to", ""}, {"restrict attention to", ""}, {"applied to", ""}, {"flagged as", ""},
 	{"sit in", ""}, {"sits in", ""}, {"reach set", cReach}, {"reachable set", cReach},
 	{"message volume", cHowMany + "+" + cEvent}, {"mail volume", cHowMany + "+" + cEvent}, {"email volume", cHowMany + "+" + cEvent},

@@ -179,6 +179,11 @@ func (x *extractor) concepts() error {
 				continue
 			}
 			c, ok := lookup(t.low)
+			// "got added", "gets corrected": "get" before a participle is the
+			// passive auxiliary, not receiving or reaching.
+			if getForms[t.low] && x.tok(i+1).kind == tWord && (strings.HasSuffix(x.tok(i+1).low, "ed") || x.tok(i+1).low == "sent") {
+				c = ""
+			}
 			if !ok && changers[t.low] == "" && !isDiscourse(t.low) && !x.isRelType(t.low) {
 				if w, _, found := respell(t.low); found {
 					x.s.notes = append(x.s.notes, fmt.Sprintf("read %q as %q", t.text, w))
@@ -273,6 +278,9 @@ func (x *extractor) concepts() error {
 	delete(x.s.concepts, cEventKind)
 	return nil
 }
+
+// getForms are the forms of "get", which before a participle make a passive.
+var getForms = map[string]bool{"get": true, "gets": true, "got": true, "gotten": true, "getting": true}
 
 // periodRelation are the words that relate a period to a time ("the week
 // after D", "the week beginning D"): the period then bounds the window.

@@ -113,6 +113,8 @@ func TestVocabulary(t *testing.T) {
 		{"How many nodes did n5's messages get through to in May 2004?", "reach-count", "reachable from n5"},
 		{"Which 6-hour block had the most messages in May 2004?", "busiest-bucket", "buckets of 6 hours"},
 		{"How many messages involved n5 in May 2004 (either side)?", "node-event-count", "sent or received by n5"},
+		{"How many ping-pong exchanges within 1 hour had n5 on one side or the other in May 2004?", "motif-count-around", "include n5"},
+		{"How many nodes got added between 2004-05-01 and 2004-06-01?", "nodes-added", "present at t2 but not at t1"},
 		{"What was the message volume in May 2004?", "event-count", "edge events"},
 		{"How many brand-new nodes appeared in May 2004?", "new-nodes", "first valid"},
 		{"Which neighbours did n5 pick up between 2004-05-01 and 2004-06-01?", "neighbours-gained", "gained"},
