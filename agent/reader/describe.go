@@ -35,14 +35,53 @@ func init() {
 // the parenthesis from being read as a description.
 var describeInside = map[string]bool{"": true, cNodeNoun: true, cShare: true, cWhich: true}
 
-// descriptions ignores the words that only describe a named node.
+// descriptions ignores the words that only describe a named node, or a
+// written day or week.
 func (x *extractor) descriptions() {
 	for k := range x.toks {
-		if !x.nodeAt(k) {
-			continue
+		if x.nodeAt(k) {
+			x.describeBefore(k)
+			x.describeAfter(k)
+		} else if x.toks[k].used && x.tok(k+1).text == "(" && !x.tok(k+1).used {
+			x.describeTime(k)
 		}
-		x.describeBefore(k)
-		x.describeAfter(k)
+	}
+}
+
+// describeTime ignores a parenthesis right after a written time that
+// names it by a period noun: "on 12/12/2013 (the mass-rating day)". The
+// slot fixes the window, and a noun phrase that names the same period
+// cannot move it. The parenthesis must start with "the", end with a
+// period noun (day, week, month, …) and hold only unknown words, filler,
+// numbers and punctuation: a concept word ("(the busiest day)") or a
+// meaning-changing word keeps it from being read as a name.
+func (x *extractor) describeTime(k int) {
+	if x.tok(k+2).low != "the" {
+		return
+	}
+	m := k + 3
+	for ; m < len(x.toks) && x.toks[m].text != ")"; m++ {
+		t := x.toks[m]
+		if t.used || changers[t.low] != "" || t.text == "(" || t.kind != tWord && t.kind != tNum && t.kind != tPunct {
+			return
+		}
+		if t.kind == tWord && !x.unread(t) && concept(t.low) != "" {
+			if m+1 < len(x.toks) && x.toks[m+1].text == ")" && concept(t.low) == cPeriod {
+				continue // the head noun: "day", "week"
+			}
+			return
+		}
+	}
+	if m >= len(x.toks) || m < k+4 || concept(x.toks[m-1].low) != cPeriod {
+		return
+	}
+	for q := k + 1; q <= m; q++ {
+		if t := x.toks[q]; t.kind == tWord || t.kind == tNum {
+			if _, known := lookup(t.low); !known || t.kind == tNum {
+				x.s.ignored = append(x.s.ignored, t.text)
+			}
+		}
+		x.toks[q].used = true
 	}
 }
 

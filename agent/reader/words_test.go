@@ -22,6 +22,7 @@ func TestWordsThatCannotChangeTheIntent(t *testing.T) {
 		{"How many messages did the external auditor (node n5) send in May 2004?", "node-event-count", "sent by n5", []string{"external", "auditor"}},
 		{"How many messages did n5 (the shared secretariat mailbox) send in May 2004?", "node-event-count", "sent by n5", []string{"shared", "secretariat", "mailbox"}},
 		{"How many messages did n5 (which I gather is a distribution list) send in May 2004?", "node-event-count", "sent by n5", []string{"which", "gather", "distribution", "list"}},
+		{"How many messages were sent on 2004-05-03 (the spam-wave day)?", "event-count", "[2004-05-03T00:00Z, 2004-05-04T00:00Z)", []string{"spam", "wave"}},
 		// Addressing, hedges, whole-data nouns, focus adverbs.
 		{"@channel how many messages did n5 send in May 2004?", "node-event-count", "sent by n5", []string{"@channel"}},
 		{"How many messages n5 appears to have sent in May 2004?", "node-event-count", "sent by n5", []string{"appears to"}},
@@ -90,7 +91,10 @@ func TestWordsThatMayRestrictAreRefused(t *testing.T) {
 		"How many messages went between n5 and n7 in May 2004, one direction only?", // which direction?
 		"How many neighbours did n5 have at that exact second?",                     // no instant written: it points elsewhere
 		"How many messages did n5 send (only that direction)?",
-		"How much BTC volume did n5 send in May 2004?", // a volume that is not of events
+		"How many messages were sent on 2004-05-03 (the busiest day)?", // a concept word in the parenthesis
+		"How many messages were sent on 2004-05-03 (the day n7 left)?", // a node in the parenthesis
+		"How many messages were sent on 2004-05-03 (the spam wave)?",   // not a name of the day
+		"How much BTC volume did n5 send in May 2004?",                 // a volume that is not of events
 		"What was the volume of BTC n5 sent in May 2004?",
 	} {
 		if r, err := reader.Read(q, collegeEnv); err == nil {
