@@ -7,8 +7,11 @@ package reader
 // distribution list)". Such words are ignored and listed in the reading.
 // A description is recognised only where it can describe nothing but the
 // node: a run of unknown words (and node nouns) right before it whose
-// left edge is a determiner, a preposition, an auxiliary, punctuation or
-// the start of the question, or a parenthesis right after it. A run is
+// left edge is a determiner, a preposition, punctuation, the start of the
+// question, or "did" with the node the subject of the verb after it; or a
+// parenthesis right after it. After "is", "are", "has", "have" the run
+// would be a participle relating something to the node ("are cc'd n5",
+// "have muted n5"), and is not a description. A run is
 // not a description when the node modifies a noun after it ("n5
 // messages", "n5's replies"), when it holds a slot or a meaning-changing
 // word, or when its left edge is a word that could make it the counted
@@ -22,11 +25,15 @@ var describeEdge = map[string]bool{}
 func init() {
 	for _, w := range []string{"the", "a", "an", "this", "that", "our", "their", "its", "your", "my",
 		"from", "by", "of", "for", "with", "at", "between", "among", "against",
-		"did", "does", "do", "was", "were", "is", "are", "has", "had", "have",
+		"did", "does", "do",
 		",", "(", ":", ";", "-", "—", "–"} {
 		describeEdge[w] = true
 	}
 }
+
+// verbConcept are the concepts of the verbs a node may be the subject of.
+var verbConcept = map[string]bool{cSend: true, cReceive: true, cReach: true, cEvent: true, cRecip: true, cNew: true,
+	cGained: true, cLost: true, cDepart: true, cPartner: true}
 
 // describeInside are the concepts a word may carry inside a parenthesis
 // that describes a node: none, a node noun, "shared", or a noun such as
@@ -116,6 +123,12 @@ func (x *extractor) describeBefore(k int) {
 		return
 	}
 	if j >= 0 && !describeEdge[x.toks[j].low] {
+		return
+	}
+	// After "did", the node must be the subject of the verb that follows
+	// it ("did flagged sock n3759 send"); "did unfollow n5" makes the
+	// unknown word the verb.
+	if j >= 0 && (x.toks[j].low == "did" || x.toks[j].low == "does" || x.toks[j].low == "do") && !verbConcept[concept(x.tok(k+1).low)] {
 		return
 	}
 	for m := j + 1; m <= end; m++ {

@@ -72,10 +72,12 @@ func TestWordsThatMayRestrictAreRefused(t *testing.T) {
 		"How many messages mentioning n5 were sent in May 2004?",                       // a verb relating the counted thing to the node
 		"How many messages did n5 send to n7 in May 2004, meaning the ones n7 opened?", // a clause on the counted thing
 		"How many messages did n5 send in May 2004 to the marketing desk?",             // a noun phrase that names no node
-		"How many messages did n5 (which I gather were replies) send in May 2004?",     // a parenthesis naming events
-		"How many messages did n5 (excluding weekends) send in May 2004?",              // a meaning-changing word
-		"How many messages did n5 (in June 2004) send in May 2004?",                    // a slot inside the parenthesis
-		"How many time-respecting paths with two hops go from n1 to n2 in May 2004?",   // a size that is a threshold
+		"How many messages did n5 (which I gather were replies) send in May 2004?",
+		"How many messages are cc n5 in May 2004?",                                   // a verb after an auxiliary, not a description
+		"How many messages did bcc n5 get in May 2004?",                              // "did" with the node not the subject of a verb after it     // a parenthesis naming events
+		"How many messages did n5 (excluding weekends) send in May 2004?",            // a meaning-changing word
+		"How many messages did n5 (in June 2004) send in May 2004?",                  // a slot inside the parenthesis
+		"How many time-respecting paths with two hops go from n1 to n2 in May 2004?", // a size that is a threshold
 		"How many cyclic triangles with three hops completing within 1 hour happened in May 2004?",
 		"In daily buckets, how many hours were flagged as bursts in May 2004?", // not the buckets' unit
 		"How many messages did n5 forward in May 2004?",                        // forwarding is not recorded
