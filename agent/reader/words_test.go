@@ -137,3 +137,33 @@ func TestVocabulary(t *testing.T) {
 		}
 	}
 }
+
+// The word pass never panics, refuses with a *Refusal, and lists as
+// ignored only words the question holds.
+func FuzzWordPass(f *testing.F) {
+	for _, it := range []string{
+		"@channel how many messages did the escrow desk (node n5) send in May 2004?",
+		"How many messages did n5 (which I gather is a shared mailbox) send (the two) in May 2004?",
+		"How many cyclic three-way exchanges with the three corners, an hour or less, one hour maximum, in May 2004?",
+		"How many messages has n5 recieved on 2004-05-03 (the spam-wave day), at that exact second?",
+		"the two ( three - ( n5 ( did flagged n5 send ) @ @",
+		"",
+	} {
+		f.Add(it)
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		r, err := reader.Read(text, collegeEnv)
+		if err != nil {
+			if _, ok := err.(*reader.Refusal); !ok {
+				t.Fatalf("%q: error %T %v is not a refusal", text, err, err)
+			}
+			return
+		}
+		low := strings.ToLower(text)
+		for _, w := range r.Ignored {
+			if !strings.Contains(low, strings.ToLower(strings.TrimPrefix(w, "@"))) {
+				t.Fatalf("%q: ignored %q, which it does not hold", text, w)
+			}
+		}
+	})
+}
