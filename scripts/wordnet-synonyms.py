@@ -30,6 +30,14 @@ HEADS = {
     "burst": [("burst", "n", [1]), ("spike", "n", [3]), ("surge", "n", [1])],
     "correction": [("correction", "n", [1]), ("correct", "v", [1])],
     "peak": [("busy", "a", [1])],
+    "bucket": [("bucket", "n", [1]), ("block", "n", [4])],
+    "start (filler)": [("start", "v", [5]), ("kick off", "v", [1]), ("set off", "v", [1])],
+    "send (phrases)": [("hand out", "v", [1]), ("give out", "v", [2])],
+    "new (phrases)": [("turn up", "v", [1])],
+    "reach (more)": [("get through", "v", [3])],
+    "event (more)": [("trade", "v", [4])],
+    "send (adjective)": [("outgoing", "a", [1])],
+    "gained (phrases)": [("pick up", "v", [6]), ("acquire", "v", [1])],
 }
 
 POS = {"n": "noun", "v": "verb", "a": "adj"}
@@ -58,8 +66,8 @@ def synset(pos, off):
     hypo = []
     for q in range(n_ptr):
         sym, o, ps = p[k + 1 + 4 * q], p[k + 2 + 4 * q], p[k + 3 + 4 * q]
-        if sym == "~" and ps == pos:
-            hypo.append(o)
+        if sym == "~" and ps == pos or sym == "&" and pos == "a":
+            hypo.append(o)  # hyponyms; for adjectives, "similar to" satellites
     return lemmas, hypo
 
 
@@ -72,8 +80,12 @@ def main():
             for s in senses:
                 if s - 1 >= len(offs):
                     continue
-                words.update(synset(pos, offs[s - 1])[0])
-        print(cpt + ": " + " ".join(sorted(w for w in words if "_" not in w)))
+                lemmas, near = synset(pos, offs[s - 1])
+                words.update(lemmas)
+                if pos == "a":  # an adjective's satellites ("outbound" for "outgoing")
+                    for o in near:
+                        words.update(synset(pos, o)[0])
+        print(cpt + ": " + " ".join(sorted(w.replace("_", " ") for w in words)))
 
 
 if __name__ == "__main__":

@@ -12,17 +12,29 @@
 //  2. Words. What is left is read as phrases, then single words, through
 //     a lexicon of concepts (reach, first, send, neighbour, burst, …).
 //     A word is looked up as written, then as the word an abbreviation
-//     stands for ("msgs", "nbrs"), then by its Snowball (Porter 2) stem
-//     ("correspondents", "emailing"); a stem two concepts share is read
-//     only as written. Agent and patient nouns of a sending verb ("rater",
-//     "ratee") name senders and recipients; the store's relation types
-//     ("TRUST", "MSG") are event words; a hyphenated word whose joined
-//     spelling is a word is one ("e-mail"). Synonyms come from a small
-//     reviewed table derived from WordNet (synonyms.go says how).
+//     stands for ("msgs", "accnts", "nbrs"), then by its Snowball
+//     (Porter 2) stem ("correspondents", "emailing"), then as the base of an
+//     irregular form the stemmer cannot relate ("went", "told": a table
+//     taken from WordNet's exception lists, inflect.go); a stem two
+//     concepts share is read only as written. A word of six letters or
+//     more with two adjacent letters swapped ("recieved") is read as the
+//     one lexicon word it misspells, and the reading says so. Agent and
+//     patient nouns of a sending verb ("rater", "ratee") name senders and
+//     recipients; the store's relation types ("TRUST", "MSG") are event
+//     words; a hyphenated word whose joined spelling is a word is one
+//     ("e-mail"). Synonyms, single words and phrases ("hand out", "turn
+//     up", "kick off"), come from a small reviewed table derived from
+//     WordNet synsets of each concept's head words (synonyms.go says
+//     how).
 //
 // Which words may be ignored is decided by one principle: a word may be
-// ignored only when no reading of it can change which intent, slot,
-// direction, window or belief time the question has. Words are in three
+// ignored only when it stands where no reading of it can change which
+// intent, slot, direction, window or belief time the question has, that
+// is, where it cannot restrict what is counted or found. A word restricts
+// when it modifies the counted noun ("opened e-mails", "external
+// replies"), stands in a clause on it ("the ones n7 opened"), is the verb
+// relating the counted thing to a node ("messages mentioning n5"), or
+// belongs to a closed class that transforms a request. Words are in three
 // classes:
 //
 //   - Meaning-changing closed classes, refused wherever no intent honours
@@ -30,26 +42,41 @@
 //     comparison and thresholds (more, fewer, at least, greater),
 //     aggregates (average, median, sum), conditions (if, only, unless),
 //     ordinals (second, third), calendar cycles outside a cycle question
-//     (Mondays, weekends) and future time (will, forecast, next).
+//     (Mondays, Mon, weekends) and future time (will, forecast, next).
 //     Direction and role words (from, to, by, sent, received) are read by
 //     the intents, never ignored. A node that is the subject of a passive
 //     sending verb ("was n5 sent", "n5 has been rated") receives, and is
 //     refused; so is a reach question's node written where paths end
 //     ("reached n5"), and "more than N hops" (only "no more than" and "at
 //     most" bound a path).
-//   - Words that cannot change intent, ignored and listed in the reading:
-//     greetings and thanks, politeness formulae ("could you", "if I may
-//     ask"), hedges and intensifiers (roughly, exactly, really), speech-act
-//     verbs (tell, show, pull up), nouns pointing at the data as a whole
-//     (whole, entire, things, archive), pronouns and free relatives
-//     (whoever), "UTC" beside a time (the default zone restated), and
-//     words that only describe a named node ("the escrow desk account
-//     n2125", "n168 (the shared mailbox)").
+//   - Words that cannot change intent, ignored and listed in the reading.
+//     By class: greetings and thanks, politeness formulae ("could you",
+//     "if I may ask"), hedges and intensifiers (roughly, exactly,
+//     specifically, "appears to", "I gather"), speech-act verbs (tell,
+//     show, pull up), nouns pointing at the data as a whole (whole,
+//     entire, things, archive, institution), pronouns and free relatives
+//     (whoever), mentions ("@here"), "UTC" beside a time (the default zone
+//     restated), and ", meaning" before a restatement. By position: words
+//     that only describe a named node, since a uid names one node and a
+//     modifier of it restricts nothing (describe.go: "the escrow desk
+//     n2125", "flagged account n3759", "the auditor (node n1005)", "n168
+//     (the shared mailbox)", but not "unanswered n5 messages", where the
+//     node modifies a noun); a number or noun that restates a size the
+//     question fixes (restate.go: "the three corners" of a triangle, "the
+//     two parties" of a ping-pong exchange, "between the two" of two
+//     nodes, "how many hours" in hourly buckets; never "two hops"); an
+//     upper bound beside the δ of a motif question, which is a bound
+//     already ("an hour or less", "one hour maximum"); and a phrase that
+//     points back at what the question wrote ("at that exact second",
+//     "only that direction"), but only when the question writes it: with
+//     no instant or no two nodes it points elsewhere and is refused.
+//     A period word that no slot read, right before a relation to a time
+//     ("the week after D", "the week beginning D"), bounds the window, so
+//     it is refused rather than let the window run on.
 //   - Everything else is a content word: read through the lexicon, or,
 //     when unknown, a refusal, since an unread content word may restrict
-//     what is counted ("opened", "replies"). A number no slot explains is
-//     a refusal too. The reader never answers a question it did not fully
-//     read.
+//     what is counted. A number no slot explains is a refusal too. The
+//     reader never answers a question it did not fully read.
 //
 // Event words that name one kind of event ("messages", "ratings", a
 // relation type) mean the store's only relation; on a store with several

@@ -116,6 +116,7 @@ func Claims(text string, env Env) []string {
 // An unknown word, or a number no slot explains, is a refusal.
 func (x *extractor) concepts() error {
 	toks := x.toks
+	x.descriptions()
 	// Word positions not consumed, for phrase matching across hyphens.
 	var idx []int
 	for i, t := range toks {
@@ -137,6 +138,9 @@ func (x *extractor) concepts() error {
 					break
 				}
 			}
+			if ok && ph.cpt == cIgnored && !x.antecedent(ws) {
+				ok = false // "at that instant" with no instant written refers to nothing here
+			}
 			if ok {
 				for k := range ws {
 					toks[idx[p+k]].used = true
@@ -145,6 +149,9 @@ func (x *extractor) concepts() error {
 					if c != "" && c != cIgnored {
 						x.mark(c, idx[p])
 					}
+				}
+				if ph.cpt == cHowMany {
+					x.counted(idx[p+len(ws)-1]) // "how many messages": what is counted
 				}
 				if ph.cpt == cIgnored {
 					x.s.ignored = append(x.s.ignored, x.span(idx[p], idx[p+len(ws)-1]+1))
@@ -158,15 +165,32 @@ func (x *extractor) concepts() error {
 			continue
 		}
 	}
-	x.descriptions()
 	var unknown []string
+	var deferred []int
 	for i, t := range toks {
 		if t.used {
 			continue
 		}
 		switch t.kind {
 		case tWord:
+			// ", meaning …" introduces a restatement, as "i.e." does.
+			if t.low == "meaning" && x.tok(i-1).text == "," {
+				x.s.ignored = append(x.s.ignored, t.text)
+				continue
+			}
 			c, ok := lookup(t.low)
+			// "got added", "gets corrected": "get" before a participle is the
+			// passive auxiliary, not receiving or reaching.
+			if getForms[t.low] && x.tok(i+1).kind == tWord && (strings.HasSuffix(x.tok(i+1).low, "ed") || x.tok(i+1).low == "sent") {
+				c = ""
+			}
+			if !ok && changers[t.low] == "" && !isDiscourse(t.low) && !x.isRelType(t.low) {
+				if w, _, found := respell(t.low); found {
+					x.s.notes = append(x.s.notes, fmt.Sprintf("read %q as %q", t.text, w))
+					t.low = w
+					c, ok = lookup(w)
+				}
+			}
 			if x.isRelType(t.low) {
 				c, ok = cEvent, true
 				x.mark(cEventKind, i)
@@ -180,6 +204,10 @@ func (x *extractor) concepts() error {
 				x.mark(cSend, i)
 			}
 			if cls := changers[t.low]; cls != "" && (c == "" || c == cUnsupported) {
+				if x.boundsDelta(i) {
+					x.s.ignored = append(x.s.ignored, t.text)
+					continue
+				}
 				x.mark(cUnsupported, i)
 				continue
 			}
@@ -188,7 +216,12 @@ func (x *extractor) concepts() error {
 			if !ok && (t.low == "utc" || t.low == "gmt") && (len(x.s.times) > 0 || x.cycle() != "") {
 				continue
 			}
-			if !ok && discourse[t.low] {
+			// "@here", "@channel": a mention addresses the reader of a chat.
+			if !ok && i > 0 && x.toks[i-1].text == "@" {
+				x.s.ignored = append(x.s.ignored, "@"+t.text)
+				continue
+			}
+			if !ok && isDiscourse(t.low) {
 				x.s.ignored = append(x.s.ignored, t.text)
 				continue
 			}
@@ -200,8 +233,20 @@ func (x *extractor) concepts() error {
 					}
 					return &Refusal{Problem: fmt.Sprintf("I could not read the date %q (did you mean %s?)", x.span(a, b), strings.ToUpper(m[:1])+m[1:]), Missing: []string{"time"}}
 				}
+				if numberWords[t.low] > 0 || unitUS[t.low] > 0 || sizeNouns[t.low] && x.numberBefore(i) >= 0 {
+					deferred = append(deferred, i) // read once every concept is known
+					continue
+				}
 				unknown = append(unknown, t.text)
 				continue
+			}
+			// "the week after D", "the week beginning D": a period word no
+			// slot read, right before a relation to a time, bounds the
+			// window that relation opens; unread, the window would run on.
+			if c == cPeriod {
+				if rel := x.tok(i + 1).low; periodRelation[rel] && x.tok(i+2).used {
+					return &Refusal{Problem: fmt.Sprintf("I cannot read a window written as %q a time; write it as \"from A to B\"", x.span(i, i+2)), Missing: []string{"time"}}
+				}
 			}
 			if c != "" {
 				x.mark(c, i)
@@ -215,6 +260,15 @@ func (x *extractor) concepts() error {
 			return &Refusal{Problem: fmt.Sprintf("I could not read the time %q", t.text), Missing: []string{"time"}}
 		}
 	}
+	restated := map[int]bool{}
+	for _, i := range deferred {
+		if n := x.numberBefore(i); sizeNouns[x.toks[i].low] && n >= 0 && restated[n] || numberWords[x.toks[i].low] > 0 && x.restatedSize(i) || x.restatedUnit(i) {
+			restated[i] = true
+			x.s.ignored = append(x.s.ignored, x.toks[i].text)
+			continue
+		}
+		unknown = append(unknown, x.toks[i].text)
+	}
 	if len(unknown) > 0 {
 		return &Refusal{Problem: fmt.Sprintf("I do not know the word%s %s", plural(len(unknown)), strings.Join(quoteAll(unknown), ", "))}
 	}
@@ -225,71 +279,13 @@ func (x *extractor) concepts() error {
 	return nil
 }
 
-// descriptions ignores words that only describe a named node: unknown
-// nouns between an article and the node ("the auditor n1005"), or before
-// a node noun and the node ("the escrow desk account n2125"), and a
-// parenthesis right after the node that holds no slot and no word of
-// any concept ("n168 (the shared secretariat mailbox)").
-func (x *extractor) descriptions() {
-	isNode := func(k int) bool {
-		for _, n := range x.s.nodes {
-			if n.i == k {
-				return true
-			}
-		}
-		return false
-	}
-	plain := func(t *token) bool { // a word that could only describe
-		if t.used || t.kind != tWord || changers[t.low] != "" {
-			return false
-		}
-		c, ok := lookup(t.low)
-		return !ok || c == "" && !x.isRelType(t.low) || c == cNodeNoun
-	}
-	for k := range x.toks {
-		if !isNode(k) {
-			continue
-		}
-		// Before the node: [article] unknown… [node noun] [,] node.
-		j := k - 1
-		if x.tok(j).text == "," {
-			j--
-		}
-		end := j
-		for j >= 0 && plain(x.toks[j]) && x.toks[j].low != "the" && x.toks[j].low != "a" && x.toks[j].low != "an" {
-			j--
-		}
-		if j < end {
-			art := x.tok(j).low
-			nounBefore := concept(x.tok(end).low) == cNodeNoun
-			if art == "the" || art == "a" || art == "an" || art == "our" || art == "their" || nounBefore {
-				for m := j + 1; m <= end; m++ {
-					if _, known := lookup(x.toks[m].low); !known {
-						x.s.ignored = append(x.s.ignored, x.toks[m].text)
-					}
-					x.toks[m].used = true
-				}
-			}
-		}
-		// After the node: "(…)" of plain words.
-		if x.tok(k+1).text == "(" {
-			m := k + 2
-			for m < len(x.toks) && x.toks[m].text != ")" && (plain(x.toks[m]) || x.toks[m].kind == tPunct && x.toks[m].text != "(") {
-				m++
-			}
-			if m < len(x.toks) && x.toks[m].text == ")" && m > k+2 {
-				for q := k + 1; q <= m; q++ {
-					if x.toks[q].kind == tWord {
-						if _, known := lookup(x.toks[q].low); !known {
-							x.s.ignored = append(x.s.ignored, x.toks[q].text)
-						}
-					}
-					x.toks[q].used = true
-				}
-			}
-		}
-	}
-}
+// getForms are the forms of "get", which before a participle make a passive.
+var getForms = map[string]bool{"get": true, "gets": true, "got": true, "gotten": true, "getting": true}
+
+// periodRelation are the words that relate a period to a time ("the week
+// after D", "the week beginning D"): the period then bounds the window.
+var periodRelation = map[string]bool{"after": true, "before": true, "following": true, "preceding": true,
+	"beginning": true, "starting": true, "commencing": true, "ending": true, "since": true}
 
 // nodeAt reports whether a node of the question is written at token i.
 func (x *extractor) nodeAt(i int) bool {
@@ -310,7 +306,7 @@ const cEventKind = "event-kind"
 var genericEvent = map[string]bool{}
 
 func init() {
-	for _, w := range strings.Fields("edge edges event events interaction interactions activity traffic link links contact contacts exchange exchanges") {
+	for _, w := range strings.Fields("edge edges event events interaction interactions activity traffic link links contact contacts exchange exchanges trade trades") {
 		genericEvent[stem(w)] = true
 	}
 }

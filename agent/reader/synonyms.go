@@ -10,23 +10,48 @@ import "strings"
 // the question's meaning unchanged here, and dropped when another sense
 // would change it ("gain" reads as gaining neighbours, "fellow" and
 // "content" are too loose, "rank" is an ordering). Terms WordNet lacks
-// are marked as the review's own additions.
+// are marked as the review's own additions. "forward" (v.1, "send
+// onward") was dropped: "how many messages did n5 forward" counts
+// forwarded messages, which the store does not record, and must not be
+// read as reach.
 var synonyms = map[string]string{
 	cNodeNoun:   "colleague colleagues co-worker co-workers coworker coworkers workfellow employee employees staff confrere individual member",
 	cSenders:    "sender",
 	cRecipients: "addressee addressees recipient",
-	cPartner:    "counterpart counterparty counterparties", // counterparty: the review's addition (WordNet lacks it)
-	cEvent:      "mail mails email emails e-mail e-mails netmail interaction message",
-	cSend:       "mailed emailed netmailed gave given", // give (v. 1, "transfer possession"): the review's addition
+	cPartner:    "counterpart counterparty counterparties",      // counterparty: the review's addition (WordNet lacks it)
+	cSend:       "mailed emailed netmailed gave given outbound", // give (v. 1, "transfer possession"): the review's addition; outbound: similar to outgoing (adj. 1)
 	cReceive:    "receive",
-	cReach:      "attain attained propagate hit",
 	cNew:        "appear join",
 	cBurst:      "upsurge upsurges spate spates",
 	cCorrect:    "rectify rectified rectification",
 	cPeak:       "busy",
+	cBucket:     "block blocks", // block n.4, "a quantity of related things dealt with as a unit"
+	cReach:      "attain attained propagate hit",
+	cEvent:      "mail mails email emails e-mail e-mails netmail interaction message trade trades traded trading", // trade v.4, "exchange"
+	// Filler: the synonyms of "start" (v.5, "bring into being"), a word
+	// that carries no concept of its own here.
+	"": "initiate initiates initiated initiating originate originates originated",
+}
+
+// synonymPhrases are the reviewed multi-word lemmas of the same synsets
+// (WordNet writes them with an underscore: "hand_out"), read as phrases.
+var synonymPhrases = []struct{ words, cpt string }{
+	{"hand out", cSend}, {"handed out", cSend}, {"hands out", cSend}, {"handing out", cSend}, // hand_out v.1, "distribute"
+	{"give out", cSend}, {"gave out", cSend}, {"gives out", cSend}, {"given out", cSend}, // give_out v.2
+	{"turn up", cNew}, {"turned up", cNew}, {"turns up", cNew}, // turn_up v.1, "show up"
+	{"set off", ""}, {"sets off", ""}, // set_off v.1, "trigger", a kind of "initiate": as "start"
+	{"pick up", cGained}, {"picked up", cGained}, {"picks up", cGained}, // pick_up v.6, a kind of "acquire"
+	{"kick off", ""}, {"kicked off", ""}, {"kicks off", ""}, // kick_off v.1, "commence": as "start", no concept
+	{"get through to", cReach}, {"got through to", cReach}, {"gets through to", cReach}, // get_through v.3, "reach"
 }
 
 func init() {
+	for _, p := range synonymPhrases {
+		phrases = append(phrases, struct {
+			words string
+			cpt   string
+		}{p.words, p.cpt})
+	}
 	for c, ws := range synonyms {
 		for _, w := range strings.Fields(ws) {
 			if _, ok := words[w]; !ok {

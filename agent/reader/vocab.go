@@ -42,8 +42,9 @@ func buildStems() {
 }
 
 // lookup is the concept of a lower-case word: its own lexicon entry, an
-// abbreviation's, or the entry of its stem (an inflection: "emailing",
-// "correspondents", "neighboured").
+// abbreviation's, the entry of its stem (an inflection: "emailing",
+// "correspondents", "neighboured"), or of the word an irregular form
+// inflects ("went", "told").
 func lookup(w string) (string, bool) {
 	if c, ok := words[w]; ok {
 		return c, true
@@ -57,6 +58,11 @@ func lookup(w string) (string, bool) {
 	stemOnce.Do(buildStems)
 	if c, ok := stems[stem(w)]; ok {
 		return c, true
+	}
+	if b, ok := irregular[w]; ok {
+		if c, ok := words[b]; ok {
+			return c, true
+		}
 	}
 	return roleNoun(w)
 }
@@ -79,6 +85,8 @@ var abbreviations = map[string]string{
 	"nbr": "neighbour", "nbrs": "neighbours", "acct": "account", "accts": "accounts",
 	"deg": "degree", "ppl": "people", "excl": "exclusive", "incl": "inclusive", "approx": "roughly",
 	"info": "information", "w": "with", "wrt": "regarding", "yr": "year",
+	"accnt": "account", "accnts": "accounts", "acc": "account", "accs": "accounts", "usr": "user", "usrs": "users",
+	"corr": "correction", "corrs": "corrections", "txn": "transaction", "ts": "timestamp", "recv": "received", "rcvd": "received",
 }
 
 // discourse lists words that cannot change which intent or slot a
@@ -97,7 +105,8 @@ func init() {
 		whole entire entirety full thing things stuff lot lots bunch
 		pull pulled look looking check checking see seeing figure figured tell telling show showing
 		need needed want wanted like would could might can possible possibly able
-		archive log logs file files register registry corpus
+		archive log logs file files register registry corpus institution institutions organisation organization
+		specifically
 		okay ok so well now then anyway also too
 		speaking practically principle theory
 		which-is i.e e.g eg ie
@@ -107,6 +116,11 @@ func init() {
 		discourse[w] = true
 	}
 }
+
+// isDiscourse reports whether a word, or the word an irregular form of it
+// inflects ("told"), is a discourse word. Discourse words are matched by
+// spelling, never by stem: "likes" is not "like".
+func isDiscourse(w string) bool { return discourse[w] || discourse[irregular[w]] }
 
 // Meaning-changing word classes: a word of one of these classes changes
 // what a question asks, so it is read only where an intent honours it
@@ -124,7 +138,7 @@ func init() {
 		"condition": "if only unless whenever provided assuming suppose supposing",
 		"ordinal":   "second third fourth fifth runner runners-up penultimate",
 		"future":    "will predict prediction forecast expect expected tomorrow next",
-		"calendar":  "monday tuesday wednesday thursday friday saturday sunday mondays tuesdays wednesdays thursdays fridays saturdays sundays weekday weekdays weekend weekends",
+		"calendar":  "mon tue tues wed thu thur thurs fri sat sun monday tuesday wednesday thursday friday saturday sunday mondays tuesdays wednesdays thursdays fridays saturdays sundays weekday weekdays weekend weekends",
 	} {
 		for _, w := range strings.Fields(ws) {
 			changers[w] = cls
