@@ -171,6 +171,7 @@ func (x *extractor) has(c string) bool { _, ok := x.s.concepts[c]; return ok }
 // missing or does not fit.
 func (x *extractor) fill(in *intent, text string) (*Reading, string) {
 	s := x.s
+	x.arrowCues()
 	r := &Reading{Intent: in.name, Options: map[string]string{}, Notes: append([]string(nil), s.notes...), Ignored: s.ignored}
 	// Nodes.
 	switch {
@@ -440,6 +441,9 @@ func (x *extractor) options(in *intent, r *Reading) string {
 	switch in.name {
 	case "node-event-count", "partner-count", "partners":
 		cue := x.s.nodes[0].cue
+		if cue == "src" && x.receivedBy(x.s.nodes[0].i) {
+			cue = "dst" // "received by n5": n5 is who received
+		}
 		if cue == "" && x.objectOfVerb(x.s.nodes[0].i) {
 			cue = "dst" // "who sent n2 messages": n2 received them
 			if recv {
@@ -453,6 +457,11 @@ func (x *extractor) options(in *intent, r *Reading) string {
 			r.Options["direction"] = map[bool]string{true: "src", false: "dst"}[cue == "src"]
 		default:
 			r.Options["direction"] = "either"
+		}
+		// "in either direction" says both; with one direction written as
+		// well the question says two things.
+		if x.has(cEither) && r.Options["direction"] != "either" {
+			return "sent or received? the question says " + map[bool]string{true: "sent", false: "received"}[send] + " and \"either direction\""
 		}
 		if in.name == "partners" && r.Options["direction"] == "either" && !x.has(cPartner) {
 			return "sent or received? the question names neither"

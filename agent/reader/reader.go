@@ -102,7 +102,7 @@ func Claims(text string, env Env) []string {
 	}
 	var out []string
 	for _, in := range intents {
-		if !in.fitsConcepts(x.s.concepts) {
+		if !in.fits(x) {
 			continue
 		}
 		if _, prob := x.fill(in, text); prob == "" {
@@ -466,7 +466,7 @@ func (x *extractor) choose(text string) (*Reading, error) {
 	}
 	var fit []*intent
 	for _, in := range intents {
-		if in.fitsConcepts(cs) {
+		if in.fits(x) {
 			fit = append(fit, in)
 		}
 	}

@@ -286,6 +286,10 @@ func (x *extractor) prevWord(i int) (string, int) {
 	return "", -1
 }
 
+// validPreps introduce a valid time, never a belief time.
+var validPreps = map[string]bool{"during": true, "between": true, "from": true, "since": true, "until": true, "till": true,
+	"through": true, "throughout": true, "over": true, "within": true}
+
 var beliefWords = map[string]bool{"transaction": true, "tt": true, "belief": true, "believed": true, "believing": true,
 	"recorded": true, "record": true, "records": true, "knew": true, "known": true, "knowledge": true, "on-record": true}
 
@@ -706,6 +710,11 @@ func (x *extractor) beliefAt(i int) (int, error) {
 			}
 			if err != nil {
 				return i, err
+			}
+			// "in the record during May 1970": a time after a valid-time
+			// preposition is the window, whatever came before it.
+			if p, _ := x.prevWord(k); validPreps[p] {
+				return i, nil
 			}
 			if l0 := x.tok(i).low; l0 != "as" && l0 != "before" && l0 != "just" && l0 != "believing" && l0 != "according" &&
 				l0 != "transaction" && l0 != "belief" && l0 != "with" && l0 != "under" && l0 != "at" && l0 != "in" && l0 != "on" {
