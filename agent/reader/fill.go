@@ -377,6 +377,9 @@ func (x *extractor) fill(in *intent, text string) (*Reading, string) {
 	if prob := x.options(in, r); prob != "" {
 		return nil, prob
 	}
+	if prob := x.zoneFits(in, r); prob != "" {
+		return nil, prob
+	}
 	// Belief.
 	r.Belief = Belief{Now: true, Written: ""}
 	if s.belief != nil {
@@ -496,6 +499,11 @@ func (x *extractor) options(in *intent, r *Reading) string {
 		}
 	case "busiest-cycle":
 		r.Options["cycle"] = x.cycle()
+		r.Options["utc_offset_minutes"] = "0"
+		if z := x.s.zone; z != nil {
+			r.Options["utc_offset_minutes"] = strconv.FormatInt(z.minutes, 10)
+			r.Notes = append(r.Notes, fmt.Sprintf("the cycle is read at %s (%q)", zoneText(z.minutes), z.written))
+		}
 		n := 0
 		for _, c := range []string{cCycleHour, cCycleWeekday, cCycleMonth} {
 			if x.has(c) {
@@ -504,6 +512,10 @@ func (x *extractor) options(in *intent, r *Reading) string {
 		}
 		if n != 1 {
 			return "which cycle? the question names more than one (hour of the day, day of the week, month of the year)"
+		}
+	case "busiest-bucket":
+		if prob := x.oneHour(r); prob != "" {
+			return prob
 		}
 	case "correction-count":
 		c, e := x.has(cCorrect), x.has(cEvolve)

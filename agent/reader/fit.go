@@ -47,9 +47,12 @@ func (x *extractor) effective(in *intent) map[string]int {
 		}
 		out["counts-events"] = cs[cHowMany]
 	}
+	if _, neg := out[cNot]; neg && in == cycleIntent && x.negatesOnlyDates() {
+		delete(out, cNot)
+	}
 	if nodeAnswers[in.name] {
 		if i, ok := x.listsEvents(); ok {
-			out["lists-events"] = i
+			out["asks-not-nodes"] = i
 		}
 	}
 	return out
@@ -60,8 +63,9 @@ var nodeAnswers = map[string]bool{"partners": true, "neighbours-at": true, "moti
 	"reach-first": true, "motif-first-actor": true}
 
 // listsEvents reports a word asking for a list whose object is an event
-// noun ("list the messages n5 sent", "which ratings …"): the events are
-// asked for, not nodes. It returns the event word's index.
+// noun ("list the messages n5 sent", "which ratings …") or a time ("which
+// month had the most messages"): events or times are asked for, not
+// nodes. It returns the noun's index.
 func (x *extractor) listsEvents() (int, bool) {
 	for k, t := range x.toks {
 		if t.kind != tWord || concept(t.low) != cWhich || t.low == "who" || t.low == "whom" {
@@ -71,7 +75,7 @@ func (x *extractor) listsEvents() (int, bool) {
 		for x.tok(j).low == "the" || x.tok(j).low == "all" || x.tok(j).low == "every" || x.tok(j).low == "of" {
 			j++
 		}
-		if concept(x.tok(j).low) == cEvent && !x.tok(j).used {
+		if c := concept(x.tok(j).low); (c == cEvent || c == cPeriod || c == cBucket || c == cTimeNoun) && !x.tok(j).used {
 			return j, true
 		}
 	}
@@ -143,7 +147,7 @@ func (x *extractor) wellFormed() bool {
 		if k > 0 && x.toks[k-1].low == t.low && t.kind == tWord {
 			return false
 		}
-		if t.used || t.kind != tWord || !linkWords[t.low] {
+		if t.used || t.kind != tWord || !linkWords[t.low] || x.motifLetter(k) {
 			continue
 		}
 		if end(k+1) || !x.tok(k+1).used && linkWords[x.tok(k+1).low] && x.tok(k+1).low != "the" && x.tok(k+1).low != "a" && x.tok(k+1).low != "an" {
@@ -214,4 +218,11 @@ func (x *extractor) receivedBy(i int) bool {
 		return false
 	}
 	return concept(x.tok(k-1).low) == cReceive
+}
+
+// motifLetter reports a one-letter node variable of motif notation
+// beside an arrow ("A->B", "b → a").
+func (x *extractor) motifLetter(k int) bool {
+	arrow := func(t *token) bool { return t.text == "->" || t.text == "→" }
+	return len([]rune(x.toks[k].text)) == 1 && (arrow(x.tok(k-1)) || arrow(x.tok(k+1)))
 }

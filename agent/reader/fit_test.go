@@ -69,6 +69,7 @@ func TestFragments(t *testing.T) {
 		{q: "paths from n5 to n7 in May 2004, at most 3 hops", intent: "path-count", source: "n5", target: "n7", a: may, b: jun},
 		{q: "cyclic triangles completing within 2 hours, May 2004", intent: "motif-count", a: may, b: jun},
 		{q: "ping-pong exchanges within 1 hour involving n5 in May 2004", intent: "motif-count-around", source: "n5", a: may, b: jun},
+		{q: "ping-pongs (A->B, B->A, A->B) within 2 hours involving n5, June 2004", intent: "motif-count-around", source: "n5", a: jun, b: us("2004-07-01")},
 		{q: "versions of the first node n5 reaches in May 2004", intent: "first-reached-versions", source: "n5", a: may, b: jun},
 		// Nodes at the head: a list or a number?
 		{q: "partners of n5 in May 2004"},

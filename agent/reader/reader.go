@@ -49,6 +49,9 @@ func prepare(text string, env Env) (*extractor, error) {
 		}
 		return nil, &Refusal{Problem: err.Error(), Missing: []string{"time"}}
 	}
+	if err := x.zoneAt(); err != nil {
+		return nil, err
+	}
 	if err := x.concepts(); err != nil {
 		return nil, err
 	}

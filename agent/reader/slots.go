@@ -31,6 +31,8 @@ type slots struct {
 	// dayRanges are weekday ranges written beside a window ("(Monday to
 	// Friday)"), which must name its first and last days.
 	dayRanges []dayRange
+	// zone is a fixed offset from UTC written in the question ("UTC+9").
+	zone *zoneSlot
 }
 
 // dayRange is "Monday to Friday" restating a window's first and last days.
