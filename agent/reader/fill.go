@@ -494,8 +494,10 @@ func (x *extractor) options(in *intent, r *Reading) string {
 			return "triangles or ping-pong exchanges? the question names both"
 		}
 		r.Options["motif"] = map[bool]string{true: "triangle", false: "ping-pong"}[tri]
-		if in.name == "motif-count-around" && tri {
-			return "cyclic triangles that include a node: no question shape I know counts them; ask for ping-pong exchanges involving the node, or triangles among the nodes it can reach"
+		if in.name == "motif-count-around" {
+			if prob := x.involving(); prob != "" {
+				return prob
+			}
 		}
 	case "busiest-cycle":
 		r.Options["cycle"] = x.cycle()

@@ -1,6 +1,9 @@
 package reader
 
-import "strings"
+import (
+	"fmt"
+	"strings"
+)
 
 // How an intent's concepts are matched against a question's, beyond the
 // literal need and allow lists: the few readings a concept has only in
@@ -225,4 +228,46 @@ func (x *extractor) receivedBy(i int) bool {
 func (x *extractor) motifLetter(k int) bool {
 	arrow := func(t *token) bool { return t.text == "->" || t.text == "→" }
 	return len([]rune(x.toks[k].text)) == 1 && (arrow(x.tok(k-1)) || arrow(x.tok(k+1)))
+}
+
+// groupNouns name a group of nodes around a node ("n5's contacts", "the
+// partners of n5").
+func isGroupNoun(w string) bool {
+	switch concept(w) {
+	case cPartner, cNeighbour, cNodeNoun, cEvent, cSenders, cRecipients:
+		return true
+	}
+	return false
+}
+
+// roleVerbs give a node one position of a motif ("started", "opened").
+var roleVerbs = map[string]bool{"start": true, "starts": true, "started": true, "begin": true, "begins": true, "began": true,
+	"begun": true, "initiate": true, "initiates": true, "initiated": true, "open": true, "opens": true, "opened": true,
+	"launch": true, "launched": true, "close": true, "closes": true, "closed": true, "end": true, "ends": true, "ended": true}
+
+// involving checks that a motif question's node is one the instances
+// include, not the centre of a group the instances are among ("among
+// n5's contacts", "between the partners of n5") and not a node in one
+// position ("did n5 start").
+func (x *extractor) involving() string {
+	n := x.s.nodes[0]
+	for k := 0; k < n.i; k++ {
+		if l := x.toks[k].low; l == "among" || l == "amongst" || l == "between" {
+			return fmt.Sprintf("motif instances among nodes related to %s, or instances that include %s? write \"involving %s\" for the second", n.written, n.written, n.written)
+		}
+	}
+	possessive := strings.ContainsAny(x.toks[n.i].text, "'’")
+	if possessive && isGroupNoun(x.tok(n.i+1).low) || x.tok(n.i-1).low == "of" && isGroupNoun(x.tok(n.i-2).low) {
+		return fmt.Sprintf("%q names nodes around %s; write \"involving %s\" for the instances that include it", x.span(n.i-2, n.i+2), n.written, n.written)
+	}
+	// "did n5 start", "n5 opened", "started by n5": the node's role.
+	for k, t := range x.toks {
+		if !roleVerbs[t.low] {
+			continue
+		}
+		if k > n.i && k <= n.i+2 || x.tok(k+1).low == "by" && x.tok(k+2) == x.toks[n.i] {
+			return fmt.Sprintf("%q gives %s one position in each instance; only instances that include it in any position are counted", t.text, n.written)
+		}
+	}
+	return ""
 }

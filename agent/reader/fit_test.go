@@ -123,3 +123,19 @@ func TestConceptCombinations(t *testing.T) {
 		{q: "How many new nodes appear in the record during May 2004?", intent: "new-nodes", a: may, b: jun},
 	})
 }
+
+// "involving n5" counts the instances that include n5; instances among
+// n5's contacts, or ones n5 starts, are other questions.
+func TestMotifInvolving(t *testing.T) {
+	may, jun := us("2004-05-01"), us("2004-06-01")
+	checkFit(t, collegeEnv, []fitCase{
+		{q: "How many ping-pong exchanges within 1 hour involved n5 in May 2004?", intent: "motif-count-around", source: "n5", a: may, b: jun},
+		{q: "How many cyclic triangles within 1 hour involving n5 happened in May 2004?", intent: "motif-count-around", source: "n5", a: may, b: jun},
+		{q: "How many cyclic triangles closed within 2 hours involving n5 in May 2004?", intent: "motif-count-around", source: "n5", a: may, b: jun},
+		{q: "How many ping-pong exchanges within 1 hour among the contacts of n5 in May 2004?"},
+		{q: "How many ping-pong exchanges within 1 hour among n5's contacts in May 2004?"},
+		{q: "How many ping-pong exchanges within 1 hour between n5's partners in May 2004?"},
+		{q: "How many ping-pongs within 1 hour did n5 start in May 2004?"},
+		{q: "How many cyclic triangles within 1 hour were opened by n5 in May 2004?"},
+	})
+}

@@ -371,16 +371,25 @@ var intents = []*intent{
 	{name: "motif-count-around", example: "How many ping-pong exchanges within {D} involved {x} {W}?",
 		need: []string{cTriangle + "|" + cPingPong, cHowMany}, allow: []string{cMotif, cEvent, cTimeOrder, cTriangle, cPingPong, cPair, cAround}, nodes: 1, window: true, delta: true, belief: true, frag: "triangle|ping-pong|motif",
 		summary: func(r *Reading) string {
+			if r.Options["motif"] == "triangle" {
+				return "the number of δ-temporal " + motifText(r) + " that include " + nodeText(r, "node") + " (as any of the three nodes)"
+			}
 			return "the number of δ-temporal " + motifText(r) + " that include " + nodeText(r, "node") + " (as either of the two nodes)"
 		},
 		build: func(r *Reading, b *builder) {
-			// An instance includes x as u or as v, never both (no self-loops
-			// in a ping-pong): the two bound counts add up.
+			// An instance includes x in exactly one position (its nodes
+			// are distinct): the counts with x bound to each position add
+			// up.
+			hops := []any{map[string]any{"src": "u", "dst": "v"}, map[string]any{"src": "v", "dst": "u"}, map[string]any{"src": "u", "dst": "v"}}
+			roles := []string{"u", "v"}
+			if r.Options["motif"] == "triangle" {
+				hops = []any{map[string]any{"src": "u", "dst": "v"}, map[string]any{"src": "v", "dst": "w"}, map[string]any{"src": "w", "dst": "u"}}
+				roles = []string{"u", "v", "w"}
+			}
 			var refs []any
-			for _, role := range []string{"u", "v"} {
+			for _, role := range roles {
 				s := b.add("temporal_pattern", b.asOf(map[string]any{"window": b.window(), "span": r.Delta.Micros, "output": "count",
-					"hops": []any{map[string]any{"src": "u", "dst": "v"}, map[string]any{"src": "v", "dst": "u"}, map[string]any{"src": "u", "dst": "v"}},
-					"bind": map[string]any{role: b.nodeList("node")}}))
+					"hops": hops, "bind": map[string]any{role: b.nodeList("node")}}))
 				refs = append(refs, ref(s+".count"))
 			}
 			s3 := b.add("compute", map[string]any{"fn": "sum", "input": refs})
