@@ -119,6 +119,10 @@ func TestConceptCombinations(t *testing.T) {
 		{q: "Which messages did n5 send in May 2004?"},
 		{q: "List the messages n5 sent to others in May 2004."},
 		{q: "Who did n5 send messages to in May 2004?", intent: "partners", dir: "src", source: "n5", a: may, b: jun},
+		// "at present" is the latest belief.
+		{q: "How many versions of n12 does the store hold at present?", intent: "version-count", source: "n12"},
+		{q: "How many versions of n12 does the store hold at present, as of transaction time 1700000005000000?"},
+		{q: "As of transaction time 1700000005000000, how many versions of n12 does the store hold now?"},
 		// "in the record during May" is the window, not a belief time.
 		{q: "How many new nodes appear in the record during May 2004?", intent: "new-nodes", a: may, b: jun},
 	})

@@ -679,15 +679,24 @@ func (x *extractor) beliefAt(i int) (int, error) {
 	t := x.tok(i)
 	switch t.low {
 	case "now", "currently", "presently":
-		if x.s.belief == nil {
-			x.s.belief = &Belief{Now: true, Written: t.text}
+		if err := x.beliefNow(t.text); err != nil {
+			return i, err
 		}
 		t.used = true
 		return i + 1, nil
+	case "at":
+		// "at present": the store's latest belief.
+		if x.tok(i+1).low == "present" && !x.tok(i+1).used {
+			if err := x.beliefNow(x.span(i, i+2)); err != nil {
+				return i, err
+			}
+			x.use(i, i+2)
+			return i + 2, nil
+		}
 	case "current", "latest":
 		if n := x.tok(i + 1).low; n == "belief" || n == "beliefs" || n == "knowledge" || n == "records" || n == "state" {
-			if x.s.belief == nil {
-				x.s.belief = &Belief{Now: true, Written: x.span(i, i+2)}
+			if err := x.beliefNow(x.span(i, i+2)); err != nil {
+				return i, err
 			}
 			x.use(i, i+2)
 			return i + 2, nil
@@ -729,6 +738,9 @@ func (x *extractor) beliefAt(i int) (int, error) {
 				// A belief "on May 3" is what the store held at the end of that day.
 				tt = w.end - 1
 			}
+			if x.s.belief != nil && x.s.belief.Now {
+				return i, &Refusal{Problem: fmt.Sprintf("the question asks for the latest belief (%q) and for the belief at %q", x.s.belief.Written, x.span(i, w.j))}
+			}
 			x.s.belief = &Belief{AsOfTT: tt, Written: x.span(i, w.j), Before: before}
 			x.use(i, w.j)
 			return w.j, nil
@@ -737,4 +749,16 @@ func (x *extractor) beliefAt(i int) (int, error) {
 		}
 	}
 	return i, nil
+}
+
+// beliefNow records a written latest belief ("now", "at present"); one
+// beside a written earlier belief time is refused.
+func (x *extractor) beliefNow(written string) error {
+	if b := x.s.belief; b != nil && !b.Now {
+		return &Refusal{Problem: fmt.Sprintf("the question asks for the belief at %q and for the latest belief (%q)", b.Written, written)}
+	}
+	if x.s.belief == nil {
+		x.s.belief = &Belief{Now: true, Written: written}
+	}
+	return nil
 }
