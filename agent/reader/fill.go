@@ -77,6 +77,9 @@ func (x *extractor) times() (*timeRead, error) {
 		case startPreps[prep]:
 			// "10 days starting May 3": a window of that length.
 			if d := x.lengthBefore(t); d != nil {
+				if d.us == 0 {
+					return nil, fmt.Errorf("%q has no fixed length when it starts on a given day; write where it ends", d.written+" "+x.span(t.w.i-1, t.w.j))
+				}
 				// "the two weeks after D" starts when D ends.
 				s := t.w.start
 				if prep == "after" {
@@ -143,10 +146,22 @@ func (x *extractor) startsLater(ts []timeSlot, k int, start int64) bool {
 	return false
 }
 
+// periodLength are the periods of fixed length a window may be named by.
+// A month, quarter or year starting on a given day has none (0).
+var periodLength = map[string]int64{"hour": usHour, "day": usDay, "week": usWeek, "fortnight": 2 * usWeek,
+	"month": 0, "quarter": 0, "year": 0}
+
 // lengthBefore is a duration written just before a start time's
 // preposition ("10 days starting May 3"), taken as the window's length.
 func (x *extractor) lengthBefore(t timeSlot) *durSlot {
 	_, pi := x.prevWord(t.w.i)
+	// "the week beginning D", "the day after D": a period of fixed length
+	// named just before the preposition.
+	if u, ok := periodLength[x.tok(pi-1).low]; ok && pi >= 2 {
+		if a := x.tok(pi - 2).low; a == "the" || a == "a" || a == "one" {
+			return &durSlot{us: u, written: x.span(pi-2, pi)}
+		}
+	}
 	for i := range x.s.durs {
 		d := &x.s.durs[i]
 		if d.j == pi || (d.j == pi-1 && x.tok(pi-1).low == "the") {

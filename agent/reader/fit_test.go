@@ -143,3 +143,39 @@ func TestMotifInvolving(t *testing.T) {
 		{q: "How many cyclic triangles within 1 hour were opened by n5 in May 2004?"},
 	})
 }
+
+// A bound written after or before a duration ("or less", "maximum", "at
+// most") makes it the span of a motif; it reads as that duration.
+func TestDurationBounds(t *testing.T) {
+	may, jun := us("2004-05-01"), us("2004-06-01")
+	for _, q := range []string{
+		"How many cyclic triangles with a span of an hour or less happened in May 2004?",
+		"How many cyclic triangles, one hour maximum, happened in May 2004?",
+		"How many cyclic triangles in maximum one hour happened in May 2004?",
+		"How many cyclic triangles within a maximum of 1 hour happened in May 2004?",
+		"How many cyclic triangles spanning 1 hour at most happened in May 2004?",
+	} {
+		r, err := reader.Read(q, collegeEnv)
+		if err != nil || r.Intent != "motif-count" || r.Delta == nil || r.Delta.Micros != 3_600_000_000 || r.Window.Start != may || r.Window.End != jun {
+			t.Errorf("%q: %v %v", q, r, err)
+		}
+	}
+	// A threshold is not a bound.
+	for _, q := range []string{"How many cyclic triangles of more than an hour happened in May 2004?", "How many cyclic triangles of an hour or more happened in May 2004?"} {
+		if r, err := reader.Read(q, collegeEnv); err == nil {
+			t.Errorf("%q: read as %s", q, r.Line())
+		}
+	}
+}
+
+// "the week beginning D" is seven days from D; a period of no fixed
+// length starting on a day is refused.
+func TestPeriodStartingOnADay(t *testing.T) {
+	checkFit(t, collegeEnv, []fitCase{
+		{q: "How many messages were sent in the week beginning Monday the third of May 2004?", intent: "event-count", a: us("2004-05-03"), b: us("2004-05-10")},
+		{q: "How many messages were sent in the week starting May 3, 2004?", intent: "event-count", a: us("2004-05-03"), b: us("2004-05-10")},
+		{q: "How many messages were sent in the day after May 3, 2004?", intent: "event-count", a: us("2004-05-04"), b: us("2004-05-05")},
+		{q: "How many messages were sent in the month starting May 3, 2004?"},
+		{q: "How many messages were sent in the year beginning May 3, 2004?"},
+	})
+}

@@ -441,6 +441,35 @@ func (x *extractor) extract() error {
 					d.role = "delta"
 				}
 			}
+			// "an hour or less", "one hour maximum", "in maximum one day",
+			// "a maximum of 2 hours": a bound on the span.
+			if l1, l2 := x.tok(j).low, x.tok(j+1).low; l1 == "or" && (l2 == "less" || l2 == "fewer" || l2 == "under") {
+				x.use(j, j+2)
+				j += 2
+				if d.role == "" {
+					d.role = "delta"
+				}
+			} else if l1 == "maximum" || l1 == "max" || l1 == "at" && l2 == "most" {
+				n := map[bool]int{true: 2, false: 1}[l1 == "at"]
+				x.use(j, j+n)
+				j += n
+				if d.role == "" {
+					d.role = "delta"
+				}
+			}
+			if p := x.tok(i - 1).low; (p == "maximum" || p == "max") && !x.tok(i-1).used || p == "of" && (x.tok(i-2).low == "maximum" || x.tok(i-2).low == "max") {
+				k := i - 1
+				if p == "of" {
+					k = i - 2
+					if x.tok(k-1).low == "a" {
+						k--
+					}
+				}
+				x.use(k, i)
+				if d.role == "" {
+					d.role = "delta"
+				}
+			}
 			x.s.durs = append(x.s.durs, d)
 			x.use(i, j)
 			i = j - 1
