@@ -171,6 +171,8 @@ func Ask(ctx context.Context, db Store, q Question, opt Options) (*Result, error
 				if len(res.Certified.Claims) == 0 || !res.Certified.Claims[0].Emitted {
 					res.Refusal = "the empty result could not be certified"
 					res.Err = errors.New(res.Refusal)
+				} else if res.Reading != nil {
+					res.Certified.Text = res.Reading.None() + "\n" + res.Certified.Text
 				}
 				return res, nil
 			}

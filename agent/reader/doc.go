@@ -179,10 +179,21 @@
 //
 // Calendar cycles: "the hour of the day", "the day of the week" (or
 // "weekday") and "the month of the year" with "most" or "busiest" ask for
-// the busiest position of that cycle across the window at UTC, not the
-// single busiest hour, day or month. A question whose answer is the first
-// row of an empty result ("when does n277 first become reachable", "the
-// first burst") is answered "none" over that window.
+// the busiest position of that cycle across the window at UTC, or at a
+// fixed offset written as "UTC+9" (over the whole store only: a written
+// window would be read in UTC), not the single busiest hour, day or
+// month. "Which hour" alone over more than a day is refused: the hour of
+// the day, or one particular hour ("which single hour", "hour bucket")?
+// A negation that only sets a date aside ("a weekday name, not a date")
+// restates the cycle. A question whose answer is the first row of an
+// empty result ("when does n277 first become reachable", "the first
+// burst") is answered "none" over that window.
+//
+// Fragments: a question with no word that asks ("ratings sent by n5 in
+// May", "versions of n7 as of tt T") asks how many when its first noun
+// names something only counted (events, paths, motif instances,
+// versions); one naming nodes (a list or a number?) is refused, and so
+// are words that do not join into one phrase.
 //
 // Durations are taken exactly as written ("1.5 hours" is 5,400,000,000
 // µs; a value that is not a whole number of microseconds is refused;

@@ -77,6 +77,9 @@ func (x *extractor) times() (*timeRead, error) {
 		case startPreps[prep]:
 			// "10 days starting May 3": a window of that length.
 			if d := x.lengthBefore(t); d != nil {
+				if d.us == 0 {
+					return nil, fmt.Errorf("%q has no fixed length when it starts on a given day; write where it ends", d.written+" "+x.span(t.w.i-1, t.w.j))
+				}
 				// "the two weeks after D" starts when D ends.
 				s := t.w.start
 				if prep == "after" {
@@ -143,10 +146,22 @@ func (x *extractor) startsLater(ts []timeSlot, k int, start int64) bool {
 	return false
 }
 
+// periodLength are the periods of fixed length a window may be named by.
+// A month, quarter or year starting on a given day has none (0).
+var periodLength = map[string]int64{"hour": usHour, "day": usDay, "week": usWeek, "fortnight": 2 * usWeek,
+	"month": 0, "quarter": 0, "year": 0}
+
 // lengthBefore is a duration written just before a start time's
 // preposition ("10 days starting May 3"), taken as the window's length.
 func (x *extractor) lengthBefore(t timeSlot) *durSlot {
 	_, pi := x.prevWord(t.w.i)
+	// "the week beginning D", "the day after D": a period of fixed length
+	// named just before the preposition.
+	if u, ok := periodLength[x.tok(pi-1).low]; ok && pi >= 2 {
+		if a := x.tok(pi - 2).low; a == "the" || a == "a" || a == "one" {
+			return &durSlot{us: u, written: x.span(pi-2, pi)}
+		}
+	}
 	for i := range x.s.durs {
 		d := &x.s.durs[i]
 		if d.j == pi || (d.j == pi-1 && x.tok(pi-1).low == "the") {
@@ -171,6 +186,7 @@ func (x *extractor) has(c string) bool { _, ok := x.s.concepts[c]; return ok }
 // missing or does not fit.
 func (x *extractor) fill(in *intent, text string) (*Reading, string) {
 	s := x.s
+	x.arrowCues()
 	r := &Reading{Intent: in.name, Options: map[string]string{}, Notes: append([]string(nil), s.notes...), Ignored: s.ignored}
 	// Nodes.
 	switch {
@@ -376,6 +392,9 @@ func (x *extractor) fill(in *intent, text string) (*Reading, string) {
 	if prob := x.options(in, r); prob != "" {
 		return nil, prob
 	}
+	if prob := x.zoneFits(in, r); prob != "" {
+		return nil, prob
+	}
 	// Belief.
 	r.Belief = Belief{Now: true, Written: ""}
 	if s.belief != nil {
@@ -440,6 +459,9 @@ func (x *extractor) options(in *intent, r *Reading) string {
 	switch in.name {
 	case "node-event-count", "partner-count", "partners":
 		cue := x.s.nodes[0].cue
+		if cue == "src" && x.receivedBy(x.s.nodes[0].i) {
+			cue = "dst" // "received by n5": n5 is who received
+		}
 		if cue == "" && x.objectOfVerb(x.s.nodes[0].i) {
 			cue = "dst" // "who sent n2 messages": n2 received them
 			if recv {
@@ -453,6 +475,11 @@ func (x *extractor) options(in *intent, r *Reading) string {
 			r.Options["direction"] = map[bool]string{true: "src", false: "dst"}[cue == "src"]
 		default:
 			r.Options["direction"] = "either"
+		}
+		// "in either direction" says both; with one direction written as
+		// well the question says two things.
+		if x.has(cEither) && r.Options["direction"] != "either" {
+			return "sent or received? the question says " + map[bool]string{true: "sent", false: "received"}[send] + " and \"either direction\""
 		}
 		if in.name == "partners" && r.Options["direction"] == "either" && !x.has(cPartner) {
 			return "sent or received? the question names neither"
@@ -482,11 +509,18 @@ func (x *extractor) options(in *intent, r *Reading) string {
 			return "triangles or ping-pong exchanges? the question names both"
 		}
 		r.Options["motif"] = map[bool]string{true: "triangle", false: "ping-pong"}[tri]
-		if in.name == "motif-count-around" && tri {
-			return "cyclic triangles that include a node: no question shape I know counts them; ask for ping-pong exchanges involving the node, or triangles among the nodes it can reach"
+		if in.name == "motif-count-around" {
+			if prob := x.involving(); prob != "" {
+				return prob
+			}
 		}
 	case "busiest-cycle":
 		r.Options["cycle"] = x.cycle()
+		r.Options["utc_offset_minutes"] = "0"
+		if z := x.s.zone; z != nil {
+			r.Options["utc_offset_minutes"] = strconv.FormatInt(z.minutes, 10)
+			r.Notes = append(r.Notes, fmt.Sprintf("the cycle is read at %s (%q)", zoneText(z.minutes), z.written))
+		}
 		n := 0
 		for _, c := range []string{cCycleHour, cCycleWeekday, cCycleMonth} {
 			if x.has(c) {
@@ -495,6 +529,10 @@ func (x *extractor) options(in *intent, r *Reading) string {
 		}
 		if n != 1 {
 			return "which cycle? the question names more than one (hour of the day, day of the week, month of the year)"
+		}
+	case "busiest-bucket":
+		if prob := x.oneHour(r); prob != "" {
+			return prob
 		}
 	case "correction-count":
 		c, e := x.has(cCorrect), x.has(cEvolve)

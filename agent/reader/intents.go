@@ -21,6 +21,9 @@ type intent struct {
 	k       bool   // takes a count of nodes to return
 	counted string // what "how many" counts: nodes, events or "" (either)
 	belief  bool   // may be asked as of a belief time
+	// frag lists the head nouns ("a|b") of a fragment read as asking how
+	// many ("ratings sent by n5 in May"); "" when a fragment is not.
+	frag    string
 	summary func(r *Reading) string
 	build   func(r *Reading, b *builder)
 }
@@ -135,7 +138,7 @@ var intents = []*intent{
 			b.answer("value", s2+".rows[0].latest_departure")
 		}},
 	{name: "path-count", example: "How many time-respecting paths go from {x} to {y} {W}?",
-		need: []string{cPath, cHowMany}, allow: []string{cTimeOrder, cDistinct, cReach, cEvent, cPresent}, nodes: 2, window: true, belief: true,
+		need: []string{cPath, cHowMany}, allow: []string{cTimeOrder, cDistinct, cReach, cEvent, cPresent}, nodes: 2, window: true, belief: true, frag: "path",
 		summary: func(r *Reading) string {
 			return fmt.Sprintf("time-respecting paths from %s to %s of at most %d hops", nodeText(r, "source"), nodeText(r, "target"), r.maxHops())
 		},
@@ -144,7 +147,7 @@ var intents = []*intent{
 			b.answer("count", s+".rows_total")
 		}},
 	{name: "neighbours-at", example: "Which nodes were neighbours of {x} at {t}?",
-		need: []string{cNeighbour}, allow: []string{cEvent, cEither, cWhich}, nodes: 1, inst: 1, belief: true, // "neighbours of n5 at T" asks for the list
+		need: []string{cNeighbour + "|" + cPartner}, allow: []string{cEvent, cEither, cWhich}, nodes: 1, inst: 1, belief: true, // "neighbours of n5 at T" asks for the list
 		summary: func(r *Reading) string {
 			return "the direct neighbours of " + nodeText(r, "node") + " (an edge valid at that instant, either direction)"
 		},
@@ -154,7 +157,7 @@ var intents = []*intent{
 			b.answer("entity_set", s2+".rows[*].uid")
 		}},
 	{name: "neighbour-count-at", example: "How many neighbours did {x} have at {t}?",
-		need: []string{cNeighbour, cHowMany}, allow: []string{cEvent, cEither, cDistinct}, nodes: 1, inst: 1, belief: true,
+		need: []string{cNeighbour + "|" + cPartner, cHowMany}, allow: []string{cEvent, cEither, cDistinct}, nodes: 1, inst: 1, belief: true,
 		summary: func(r *Reading) string {
 			return "the number of direct neighbours of " + nodeText(r, "node") + " (an edge valid at that instant, either direction)"
 		},
@@ -174,11 +177,11 @@ var intents = []*intent{
 			b.answer("value", s+".degree_series[0].degree")
 		}},
 	{name: "event-count", example: "How many messages were sent {W}?",
-		need: []string{cHowMany, cEvent}, allow: []string{cSend, cReceive}, window: true, counted: "events", belief: true,
+		need: []string{cHowMany, cEvent}, allow: []string{cSend, cReceive}, window: true, counted: "events", belief: true, frag: "event",
 		summary: func(r *Reading) string { return "the number of edge events (by start time)" },
 		build:   gmts("edge_event_count")},
 	{name: "node-event-count", example: "How many messages did {x} send {W}?",
-		need: []string{cHowMany, cEvent}, allow: []string{cSend, cReceive, cAround, cEither}, nodes: 1, window: true, counted: "events", belief: true,
+		need: []string{cHowMany, cEvent}, allow: []string{cSend, cReceive, cAround, cEither}, nodes: 1, window: true, counted: "events", belief: true, frag: "event",
 		summary: func(r *Reading) string {
 			switch dirRole(r) {
 			case "src":
@@ -193,7 +196,7 @@ var intents = []*intent{
 			b.answer("count", s+".rows[0].count")
 		}},
 	{name: "pair-event-count", example: "How many messages did {x} send to {y} {W}?",
-		need: []string{cHowMany, cEvent}, allow: []string{cSend, cReceive, cBetween, cEither}, nodes: 2, window: true, counted: "events", belief: true,
+		need: []string{cHowMany, cEvent}, allow: []string{cSend, cReceive, cBetween, cEither}, nodes: 2, window: true, counted: "events", belief: true, frag: "event",
 		summary: func(r *Reading) string {
 			if r.Options["direction"] == "src" {
 				return "the number of events from " + nodeText(r, "source") + " to " + nodeText(r, "target")
@@ -232,7 +235,7 @@ var intents = []*intent{
 		},
 		build: gmts("reciprocity")},
 	{name: "partner-count", example: "How many distinct partners did {x} have {W}?",
-		need: []string{cPartner + "|" + cDistinct, cHowMany}, allow: []string{cEvent, cSend, cReceive, cPartner, cDistinct, cAround, cSenders, cRecipients}, nodes: 1, window: true, counted: "nodes", belief: true,
+		need: []string{cPartner + "|" + cDistinct, cHowMany}, allow: []string{cEvent, cSend, cReceive, cPartner, cDistinct, cAround, cSenders, cRecipients, cEither}, nodes: 1, window: true, counted: "nodes", belief: true,
 		summary: func(r *Reading) string {
 			switch dirRole(r) {
 			case "src":
@@ -248,7 +251,7 @@ var intents = []*intent{
 			b.answer("count", s2+".rows_total")
 		}},
 	{name: "partners", example: "Who did {x} send messages to {W}?",
-		need: []string{cWhich, cPartner + "|" + cSend + "|" + cReceive + "|" + cSenders + "|" + cRecipients}, allow: []string{cEvent, cSend, cReceive, cPartner, cDistinct, cSenders, cRecipients}, nodes: 1, window: true, belief: true,
+		need: []string{cWhich, cPartner + "|" + cSend + "|" + cReceive + "|" + cSenders + "|" + cRecipients}, allow: []string{cEvent, cSend, cReceive, cPartner, cDistinct, cSenders, cRecipients, cEither}, nodes: 1, window: true, belief: true,
 		summary: func(r *Reading) string {
 			switch dirRole(r) {
 			case "src":
@@ -287,7 +290,7 @@ var intents = []*intent{
 			}
 		}},
 	{name: "version-count", example: "How many versions of {x} does the store believe now?",
-		need: []string{cVersion, cHowMany}, allow: []string{cEvent}, nodes: 1, belief: true,
+		need: []string{cVersion, cHowMany}, allow: []string{cEvent}, nodes: 1, belief: true, frag: "version",
 		summary: func(r *Reading) string { return "the number of versions of node " + nodeText(r, "node") + " believed" },
 		build: func(r *Reading, b *builder) {
 			s := b.add("entity_history", b.asOf(map[string]any{"uid": b.node("node"), "limit": rowLimit}))
@@ -325,7 +328,7 @@ var intents = []*intent{
 			}
 		}},
 	{name: "neighbours-gained", example: "Which neighbours did {x} gain between {t1} and {t2}?",
-		need: []string{cNeighbour + "|" + cGained + "|" + cLost, cGained + "|" + cLost + "|" + cNot + "|" + cNew + "|" + cCompare}, allow: []string{cWhich, cHowMany, cNew, cNot, cCompare, cGained, cLost, cNeighbour, cBetween}, nodes: 1, inst: 2, belief: true,
+		need: []string{cNeighbour + "|" + cGained + "|" + cLost, cGained + "|" + cLost + "|" + cNot + "|" + cNew + "|" + cCompare}, allow: []string{cWhich, cHowMany, cNew, cNot, cCompare, cGained, cLost, cNeighbour, cBetween, cEvent}, nodes: 1, inst: 2, belief: true,
 		summary: func(r *Reading) string {
 			what := map[string]string{"gained": "gained", "lost": "lost"}[r.Options["change"]]
 			if r.Options["form"] == "count" {
@@ -359,32 +362,41 @@ var intents = []*intent{
 			b.answer("interval", s+".rows[0]")
 		}},
 	{name: "motif-count", example: "How many cyclic triangles completing within {D} happened {W}?",
-		need: []string{cTriangle + "|" + cPingPong, cHowMany}, allow: []string{cMotif, cEvent, cTimeOrder, cTriangle, cPingPong, cPair}, window: true, delta: true, belief: true,
+		need: []string{cTriangle + "|" + cPingPong, cHowMany}, allow: []string{cMotif, cEvent, cTimeOrder, cTriangle, cPingPong, cPair, cSend}, window: true, delta: true, belief: true, frag: "triangle|ping-pong|motif",
 		summary: func(r *Reading) string { return "the number of δ-temporal " + motifText(r) },
 		build: func(r *Reading, b *builder) {
 			s := b.add("count_temporal_motifs", b.asOf(map[string]any{"motif": motifName(r), "delta": r.Delta.Micros, "window": b.window()}))
 			b.answer("count", s+".count")
 		}},
 	{name: "motif-count-around", example: "How many ping-pong exchanges within {D} involved {x} {W}?",
-		need: []string{cTriangle + "|" + cPingPong, cHowMany}, allow: []string{cMotif, cEvent, cTimeOrder, cTriangle, cPingPong, cPair, cAround}, nodes: 1, window: true, delta: true, belief: true,
+		need: []string{cTriangle + "|" + cPingPong, cHowMany}, allow: []string{cMotif, cEvent, cTimeOrder, cTriangle, cPingPong, cPair, cAround}, nodes: 1, window: true, delta: true, belief: true, frag: "triangle|ping-pong|motif",
 		summary: func(r *Reading) string {
+			if r.Options["motif"] == "triangle" {
+				return "the number of δ-temporal " + motifText(r) + " that include " + nodeText(r, "node") + " (as any of the three nodes)"
+			}
 			return "the number of δ-temporal " + motifText(r) + " that include " + nodeText(r, "node") + " (as either of the two nodes)"
 		},
 		build: func(r *Reading, b *builder) {
-			// An instance includes x as u or as v, never both (no self-loops
-			// in a ping-pong): the two bound counts add up.
+			// An instance includes x in exactly one position (its nodes
+			// are distinct): the counts with x bound to each position add
+			// up.
+			hops := []any{map[string]any{"src": "u", "dst": "v"}, map[string]any{"src": "v", "dst": "u"}, map[string]any{"src": "u", "dst": "v"}}
+			roles := []string{"u", "v"}
+			if r.Options["motif"] == "triangle" {
+				hops = []any{map[string]any{"src": "u", "dst": "v"}, map[string]any{"src": "v", "dst": "w"}, map[string]any{"src": "w", "dst": "u"}}
+				roles = []string{"u", "v", "w"}
+			}
 			var refs []any
-			for _, role := range []string{"u", "v"} {
+			for _, role := range roles {
 				s := b.add("temporal_pattern", b.asOf(map[string]any{"window": b.window(), "span": r.Delta.Micros, "output": "count",
-					"hops": []any{map[string]any{"src": "u", "dst": "v"}, map[string]any{"src": "v", "dst": "u"}, map[string]any{"src": "u", "dst": "v"}},
-					"bind": map[string]any{role: b.nodeList("node")}}))
+					"hops": hops, "bind": map[string]any{role: b.nodeList("node")}}))
 				refs = append(refs, ref(s+".count"))
 			}
 			s3 := b.add("compute", map[string]any{"fn": "sum", "input": refs})
 			b.answer("count", s3+".value")
 		}},
 	{name: "motif-count-reach", example: "Among the nodes {x} can reach {W}, how many cyclic triangles complete within {D}?",
-		need: []string{cTriangle + "|" + cPingPong, cHowMany, cReach}, allow: []string{cMotif, cEvent, cTimeOrder, cTriangle, cPingPong, cPath}, nodes: 1, window: true, delta: true, belief: true,
+		need: []string{cTriangle + "|" + cPingPong, cHowMany, cReach}, allow: []string{cMotif, cEvent, cTimeOrder, cTriangle, cPingPong, cPath}, nodes: 1, window: true, delta: true, belief: true, frag: "triangle|ping-pong|motif",
 		summary: func(r *Reading) string {
 			return "the number of δ-temporal " + motifText(r) + " among the nodes reachable from " + nodeText(r, "source") + " along time-respecting paths"
 		},
@@ -394,7 +406,7 @@ var intents = []*intent{
 			b.answer("count", s2+".count")
 		}},
 	{name: "motif-members", example: "Which nodes form cyclic triangles within {D} {W}?",
-		need: []string{cTriangle + "|" + cPingPong, cWhich}, allow: []string{cMotif, cEvent, cTimeOrder, cTriangle, cPingPong, cPair, cAround}, window: true, delta: true, belief: true,
+		need: []string{cTriangle + "|" + cPingPong, cWhich}, allow: []string{cMotif, cEvent, cTimeOrder, cTriangle, cPingPong, cPair, cAround, cSend}, window: true, delta: true, belief: true,
 		summary: func(r *Reading) string { return "the nodes that take part in δ-temporal " + motifText(r) },
 		build: func(r *Reading, b *builder) {
 			// The instances as a pattern of hops, then the union of the
@@ -433,7 +445,7 @@ var intents = []*intent{
 			b.answer("count", s+".rows_total")
 		}},
 	{name: "first-reached-versions", example: "How many versions does the first node {x} reaches {W} have?",
-		need: []string{cReach, cFirst, cVersion, cHowMany}, allow: []string{cTimeOrder, cPath, cEvent}, nodes: 1, window: true, belief: true,
+		need: []string{cReach, cFirst, cVersion, cHowMany}, allow: []string{cTimeOrder, cPath, cEvent}, nodes: 1, window: true, belief: true, frag: "version",
 		summary: func(r *Reading) string {
 			return "the number of believed versions of the first node reached from " + nodeText(r, "source") + " along time-respecting paths (ties by uid)"
 		},

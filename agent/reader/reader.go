@@ -49,6 +49,9 @@ func prepare(text string, env Env) (*extractor, error) {
 		}
 		return nil, &Refusal{Problem: err.Error(), Missing: []string{"time"}}
 	}
+	if err := x.zoneAt(); err != nil {
+		return nil, err
+	}
 	if err := x.concepts(); err != nil {
 		return nil, err
 	}
@@ -102,7 +105,7 @@ func Claims(text string, env Env) []string {
 	}
 	var out []string
 	for _, in := range intents {
-		if !in.fitsConcepts(x.s.concepts) {
+		if !in.fits(x) {
 			continue
 		}
 		if _, prob := x.fill(in, text); prob == "" {
@@ -244,7 +247,7 @@ func (x *extractor) concepts() error {
 			// slot read, right before a relation to a time, bounds the
 			// window that relation opens; unread, the window would run on.
 			if c == cPeriod {
-				if rel := x.tok(i + 1).low; periodRelation[rel] && x.tok(i+2).used {
+				if rel := x.tok(i + 1).low; periodRelation[rel] && x.tok(i+2).used && !x.namedLength(i, rel) {
 					return &Refusal{Problem: fmt.Sprintf("I cannot read a window written as %q a time; write it as \"from A to B\"", x.span(i, i+2)), Missing: []string{"time"}}
 				}
 			}
@@ -462,7 +465,7 @@ func (x *extractor) choose(text string) (*Reading, error) {
 	}
 	var fit []*intent
 	for _, in := range intents {
-		if in.fitsConcepts(cs) {
+		if in.fits(x) {
 			fit = append(fit, in)
 		}
 	}
@@ -561,4 +564,16 @@ func (r *Reading) maxHops() int64 {
 		return parseInt(r.Options["max_hops"])
 	}
 	return 4
+}
+
+// namedLength reports whether the period word at i names a window's
+// length from the time that follows it ("the day after D", "a week
+// starting D"): the window filler reads that form, or refuses a period
+// of no fixed length (a month starting on a day).
+func (x *extractor) namedLength(i int, rel string) bool {
+	if _, ok := periodLength[x.tok(i).low]; !ok || !startPreps[rel] || i == 0 {
+		return false
+	}
+	a := x.tok(i - 1).low
+	return a == "the" || a == "a" || a == "one"
 }

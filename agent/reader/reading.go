@@ -197,3 +197,37 @@ func quoteAll(s []string) []string {
 	}
 	return out
 }
+
+// None says what an empty answer means for the reading's question: "no
+// time-respecting path from n1 reaches n3 in [t_a, t_b)". The plan's
+// answer read the first row of a complete result that had none.
+func (r *Reading) None() string {
+	x, y := "", ""
+	for _, n := range r.Nodes {
+		w := n.UID
+		if w == "" {
+			w = n.Written
+		}
+		switch n.Role {
+		case "source", "node":
+			x = w
+		case "target":
+			y = w
+		}
+	}
+	what := map[string]string{
+		"earliest-arrival":       "no time-respecting path from " + x + " reaches " + y,
+		"latest-departure":       "no time-respecting path from " + x + " reaches " + y,
+		"reach-first":            x + " reaches no node",
+		"first-reached-versions": x + " reaches no node",
+		"first-burst":            "no bucket bursts",
+		"motif-first-actor":      "no cyclic triangle forms among the nodes " + x + " reaches",
+	}[r.Intent]
+	if what == "" {
+		what = "the result is empty"
+	}
+	if r.Window != nil {
+		what += fmt.Sprintf(" in [%s, %s)", r.Window.StartText, r.Window.EndText)
+	}
+	return "none: " + what
+}

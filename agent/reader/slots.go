@@ -31,6 +31,8 @@ type slots struct {
 	// dayRanges are weekday ranges written beside a window ("(Monday to
 	// Friday)"), which must name its first and last days.
 	dayRanges []dayRange
+	// zone is a fixed offset from UTC written in the question ("UTC+9").
+	zone *zoneSlot
 }
 
 // dayRange is "Monday to Friday" restating a window's first and last days.
@@ -287,6 +289,10 @@ func (x *extractor) prevWord(i int) (string, int) {
 	return "", -1
 }
 
+// validPreps introduce a valid time, never a belief time.
+var validPreps = map[string]bool{"during": true, "between": true, "from": true, "since": true, "until": true, "till": true,
+	"through": true, "throughout": true, "over": true, "within": true}
+
 var beliefWords = map[string]bool{"transaction": true, "tt": true, "belief": true, "believed": true, "believing": true,
 	"recorded": true, "record": true, "records": true, "knew": true, "known": true, "knowledge": true, "on-record": true}
 
@@ -444,6 +450,35 @@ func (x *extractor) extract() error {
 				if l1 == "more" {
 					x.toks[i-3].used = true
 				}
+				if d.role == "" {
+					d.role = "delta"
+				}
+			}
+			// "an hour or less", "one hour maximum", "in maximum one day",
+			// "a maximum of 2 hours": a bound on the span.
+			if l1, l2 := x.tok(j).low, x.tok(j+1).low; l1 == "or" && (l2 == "less" || l2 == "fewer" || l2 == "under") {
+				x.use(j, j+2)
+				j += 2
+				if d.role == "" {
+					d.role = "delta"
+				}
+			} else if l1 == "maximum" || l1 == "max" || l1 == "at" && l2 == "most" {
+				n := map[bool]int{true: 2, false: 1}[l1 == "at"]
+				x.use(j, j+n)
+				j += n
+				if d.role == "" {
+					d.role = "delta"
+				}
+			}
+			if p := x.tok(i - 1).low; (p == "maximum" || p == "max") && !x.tok(i-1).used || p == "of" && (x.tok(i-2).low == "maximum" || x.tok(i-2).low == "max") {
+				k := i - 1
+				if p == "of" {
+					k = i - 2
+					if x.tok(k-1).low == "a" {
+						k--
+					}
+				}
+				x.use(k, i)
 				if d.role == "" {
 					d.role = "delta"
 				}
@@ -686,15 +721,24 @@ func (x *extractor) beliefAt(i int) (int, error) {
 	t := x.tok(i)
 	switch t.low {
 	case "now", "currently", "presently":
-		if x.s.belief == nil {
-			x.s.belief = &Belief{Now: true, Written: t.text}
+		if err := x.beliefNow(t.text); err != nil {
+			return i, err
 		}
 		t.used = true
 		return i + 1, nil
+	case "at":
+		// "at present": the store's latest belief.
+		if x.tok(i+1).low == "present" && !x.tok(i+1).used {
+			if err := x.beliefNow(x.span(i, i+2)); err != nil {
+				return i, err
+			}
+			x.use(i, i+2)
+			return i + 2, nil
+		}
 	case "current", "latest":
 		if n := x.tok(i + 1).low; n == "belief" || n == "beliefs" || n == "knowledge" || n == "records" || n == "state" {
-			if x.s.belief == nil {
-				x.s.belief = &Belief{Now: true, Written: x.span(i, i+2)}
+			if err := x.beliefNow(x.span(i, i+2)); err != nil {
+				return i, err
 			}
 			x.use(i, i+2)
 			return i + 2, nil
@@ -720,6 +764,11 @@ func (x *extractor) beliefAt(i int) (int, error) {
 			if err != nil {
 				return i, err
 			}
+			// "in the record during May 1970": a time after a valid-time
+			// preposition is the window, whatever came before it.
+			if p, _ := x.prevWord(k); validPreps[p] {
+				return i, nil
+			}
 			if w.boundary {
 				return i, &Refusal{Problem: fmt.Sprintf("a belief at %q: its last microsecond or the one after? write the time", w.text), Missing: []string{"time"}}
 			}
@@ -734,6 +783,9 @@ func (x *extractor) beliefAt(i int) (int, error) {
 				// A belief "on May 3" is what the store held at the end of that day.
 				tt = w.end - 1
 			}
+			if x.s.belief != nil && x.s.belief.Now {
+				return i, &Refusal{Problem: fmt.Sprintf("the question asks for the latest belief (%q) and for the belief at %q", x.s.belief.Written, x.span(i, w.j))}
+			}
 			x.s.belief = &Belief{AsOfTT: tt, Written: x.span(i, w.j), Before: before}
 			x.use(i, w.j)
 			return w.j, nil
@@ -742,4 +794,16 @@ func (x *extractor) beliefAt(i int) (int, error) {
 		}
 	}
 	return i, nil
+}
+
+// beliefNow records a written latest belief ("now", "at present"); one
+// beside a written earlier belief time is refused.
+func (x *extractor) beliefNow(written string) error {
+	if b := x.s.belief; b != nil && !b.Now {
+		return &Refusal{Problem: fmt.Sprintf("the question asks for the belief at %q and for the latest belief (%q)", b.Written, written)}
+	}
+	if x.s.belief == nil {
+		x.s.belief = &Belief{Now: true, Written: written}
+	}
+	return nil
 }

@@ -35,6 +35,7 @@ type when struct {
 	inferred   string // how a missing year was filled in, "" if none
 	compact    bool   // a day of a compact range ("5 to 11 May"): its month came from the other end
 	boundary   bool   // "the end of P" ending a range: the instant P ends, not a period
+	zoned      bool   // written at an offset from UTC other than 0 ("3 May 2004 (UTC+2)")
 	i, j       int
 }
 
@@ -173,7 +174,7 @@ func (p *timeParser) at(i int) (w when, ok bool, err error) {
 			if zerr != nil {
 				return w, true, &dateErr{text, zerr.Error()}
 			}
-			w.start, w.end, w.j, w.text = w.start-off, w.end-off, j, text
+			w.start, w.end, w.j, w.text, w.zoned = w.start-off, w.end-off, j, text, off != 0
 		}
 	}
 	// A parenthesised microsecond value pins the exact instant.

@@ -231,7 +231,11 @@ func printAsk(out io.Writer, res *agent.Result) {
 	if res.Trace != nil {
 		fmt.Fprintf(out, "  belief time %s, trace digest %s\n", bt.FormatBoth(res.Trace.AsOfTT), res.TraceDigest)
 	}
-	fmt.Fprintf(out, "certified answer (value %s):\n", jsonText(res.Value))
+	if res.Kind == agent.KindEmpty {
+		fmt.Fprintln(out, "certified answer (none):")
+	} else {
+		fmt.Fprintf(out, "certified answer (value %s):\n", jsonText(res.Value))
+	}
 	for _, line := range strings.Split(res.Certified.Text, "\n") {
 		fmt.Fprintf(out, "  %s\n", line)
 	}
