@@ -15,11 +15,14 @@ Supported lists the operators with a SQL form; any other is refused with
 E_INVALID_ARG naming them:
 
 	burst_detection          target kind edge_event_rate (any rel_type, every method)
+	co_active                every argument: one interval join
+	diff_snapshots           every argument: a full join of the two snapshots per table
 	entity_history           every argument (include_edges, pages)
 	snapshot_subgraph        every argument: breadth-first rounds driven by the client
 	temporal_reachability    out, in and both without delta_max_wait: relaxation rounds driven by the client
 	graph_metric_timeseries  stride with node_count, active_edge_count, edge_event_count
 	neighborhood_evolution   every argument
+	resolve_entities         every argument: SQL selects candidates, the operator scores them
 
 A form of a supported operator without SQL (a calendar cycle, another
 metric) is refused the same way.
@@ -59,6 +62,26 @@ distributed by uid and edge_versions by src, co-located (citus.sql):
   - whether a uid is known: a filter on the uids table's distribution
     column (router);
   - the store statistics: counts, min and max (combinable).
+
+  - diff_snapshots: full joins of the two snapshots on the identity (uid,
+    or the edge identity with src): co-located;
+  - co_active: the two edge sets are materialized CTEs (each a filter
+    scan, a router query when its src is given), which Citus evaluates as
+    intermediate results; the interval join then runs over those on the
+    coordinator (an inequality join of two distributed tables would not
+    be distributable);
+  - resolve_entities: a semi-join of node_versions with itself on uid.
+
+# Lower case
+
+resolve_entities matches case-insensitively with Go's strings.ToLower,
+which PostgreSQL's lower() does not reproduce (it follows the
+collation's locale: U+212A KELVIN SIGN lowers to an ASCII k in Go, not
+under COLLATE "C"). The SQL only narrows the nodes to a superset of the
+matches: a text is kept when lower() under COLLATE "C" (A-Z only, which
+is Go's mapping of an ASCII text) contains the Go-lowered query, or when
+it holds any byte outside ASCII; the operator's own code then scores the
+candidates. The answers agree whatever the database's locale.
 
 No statement is a recursive CTE: the operators that walk the graph run
 as client-driven rounds, one statement per round, so no statement

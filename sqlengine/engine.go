@@ -24,9 +24,12 @@ const uidsVersion = 3
 
 var kernels = map[string]kernel{
 	"burst_detection":         runBurst,
+	"co_active":               runCoActive,
+	"diff_snapshots":          runDiffSnapshots,
 	"entity_history":          runHistory,
 	"graph_metric_timeseries": runSeries,
 	"neighborhood_evolution":  runNeighborhood,
+	"resolve_entities":        runResolve,
 	"snapshot_subgraph":       runSnapshot,
 	"temporal_reachability":   runReach,
 }
@@ -214,3 +217,5 @@ func (p *pinned) known(c *ops.Call, path, uid string) error {
 	}
 	return nil
 }
+
+func sprintf(format string, args ...any) string { return fmt.Sprintf(format, args...) }

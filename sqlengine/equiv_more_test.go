@@ -1,0 +1,80 @@
+package sqlengine
+
+import (
+	"math/rand/v2"
+)
+
+// moreCalls draws calls of diff_snapshots, co_active and resolve_entities
+// over the oracle's uids (and one unknown) at the belief times asOfs.
+func moreCalls(rng *rand.Rand, asOfs []any) []map[string]any {
+	var out []map[string]any
+	with := func(op string, args map[string]any) map[string]any {
+		if asOf := asOfs[rng.IntN(len(asOfs))]; asOf != nil {
+			args["as_of_tt"] = asOf
+		}
+		return map[string]any{"op": op, "args": args}
+	}
+	uids := []string{"a", "b", "c", "d", "e", "f", "zz"}
+	pick := func(xs []string) string { return xs[rng.IntN(len(xs))] }
+	for range 50 {
+		args := map[string]any{"t1": int64(rng.IntN(110)) - 5, "t2": int64(rng.IntN(110)) - 5, "limit": int64(1 + rng.IntN(6))}
+		if rng.IntN(2) == 0 {
+			var seeds []any
+			for range rng.IntN(3) {
+				seeds = append(seeds, pick(uids))
+			}
+			if seeds == nil {
+				seeds = []any{}
+			}
+			args["scope"] = map[string]any{"seeds": seeds, "hops": int64(rng.IntN(4))}
+		}
+		out = append(out, with("diff_snapshots", args))
+	}
+	relations := []string{"before", "meets", "overlaps", "starts", "during", "finishes", "equals",
+		"after", "met_by", "overlapped_by", "started_by", "contains", "finished_by"}
+	spec := func() map[string]any {
+		s := map[string]any{}
+		if rng.IntN(3) == 0 {
+			s["src"] = pick(uids)
+		}
+		if rng.IntN(4) == 0 {
+			s["dst"] = pick(uids)
+		}
+		if rng.IntN(3) == 0 {
+			s["rel_type"] = pick([]string{"R", "S"})
+		}
+		return s
+	}
+	for range 40 {
+		ar := map[string]any{"relation": pick(relations)}
+		if rng.IntN(5) > 0 {
+			ar["gap"] = int64(1 + rng.IntN(30))
+		}
+		out = append(out, with("co_active", map[string]any{"a_spec": spec(), "b_spec": spec(), "allen_relation": ar, "limit": int64(1 + rng.IntN(10))}))
+	}
+	queries := []string{"a", "A", "ali", "ALICE", "b", "bob", "e", "zz", "li", "alice b"}
+	for range 60 {
+		args := map[string]any{"limit": int64(1 + rng.IntN(8))}
+		if rng.IntN(4) > 0 {
+			args["query"] = pick(queries)
+		}
+		if _, q := args["query"]; !q || rng.IntN(3) == 0 {
+			var v any = pick([]string{"ali", "B"})
+			switch rng.IntN(4) {
+			case 0:
+				v = int64(rng.IntN(3))
+			case 1:
+				v = 2.5
+			}
+			args["prop"] = map[string]any{"prop": pick([]string{"name", "w"}), "value": v}
+		}
+		if rng.IntN(4) == 0 {
+			args["label"] = pick([]string{"Person", "Org"})
+		}
+		if rng.IntN(3) == 0 {
+			args["at"] = int64(rng.IntN(110)) - 5
+		}
+		out = append(out, with("resolve_entities", args))
+	}
+	return out
+}
