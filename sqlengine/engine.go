@@ -25,6 +25,7 @@ const uidsVersion = 3
 var kernels = map[string]kernel{
 	"burst_detection":         runBurst,
 	"co_active":               runCoActive,
+	"compute":                 runCompute,
 	"diff_snapshots":          runDiffSnapshots,
 	"entity_history":          runHistory,
 	"graph_metric_timeseries": runSeries,
@@ -217,5 +218,7 @@ func (p *pinned) known(c *ops.Call, path, uid string) error {
 	}
 	return nil
 }
+
+var ctx0 = context.Background()
 
 func sprintf(format string, args ...any) string { return fmt.Sprintf(format, args...) }

@@ -76,5 +76,18 @@ func moreCalls(rng *rand.Rand, asOfs []any) []map[string]any {
 		}
 		out = append(out, with("resolve_entities", args))
 	}
+	// compute reads no store, but its envelope carries the belief time and
+	// the dataset extent the SQL engine reads.
+	for range 12 {
+		var in []any
+		for range 1 + rng.IntN(5) {
+			in = append(in, map[string]any{"uid": pick(uids), "n": int64(rng.IntN(9))})
+		}
+		args := map[string]any{"fn": pick([]string{"count", "sum", "max", "median"}), "input": in, "field": "n"}
+		if rng.IntN(3) == 0 {
+			args = map[string]any{"fn": "filter", "input": in, "field": "n", "cmp": "gt", "value": int64(3)}
+		}
+		out = append(out, with("compute", args))
+	}
 	return out
 }

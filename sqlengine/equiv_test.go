@@ -180,7 +180,7 @@ func compare(ctx context.Context, nat ops.Backend, sql ops.Backend, call map[str
 		n, _ := want.Result[k].(int64)
 		diffs += n
 	}
-	return len(rows) > 0 || gained+lost > 0 || diffs > 0, nil
+	return len(rows) > 0 || gained+lost > 0 || diffs > 0 || want.Result["value"] != nil, nil
 }
 
 // Random bi-temporal stores (the oracle's histories: colliding
