@@ -48,28 +48,36 @@ distributed by uid and edge_versions by src, co-located (citus.sql):
 
   - a uid's node versions: a filter on the distribution column (router
     query, one shard);
+
   - a node's out-edges: a filter on src (router); its in-edges: a filter
     on dst, a multi-shard scan that each shard answers from its dst index;
+
   - series: grouped aggregates (group by bucket index) that every shard
     computes in part and the coordinator merges (count is combinable);
+
   - snapshot and reachability rounds: the frontier is sent as arrays
     (unnest, or = ANY); a round joins it with edge_versions on src
     (forward, co-located with the frontier's own shard key) or on dst
     (backward), which Citus plans by sending the frontier to every
     worker as an intermediate result; grouped min/max is combinable;
+
   - the carved-fragment test of event counts: an anti-join on the whole
     edge identity, src included, so both sides are on one shard;
+
   - whether a uid is known: a filter on the uids table's distribution
     column (router);
+
   - the store statistics: counts, min and max (combinable).
 
   - diff_snapshots: full joins of the two snapshots on the identity (uid,
     or the edge identity with src): co-located;
+
   - co_active: the two edge sets are materialized CTEs (each a filter
     scan, a router query when its src is given), which Citus evaluates as
     intermediate results; the interval join then runs over those on the
     coordinator (an inequality join of two distributed tables would not
     be distributable);
+
   - resolve_entities: a semi-join of node_versions with itself on uid.
 
 # Lower case

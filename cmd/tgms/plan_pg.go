@@ -80,4 +80,3 @@ func contains(xs []string, x string) bool {
 	}
 	return false
 }
-
