@@ -16,6 +16,8 @@ E_INVALID_ARG naming them:
 
 	burst_detection          target kind edge_event_rate (any rel_type, every method)
 	co_active                every argument: one interval join
+	compute                  every argument (it reads no store)
+	count_temporal_motifs    every argument: SQL selects the events, the operator counts them
 	diff_snapshots           every argument: a full join of the two snapshots per table
 	entity_history           every argument (include_edges, pages)
 	snapshot_subgraph        every argument: breadth-first rounds driven by the client
@@ -78,7 +80,11 @@ distributed by uid and edge_versions by src, co-located (citus.sql):
     coordinator (an inequality join of two distributed tables would not
     be distributable);
 
-  - resolve_entities: a semi-join of node_versions with itself on uid.
+  - resolve_entities: a semi-join of node_versions with itself on uid;
+
+  - count_temporal_motifs: a window scan with the carved-fragment
+    anti-join (co-located), filtered by src and dst = ANY(the node
+    filter) when there is one.
 
 # Lower case
 

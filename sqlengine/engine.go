@@ -26,6 +26,7 @@ var kernels = map[string]kernel{
 	"burst_detection":         runBurst,
 	"co_active":               runCoActive,
 	"compute":                 runCompute,
+	"count_temporal_motifs":   runMotifs,
 	"diff_snapshots":          runDiffSnapshots,
 	"entity_history":          runHistory,
 	"graph_metric_timeseries": runSeries,

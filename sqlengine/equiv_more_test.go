@@ -76,6 +76,23 @@ func moreCalls(rng *rand.Rand, asOfs []any) []map[string]any {
 		}
 		out = append(out, with("resolve_entities", args))
 	}
+	motifs := []string{"M11", "M24", "M45", "M51", "M61", "M66", "M_star_out_3", "M_path_3", "M_triangle_cyclic", "M_2node_pingpong"}
+	for range 40 {
+		ta := int64(rng.IntN(120)) - 10
+		args := map[string]any{"motif": pick(motifs), "delta": int64(1 + rng.IntN(40)),
+			"window": map[string]any{"t_a": ta, "t_b": ta + 1 + int64(rng.IntN(130))}}
+		if rng.IntN(3) == 0 {
+			var f []any
+			for range rng.IntN(5) {
+				f = append(f, pick(uids))
+			}
+			if f == nil {
+				f = []any{}
+			}
+			args["node_filter"] = f
+		}
+		out = append(out, with("count_temporal_motifs", args))
+	}
 	// compute reads no store, but its envelope carries the belief time and
 	// the dataset extent the SQL engine reads.
 	for range 12 {
