@@ -68,7 +68,7 @@ func TestPlanRunEngineSQL(t *testing.T) {
  {"id":"s2","op":"temporal_paths","args":{"src":"n1","dst":"n2","window":{"t_a":0,"t_b":4000000000000000}},"depends_on":[]},
  {"id":"s3","op":"compute","args":{"fn":"count","input":{"$ref":"s1.rows"}},"depends_on":["s1"]}],
  "answer_spec":{"kind":"count","from":"s3.value"}}`)
-	out, errs, code := runCLI(t, "plan", "run", "--store", url, "--engine", engineSQL, "--trace", filepath.Join(dir, "bad-trace.json"), bad)
+	out, errs, code := runCLI(t, "plan", "run", "--store", url, "--engine", engineSQL, "--uids", "n1,n2", "--trace", filepath.Join(dir, "bad-trace.json"), bad)
 	if code != exitInput || !strings.Contains(errs, "step s2 runs temporal_paths") || !strings.Contains(errs, "resolve_entities") || strings.Contains(out, "answer") {
 		t.Fatalf("a step without SQL: exit %d\n%s%s", code, out, errs)
 	}
@@ -76,7 +76,7 @@ func TestPlanRunEngineSQL(t *testing.T) {
 		t.Fatal("a refused plan wrote a trace")
 	}
 	// The same plan runs on the read model.
-	if out, errs, code := runCLI(t, "plan", "run", "--store", url, bad); code != 0 {
+	if out, errs, code := runCLI(t, "plan", "run", "--store", url, "--uids", "n1,n2", bad); code != 0 {
 		t.Fatalf("the plan on the read model: exit %d %s %s", code, out, errs)
 	}
 	if _, errs, code := runCLI(t, "plan", "run", "--store", filepath.Join(dir, "nostore"), "--engine", engineSQL, good); code == 0 || !strings.Contains(errs, "PostgreSQL store") {
