@@ -21,6 +21,7 @@ E_INVALID_ARG naming them:
 	diff_snapshots           every argument: a full join of the two snapshots per table
 	entity_history           every argument (include_edges, pages)
 	snapshot_subgraph        every argument: breadth-first rounds driven by the client
+	temporal_paths           every argument: SQL reads the walkable subgraph, the operator searches it
 	temporal_reachability    out, in and both without delta_max_wait: relaxation rounds driven by the client
 	graph_metric_timeseries  stride with node_count, active_edge_count, edge_event_count
 	neighborhood_evolution   every argument
@@ -81,6 +82,9 @@ distributed by uid and edge_versions by src, co-located (citus.sql):
     be distributable);
 
   - resolve_entities: a semi-join of node_versions with itself on uid;
+
+  - temporal_paths: rounds of out-edges of a frontier (src = ANY, a
+    co-located lookup) with the carved-fragment test (co-located);
 
   - count_temporal_motifs: a window scan with the carved-fragment
     anti-join (co-located), filtered by src and dst = ANY(the node

@@ -33,6 +33,7 @@ var kernels = map[string]kernel{
 	"neighborhood_evolution":  runNeighborhood,
 	"resolve_entities":        runResolve,
 	"snapshot_subgraph":       runSnapshot,
+	"temporal_paths":          runPaths,
 	"temporal_reachability":   runReach,
 }
 

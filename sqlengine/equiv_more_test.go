@@ -93,6 +93,12 @@ func moreCalls(rng *rand.Rand, asOfs []any) []map[string]any {
 		}
 		out = append(out, with("count_temporal_motifs", args))
 	}
+	for range 40 {
+		ta := int64(rng.IntN(120)) - 10
+		args := map[string]any{"src": pick(uids), "dst": pick(uids), "window": map[string]any{"t_a": ta, "t_b": ta + 1 + int64(rng.IntN(130))},
+			"k": int64(1 + rng.IntN(6)), "max_hops": int64(1 + rng.IntN(5)), "order": pick([]string{"earliest_arrival", "fastest", "fewest_hops"})}
+		out = append(out, with("temporal_paths", args))
+	}
 	// compute reads no store, but its envelope carries the belief time and
 	// the dataset extent the SQL engine reads.
 	for range 12 {

@@ -240,7 +240,7 @@ func TestUnsupportedRefused(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer e.Close()
-	_, err = ops.ExecuteOn(ctx, e, "temporal_paths", map[string]any{"src": "a", "dst": "b", "window": map[string]any{"t_a": int64(0), "t_b": int64(100)}}, ops.ExecOptions{})
+	_, err = ops.ExecuteOn(ctx, e, "version_history", map[string]any{"kind": "node", "window": map[string]any{"t_a": int64(0), "t_b": int64(100)}}, ops.ExecOptions{})
 	var oe *ops.Error
 	if !errors.As(err, &oe) || oe.Code != ops.EInvalidArg {
 		t.Fatalf("got %v, want E_INVALID_ARG", err)

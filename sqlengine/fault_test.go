@@ -30,6 +30,8 @@ var faults = []struct {
 	{"motifs window end inclusive", "count_temporal_motifs", &motifSQL, "e.vt_s < $3%s", "e.vt_s <= $3%s"},
 	{"motifs count fragments, not occurrences", "count_temporal_motifs", &motifSQL, "AND NOT EXISTS", "AND NOT EXISTS (SELECT WHERE false) AND NOT NOT EXISTS"},
 	{"motifs filter on src only", "count_temporal_motifs", &motifFilterSQL, " AND e.dst = ANY($4)", ""},
+	{"paths miss edges begun before the window", "temporal_paths", &walkSQL, "e.vt_e > $2", "e.vt_e > $2 AND e.vt_s >= $2"},
+	{"paths see no carved fragment", "temporal_paths", &walkSQL, "EXISTS (SELECT 1", "NOT EXISTS (SELECT 1"},
 	{"resolve misses names", "resolve_entities", &resolveTextSQL, "= 'string'", "= 'number'"},
 	{"resolve prop by value", "resolve_entities", &resolvePropSQL, "w.props ? $2", "w.props ->> $2 IS NULL"},
 	{"resolve at misses versions ending soon after", "resolve_entities", &resolveAtSQL, "$%[1]d < w.vt_e", "$%[1]d + 5 < w.vt_e"},

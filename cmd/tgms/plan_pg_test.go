@@ -65,11 +65,11 @@ func TestPlanRunEngineSQL(t *testing.T) {
 	}
 	bad := write("bad.json", `{"plan_id":"p2","steps":[
  {"id":"s1","op":"resolve_entities","args":{"query":"n1"},"depends_on":[]},
- {"id":"s2","op":"temporal_paths","args":{"src":"n1","dst":"n2","window":{"t_a":0,"t_b":4000000000000000}},"depends_on":[]},
+ {"id":"s2","op":"version_history","args":{"kind":"node","window":{"t_a":0,"t_b":4000000000000000}},"depends_on":[]},
  {"id":"s3","op":"compute","args":{"fn":"count","input":{"$ref":"s1.rows"}},"depends_on":["s1"]}],
  "answer_spec":{"kind":"count","from":"s3.value"}}`)
 	out, errs, code := runCLI(t, "plan", "run", "--store", url, "--engine", engineSQL, "--uids", "n1,n2", "--trace", filepath.Join(dir, "bad-trace.json"), bad)
-	if code != exitInput || !strings.Contains(errs, "step s2 runs temporal_paths") || !strings.Contains(errs, "resolve_entities") || strings.Contains(out, "answer") {
+	if code != exitInput || !strings.Contains(errs, "step s2 runs version_history") || !strings.Contains(errs, "resolve_entities") || strings.Contains(out, "answer") {
 		t.Fatalf("a step without SQL: exit %d\n%s%s", code, out, errs)
 	}
 	if _, err := os.Stat(filepath.Join(dir, "bad-trace.json")); err == nil {

@@ -72,14 +72,14 @@ func TestServeEngineSQL(t *testing.T) {
 	if code, got := callTool(t, sql, "run_plan", args); code != 200 || got["trace_digest"] != want["trace_digest"] {
 		t.Fatalf("run_plan under --engine sql: %d %v, the replica's trace digest %v", code, got, want["trace_digest"])
 	}
-	plan["steps"] = append(plan["steps"].([]any), map[string]any{"id": "s3", "op": "temporal_paths",
-		"args": map[string]any{"src": first.Src, "dst": first.Src, "window": window}, "depends_on": []any{}})
+	plan["steps"] = append(plan["steps"].([]any), map[string]any{"id": "s3", "op": "version_history",
+		"args": map[string]any{"kind": "node", "window": window}, "depends_on": []any{}})
 	code, resp := callTool(t, sql, "run_plan", args)
 	refused, _ := resp["error"].(map[string]any)
-	if code != http.StatusUnprocessableEntity || !strings.Contains(fmt.Sprint(refused["message"]), "step s3 runs temporal_paths") || refused["path"] != "/steps/2/op" {
+	if code != http.StatusUnprocessableEntity || !strings.Contains(fmt.Sprint(refused["message"]), "step s3 runs version_history") || refused["path"] != "/steps/2/op" {
 		t.Fatalf("a plan with a step without SQL: %d %v", code, resp)
 	}
-	for _, tool := range []string{"temporal_paths", "ask", "trace_verify"} {
+	for _, tool := range []string{"version_history", "ask", "trace_verify"} {
 		if code, resp := callTool(t, sql, tool, map[string]any{}); code != http.StatusNotFound {
 			t.Fatalf("%s under --engine sql: %d %v, want it not offered", tool, code, resp)
 		}
