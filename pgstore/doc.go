@@ -16,7 +16,7 @@ so is the password's lookup: PGPASSWORD, a password file or a service file
 
 schema.sql (embedded; run with IF NOT EXISTS by the first writer) defines:
 
-	tgms_meta      one row: schema_version (SchemaVersion, 4), store_id, created_at, uids_pending
+	tgms_meta      one row: schema_version (SchemaVersion, 3), store_id, created_at, uids_pending
 	batches        tt PK, seq UNIQUE, source, payload bytea, checksum bigint, written
 	node_versions  vid PK, uid, label, props jsonb, vt_s, vt_e, tt_s, tt_e, opened_by, closed_by
 	edge_versions  vid PK, src, dst, rel_type, disc, props jsonb, vt_s, vt_e, tt_s, tt_e, opened_by, closed_by
@@ -59,10 +59,6 @@ later version than SchemaVersion is refused by readers and writers.
 	   after the replay, fills the table from the read model and clears the
 	   mark in one transaction; an open checks the table's count against
 	   the replay once it is filled
-	4  migrations/0004_identity.sql: the index edge_versions_identity_end
-	   on (src, dst, rel_type, disc, vt_e), for the carved-fragment test
-	   of the event-counting reads (package sqlengine); nothing else
-	   changes, so readers read a version 3 store as it is
 
 # Replicas
 

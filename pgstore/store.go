@@ -24,7 +24,7 @@ var schemaSQL string
 // SchemaVersion is the store schema's version, kept in tgms_meta:
 // schema.sql is version 1 and migrations/NNNN_*.sql bring it to NNNN. A
 // writer migrates an older store; a store of a later version is refused.
-const SchemaVersion = 4
+const SchemaVersion = 3
 
 // lockClass is the first key of the writer's advisory lock ("tgms"); the
 // second is hashtext(schema).
