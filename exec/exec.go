@@ -45,6 +45,11 @@ type Options struct {
 	// (ops.PayloadBytes, summed over its steps); 0 means
 	// ops.DefaultMemBudget (256 MiB).
 	MemBudget int64
+	// Backend computes the steps' payloads; nil means the in-memory
+	// engine behind the Source (ops.NativeBackend). With a backend that
+	// runs whole operators (package sqlengine) the Source only gives the
+	// last belief time: its Read is never called.
+	Backend ops.Backend
 }
 
 // StepRecord is one step of a trace.
@@ -190,7 +195,7 @@ func Run(ctx context.Context, src Source, p *plan.Plan, opt Options) *Trace {
 			run := func(i int) {
 				defer wg.Done()
 				st := time.Now()
-				runStep(ctx, src, p, t, index, i, asOf, max(1, budget-used))
+				runStep(ctx, src, opt.Backend, p, t, index, i, asOf, max(1, budget-used))
 				mu.Lock()
 				t.Telemetry.StepsMs[p.Steps[i].ID] = float64(time.Since(st).Microseconds()) / 1000
 				mu.Unlock()
@@ -235,7 +240,7 @@ func Run(ctx context.Context, src Source, p *plan.Plan, opt Options) *Trace {
 	return t
 }
 
-func runStep(ctx context.Context, src Source, p *plan.Plan, t *Trace, index map[string]int, i int, asOf bt.Time, mem int64) {
+func runStep(ctx context.Context, src Source, b ops.Backend, p *plan.Plan, t *Trace, index map[string]int, i int, asOf bt.Time, mem int64) {
 	s := &p.Steps[i]
 	r := &t.Steps[i]
 	for _, d := range s.DependsOn {
@@ -271,7 +276,10 @@ func runStep(ctx context.Context, src Source, p *plan.Plan, t *Trace, index map[
 		r.Status, r.Error = "failed", ops.Errorf(ops.ENotFound, map[string]any{"allowed": ops.Names()}, "unknown operator %q", s.Op)
 		return
 	}
-	if err := windowOutside(src, asOf, spec, s.Args, args); err != nil {
+	if b == nil {
+		b = ops.NativeBackend{Src: src}
+	}
+	if err := windowOutside(b, asOf, spec, s.Args, args); err != nil {
 		r.Status, r.Error = "failed", err
 		return
 	}
@@ -291,7 +299,7 @@ func runStep(ctx context.Context, src Source, p *plan.Plan, t *Trace, index map[
 	// A step that names no limit produces its whole result, so later steps
 	// read all of it; only the trace stores an excerpt.
 	_, paged := s.Args["limit"]
-	env, callErr := ops.ExecuteWith(ctx, src, s.Op, args, ops.ExecOptions{Whole: !paged, MemBudget: mem})
+	env, callErr := ops.ExecuteOn(ctx, b, s.Op, args, ops.ExecOptions{Whole: !paged, MemBudget: mem})
 	if callErr != nil {
 		r.Status = "failed"
 		if oe, ok := callErr.(*ops.Error); ok {

@@ -11,7 +11,7 @@ import (
 // outside the data, exactly as the plan contract refuses the same window
 // written literally (rule time.window_extent): most such windows are a
 // units mistake, so neither form gets a certified empty answer.
-func windowOutside(src Source, asOf bt.Time, spec *ops.Spec, raw, args map[string]any) *ops.Error {
+func windowOutside(b ops.Backend, asOf bt.Time, spec *ops.Spec, raw, args map[string]any) *ops.Error {
 	for k, p := range spec.Args.Properties {
 		if p.Type != "object" || p.Properties["t_a"] == nil || p.Properties["t_b"] == nil || !plan.HasRef(raw[k]) {
 			continue
@@ -22,8 +22,8 @@ func windowOutside(src Source, asOf bt.Time, spec *ops.Spec, raw, args map[strin
 		if !okA || !okB {
 			continue
 		}
-		var st engine.Stats
-		_ = src.Read(asOf, func(r engine.Reader) error { st = r.Store().Stats(); return nil })
+		var st engine.Counts
+		_ = b.Pin(asOf, func(p ops.Pinned) error { st = p.Counts(); return nil })
 		if st.EdgeVersions > 0 && (tb <= st.VtMin || ta >= st.VtMax) {
 			return ops.Errorf(ops.EInvalidArg, map[string]any{"path": "/" + k, "rule": plan.RuleWindowExtent, "hint": "check the units (µs since the epoch) and the year of the step the window was read from"},
 				"window [%s, %s), reached by reference, lies outside the data, which spans [%s, %s)",

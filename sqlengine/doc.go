@@ -15,11 +15,17 @@ Supported lists the operators with a SQL form; any other is refused with
 E_INVALID_ARG naming them:
 
 	burst_detection          target kind edge_event_rate (any rel_type, every method)
+	co_active                every argument: one interval join
+	compute                  every argument (it reads no store)
+	count_temporal_motifs    every argument: SQL selects the events, the operator counts them
+	diff_snapshots           every argument: a full join of the two snapshots per table
 	entity_history           every argument (include_edges, pages)
 	snapshot_subgraph        every argument: breadth-first rounds driven by the client
+	temporal_paths           every argument: SQL reads the walkable subgraph, the operator searches it
 	temporal_reachability    out, in and both without delta_max_wait: relaxation rounds driven by the client
 	graph_metric_timeseries  stride with node_count, active_edge_count, edge_event_count
 	neighborhood_evolution   every argument
+	resolve_entities         every argument: SQL selects candidates, the operator scores them
 
 A form of a supported operator without SQL (a calendar cycle, another
 metric) is refused the same way.
@@ -45,20 +51,55 @@ distributed by uid and edge_versions by src, co-located (citus.sql):
 
   - a uid's node versions: a filter on the distribution column (router
     query, one shard);
+
   - a node's out-edges: a filter on src (router); its in-edges: a filter
     on dst, a multi-shard scan that each shard answers from its dst index;
+
   - series: grouped aggregates (group by bucket index) that every shard
     computes in part and the coordinator merges (count is combinable);
+
   - snapshot and reachability rounds: the frontier is sent as arrays
     (unnest, or = ANY); a round joins it with edge_versions on src
     (forward, co-located with the frontier's own shard key) or on dst
     (backward), which Citus plans by sending the frontier to every
     worker as an intermediate result; grouped min/max is combinable;
+
   - the carved-fragment test of event counts: an anti-join on the whole
     edge identity, src included, so both sides are on one shard;
+
   - whether a uid is known: a filter on the uids table's distribution
     column (router);
+
   - the store statistics: counts, min and max (combinable).
+
+  - diff_snapshots: full joins of the two snapshots on the identity (uid,
+    or the edge identity with src): co-located;
+
+  - co_active: the two edge sets are materialized CTEs (each a filter
+    scan, a router query when its src is given), which Citus evaluates as
+    intermediate results; the interval join then runs over those on the
+    coordinator (an inequality join of two distributed tables would not
+    be distributable);
+
+  - resolve_entities: a semi-join of node_versions with itself on uid;
+
+  - temporal_paths: rounds of out-edges of a frontier (src = ANY, a
+    co-located lookup) with the carved-fragment test (co-located);
+
+  - count_temporal_motifs: a window scan with the carved-fragment
+    anti-join (co-located), filtered by src and dst = ANY(the node
+    filter) when there is one.
+
+# Lower case
+
+resolve_entities matches case-insensitively with Go's strings.ToLower,
+which PostgreSQL's lower() does not reproduce (it follows the
+collation's locale: U+212A KELVIN SIGN lowers to an ASCII k in Go, not
+under COLLATE "C"). The SQL only narrows the nodes to a superset of the
+matches: a text is kept when lower() under COLLATE "C" (A-Z only, which
+is Go's mapping of an ASCII text) contains the Go-lowered query, or when
+it holds any byte outside ASCII; the operator's own code then scores the
+candidates. The answers agree whatever the database's locale.
 
 No statement is a recursive CTE: the operators that walk the graph run
 as client-driven rounds, one statement per round, so no statement

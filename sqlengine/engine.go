@@ -24,10 +24,16 @@ const uidsVersion = 3
 
 var kernels = map[string]kernel{
 	"burst_detection":         runBurst,
+	"co_active":               runCoActive,
+	"compute":                 runCompute,
+	"count_temporal_motifs":   runMotifs,
+	"diff_snapshots":          runDiffSnapshots,
 	"entity_history":          runHistory,
 	"graph_metric_timeseries": runSeries,
 	"neighborhood_evolution":  runNeighborhood,
+	"resolve_entities":        runResolve,
 	"snapshot_subgraph":       runSnapshot,
+	"temporal_paths":          runPaths,
 	"temporal_reachability":   runReach,
 }
 
@@ -214,3 +220,7 @@ func (p *pinned) known(c *ops.Call, path, uid string) error {
 	}
 	return nil
 }
+
+var ctx0 = context.Background()
+
+func sprintf(format string, args ...any) string { return fmt.Sprintf(format, args...) }

@@ -23,62 +23,13 @@ func runSnapshot(p *pinned, c *ops.Call) (map[string]any, error) {
 		rel = " AND rel_type = ANY($3)"
 		args = append(args, c.Strings("rel_types"))
 	}
-	labels := map[string]string{} // uid -> label of its version valid at t
-	// valid keeps the uids with a node version valid at t, recording labels.
-	valid := func(uids []string) ([]string, error) {
-		if len(uids) == 0 {
-			return nil, nil
-		}
-		rows, err := p.tx.Query(c.Ctx, `SELECT DISTINCT ON (uid) uid, label FROM node_versions
-WHERE uid = ANY($3) AND `+live+` ORDER BY uid, vt_s, vid`, p.asOf, t, uids)
-		if err != nil {
-			return nil, err
-		}
-		var out []string
-		var uid, label string
-		_, err = pgx.ForEachRow(rows, []any{&uid, &label}, func() error {
-			labels[uid] = label
-			out = append(out, uid)
-			return c.Work(1)
-		})
-		return out, err
-	}
 	seeds, err := p.knownOf(c, c.Strings("seeds"))
 	if err != nil {
 		return nil, err
 	}
-	frontier, err := valid(seeds)
+	dist, labels, err := p.bfs(c, live, rel, args, seeds, int(c.Int("hops")))
 	if err != nil {
 		return nil, err
-	}
-	dist := map[string]int{}
-	for _, u := range frontier {
-		dist[u] = 0
-	}
-	for h := 1; h <= int(c.Int("hops")) && len(frontier) > 0; h++ {
-		a := append(slices.Clone(args), frontier)
-		f := "$" + string(rune('0'+len(a)))
-		rows, err := p.tx.Query(c.Ctx, `SELECT dst FROM edge_versions WHERE src = ANY(`+f+`) AND `+live+rel+`
-UNION SELECT src FROM edge_versions WHERE dst = ANY(`+f+`) AND `+live+rel, a...)
-		if err != nil {
-			return nil, err
-		}
-		var far []string
-		var w string
-		if _, err := pgx.ForEachRow(rows, []any{&w}, func() error {
-			if _, seen := dist[w]; !seen {
-				far = append(far, w)
-			}
-			return c.Work(1)
-		}); err != nil {
-			return nil, err
-		}
-		if frontier, err = valid(far); err != nil {
-			return nil, err
-		}
-		for _, u := range frontier {
-			dist[u] = h
-		}
 	}
 	reached := make([]string, 0, len(dist))
 	for u := range dist {
@@ -135,4 +86,66 @@ ORDER BY i`, p.asOf, uids)
 		return c.Work(1)
 	})
 	return out, err
+}
+
+// bfs is the breadth-first search of snapshot_subgraph from the known
+// seeds, as client-driven rounds: live is the visibility test of the
+// statement's parameters args ($1 pinned time, $2 the instant, then the
+// rel filter's), rel an extra filter on edges. It returns each reached
+// uid's hop and the label of its version valid at the instant.
+func (p *pinned) bfs(c *ops.Call, live, rel string, args []any, seeds []string, hops int) (map[string]int, map[string]string, error) {
+	labels := map[string]string{} // uid -> label of its version valid at t
+	// valid keeps the uids with a node version valid at t, recording labels.
+	valid := func(uids []string) ([]string, error) {
+		if len(uids) == 0 {
+			return nil, nil
+		}
+		rows, err := p.tx.Query(c.Ctx, `SELECT DISTINCT ON (uid) uid, label FROM node_versions
+WHERE uid = ANY($3) AND `+live+` ORDER BY uid, vt_s, vid`, args[0], args[1], uids)
+		if err != nil {
+			return nil, err
+		}
+		var out []string
+		var uid, label string
+		_, err = pgx.ForEachRow(rows, []any{&uid, &label}, func() error {
+			labels[uid] = label
+			out = append(out, uid)
+			return c.Work(1)
+		})
+		return out, err
+	}
+	frontier, err := valid(seeds)
+	if err != nil {
+		return nil, nil, err
+	}
+	dist := map[string]int{}
+	for _, u := range frontier {
+		dist[u] = 0
+	}
+	for h := 1; h <= hops && len(frontier) > 0; h++ {
+		a := append(slices.Clone(args), frontier)
+		f := "$" + string(rune('0'+len(a)))
+		rows, err := p.tx.Query(c.Ctx, `SELECT dst FROM edge_versions WHERE src = ANY(`+f+`) AND `+live+rel+`
+UNION SELECT src FROM edge_versions WHERE dst = ANY(`+f+`) AND `+live+rel, a...)
+		if err != nil {
+			return nil, nil, err
+		}
+		var far []string
+		var w string
+		if _, err := pgx.ForEachRow(rows, []any{&w}, func() error {
+			if _, seen := dist[w]; !seen {
+				far = append(far, w)
+			}
+			return c.Work(1)
+		}); err != nil {
+			return nil, nil, err
+		}
+		if frontier, err = valid(far); err != nil {
+			return nil, nil, err
+		}
+		for _, u := range frontier {
+			dist[u] = h
+		}
+	}
+	return dist, labels, nil
 }

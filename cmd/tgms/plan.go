@@ -13,6 +13,7 @@ import (
 	"github.com/tgms-go/tgms/evidence"
 	"github.com/tgms-go/tgms/exec"
 	"github.com/tgms-go/tgms/ops"
+	"github.com/tgms-go/tgms/pgstore"
 	"github.com/tgms-go/tgms/plan"
 )
 
@@ -98,12 +99,28 @@ the plan in the current spelling is printed on stderr (the migration).`,
 }
 
 func newPlanRun() *cobra.Command {
-	var store, uids, traceOut string
+	var store, uids, traceOut, eng string
 	cmd := &cobra.Command{
 		Use:   "run --store DIR PLAN.json [--uids a,b] [--trace OUT.json]",
 		Short: "Check and run a plan; print the answer and write the trace",
-		Args:  cobra.ExactArgs(1),
+		Long: `Check a plan against the plan contract, run it, print each step and the
+certified answer, and write the trace (--trace).
+
+On a PostgreSQL store (--store postgres://...), --engine native (the
+default) runs the plan on the in-memory read model built from the
+batches; --engine sql runs every step as SQL against the version tables,
+with the same result digests. A plan with a step whose operator has no
+SQL form is refused before anything runs, naming the step and the
+operators that have one (there is no per-step fallback: it would build
+the in-memory read model that --engine sql exists to avoid).`,
+		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if pgstore.IsURL(store) {
+				return pgPlanRun(cmd, store, eng, args[0], uids, traceOut)
+			}
+			if eng != engineNative {
+				return usageError{fmt.Errorf("--engine %s runs on a PostgreSQL store (--store postgres://...), not on %s", eng, store)}
+			}
 			db, err := openReadOnly(store)
 			if err != nil {
 				return err
@@ -113,48 +130,55 @@ func newPlanRun() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			printNotices(cmd.ErrOrStderr(), args[0], v)
-			if !v.Valid {
-				printJSON(cmd.OutOrStdout(), v)
-				return rejectedError{fmt.Sprintf("%s: plan rejected with %d violation(s); nothing ran", args[0], len(v.Violations))}
-			}
-			tr := exec.Run(cmd.Context(), db, v.Plan, exec.Options{})
-			// The deterministic reporter's claim, gated, goes into the trace:
-			// its digest covers it, and 'trace verify' re-checks it.
-			if _, err := evidence.Attach(tr, evidence.Mechanical(tr, v.Plan)); err != nil {
-				return err
-			}
-			if traceOut != "" {
-				if err := writeTrace(traceOut, tr); err != nil {
-					return err
-				}
-			}
-			w := cmd.OutOrStdout()
-			for _, s := range tr.Steps {
-				line := fmt.Sprintf("%-4s %-26s %-7s", s.StepID, s.Op, s.Status)
-				if s.Status == "ok" {
-					line += fmt.Sprintf(" rows_total=%d truncated=%v result=%s", s.RowsTotal, s.Truncated, s.ResultDigest[:16])
-				} else if s.Error != nil {
-					line += " " + s.Error.Error()
-				}
-				fmt.Fprintln(w, line)
-			}
-			ans, _ := canon.Marshal(tr.Answer)
-			status := "certified"
-			if !*tr.Certified {
-				status = "not certified: " + tr.UncertifiedReason
-			}
-			fmt.Fprintf(w, "answer (%s, as of tt %d): %s — %s\ntrace digest %s\n", v.Plan.Answer.Kind, tr.AsOfTT, ans, status, tr.TraceDigest)
-			if tr.AnswerError != nil {
-				return fmt.Errorf("no answer: %v", tr.AnswerError)
-			}
-			return nil
+			return runCheckedPlan(cmd, db, nil, args[0], v, traceOut)
 		},
 	}
-	cmd.Flags().StringVar(&store, "store", "", "store directory")
+	cmd.Flags().StringVar(&store, "store", "", "store directory, or postgres://USER@HOST:PORT/DB?schema=NAME")
 	cmd.Flags().StringVar(&uids, "uids", "", "comma-separated uids the task supplies (grounding)")
 	cmd.Flags().StringVar(&traceOut, "trace", "", "write the trace (JSON) here")
+	cmd.Flags().StringVar(&eng, "engine", engineNative, "on a PostgreSQL store: native (in-memory read model) or sql (SQL on the version tables)")
 	return cmd
+}
+
+// runCheckedPlan runs a checked plan on src (its steps through b when not
+// nil), prints the steps and the answer and writes the trace.
+func runCheckedPlan(cmd *cobra.Command, src exec.Source, b ops.Backend, name string, v plan.Verdict, traceOut string) error {
+	printNotices(cmd.ErrOrStderr(), name, v)
+	if !v.Valid {
+		printJSON(cmd.OutOrStdout(), v)
+		return rejectedError{fmt.Sprintf("%s: plan rejected with %d violation(s); nothing ran", name, len(v.Violations))}
+	}
+	tr := exec.Run(cmd.Context(), src, v.Plan, exec.Options{Backend: b})
+	// The deterministic reporter's claim, gated, goes into the trace:
+	// its digest covers it, and 'trace verify' re-checks it.
+	if _, err := evidence.Attach(tr, evidence.Mechanical(tr, v.Plan)); err != nil {
+		return err
+	}
+	if traceOut != "" {
+		if err := writeTrace(traceOut, tr); err != nil {
+			return err
+		}
+	}
+	w := cmd.OutOrStdout()
+	for _, s := range tr.Steps {
+		line := fmt.Sprintf("%-4s %-26s %-7s", s.StepID, s.Op, s.Status)
+		if s.Status == "ok" {
+			line += fmt.Sprintf(" rows_total=%d truncated=%v result=%s", s.RowsTotal, s.Truncated, s.ResultDigest[:16])
+		} else if s.Error != nil {
+			line += " " + s.Error.Error()
+		}
+		fmt.Fprintln(w, line)
+	}
+	ans, _ := canon.Marshal(tr.Answer)
+	status := "certified"
+	if !*tr.Certified {
+		status = "not certified: " + tr.UncertifiedReason
+	}
+	fmt.Fprintf(w, "answer (%s, as of tt %d): %s — %s\ntrace digest %s\n", v.Plan.Answer.Kind, tr.AsOfTT, ans, status, tr.TraceDigest)
+	if tr.AnswerError != nil {
+		return fmt.Errorf("no answer: %v", tr.AnswerError)
+	}
+	return nil
 }
 
 // printNotices tells, for each spelling of an earlier release the plan

@@ -17,7 +17,7 @@ import (
 const envToken = "TGMS_TOKEN"
 
 func newServe() *cobra.Command {
-	var store, mcpMode, mcpHTTP, httpAddr, token, replicaCkpt string
+	var store, mcpMode, mcpHTTP, httpAddr, token, replicaCkpt, eng string
 	var allowWrites bool
 	var maxBody int64
 	var deadline time.Duration
@@ -60,6 +60,14 @@ reconnects after the database restarts, and shows its lag in stats
 the last batch it applied is refused with E_BEHIND. With --allow-writes it
 is also the store's writer.
 
+With --engine sql (a PostgreSQL store only) the server builds no read
+model: operators and plans run as SQL against the version tables, with
+the same result digests. It offers the tools of the operators that have
+SQL, validate_plan, run_plan and stats; a plan with a step whose
+operator has none is refused before anything runs, naming the step and
+the operators that have SQL. It does not write (--allow-writes is
+refused).
+
 Exit codes: 0 stopped cleanly (signal, or the stdio client closed), 2 bad
 flags or a refused address, 1 a listener or store failure.`,
 		RunE: func(cmd *cobra.Command, _ []string) error {
@@ -82,13 +90,26 @@ flags or a refused address, 1 a listener or store failure.`,
 					return badInput("%v", err)
 				}
 			}
-			db, writer, closeStore, err := openServe(cmd, store, allowWrites, replicaCkpt, cfg.Logf)
+			opt := tools.Options{Deadline: deadline, Heavy: heavy}
+			var (
+				db         tools.Store
+				closeStore func()
+				err        error
+			)
+			if eng == engineNative {
+				db, opt.Writer, closeStore, err = openServe(cmd, store, allowWrites, replicaCkpt, cfg.Logf)
+			} else {
+				db, closeStore, err = openServeSQL(cmd, store, eng, allowWrites, replicaCkpt, &opt)
+			}
 			if err != nil {
 				return err
 			}
 			defer closeStore()
-			svc := tools.New(db, tools.Options{Deadline: deadline, Heavy: heavy, Writer: writer})
+			svc := tools.New(db, opt)
 			mode := "read-only"
+			if eng == engineSQL {
+				mode = "read-only, --engine sql"
+			}
 			if allowWrites {
 				mode = "writes allowed"
 			}
@@ -101,6 +122,7 @@ flags or a refused address, 1 a listener or store failure.`,
 	f := cmd.Flags()
 	f.StringVar(&store, "store", "", "store directory, or postgres://USER@HOST:PORT/DB?schema=NAME (a read replica that follows the database)")
 	f.StringVar(&replicaCkpt, "replica-checkpoint", "", "with a PostgreSQL store: a local file to start the read model from and save it to (only the batches after it are replayed)")
+	f.StringVar(&eng, "engine", engineNative, "with a PostgreSQL store: native (an in-memory read replica) or sql (operators and plans as SQL on the version tables)")
 	f.StringVar(&mcpMode, "mcp", "", `"stdio": serve MCP on standard input and output`)
 	f.StringVar(&mcpHTTP, "mcp-http", "", "serve MCP over streamable HTTP at ADDR/mcp (e.g. 127.0.0.1:7411)")
 	f.StringVar(&httpAddr, "http", "", "serve the JSON API and the console at ADDR (e.g. 127.0.0.1:7410)")

@@ -11,6 +11,7 @@ import (
 	bt "github.com/tgms-go/tgms/bitemporal"
 	"github.com/tgms-go/tgms/pgstore"
 	"github.com/tgms-go/tgms/server/tools"
+	"github.com/tgms-go/tgms/sqlengine"
 )
 
 // A served PostgreSQL store is a read replica (pgstore.Replica): it
@@ -95,4 +96,24 @@ func redactStore(store string) string {
 		return pgstore.Redact(store)
 	}
 	return store
+}
+
+// openServeSQL opens a PostgreSQL store for 'serve --engine sql': no read
+// replica, the operators and plans run through the SQL engine.
+func openServeSQL(cmd *cobra.Command, store, eng string, allowWrites bool, ckpt string, opt *tools.Options) (tools.Store, func(), error) {
+	if eng != engineSQL {
+		return nil, nil, badInput("--engine %q: the engines are native and sql", eng)
+	}
+	if !pgstore.IsURL(store) {
+		return nil, nil, usageError{fmt.Errorf("--engine sql runs on a PostgreSQL store (--store postgres://...), not on %s", store)}
+	}
+	if allowWrites || ckpt != "" {
+		return nil, nil, usageError{errors.New("--engine sql serves read-only and keeps no read model: drop --allow-writes and --replica-checkpoint (or serve with --engine native)")}
+	}
+	e, err := sqlengine.Open(cmd.Context(), store)
+	if err != nil {
+		return nil, nil, err
+	}
+	opt.Backend, opt.BackendOps = e, sqlengine.Supported()
+	return e, func() { e.Close() }, nil
 }

@@ -64,7 +64,7 @@ func TestCallEngineSQL(t *testing.T) {
 			t.Fatalf("%s --engine sql: digest %s, the read model's %s", call[0], got, want)
 		}
 	}
-	out, _, code := runCLI(t, "call", "--store", url, "--engine", "sql", "count_temporal_motifs", `{"motif":"M_triangle_cyclic","delta":1000,"window":{"t_a":0,"t_b":10}}`)
+	out, _, code := runCLI(t, "call", "--store", url, "--engine", "sql", "version_history", `{"kind":"node","window":{"t_a":0,"t_b":10}}`)
 	if code != exitInput || !strings.Contains(out, "no SQL form") || !strings.Contains(out, "entity_history") {
 		t.Fatalf("an operator without SQL: exit %d %s", code, out)
 	}

@@ -105,6 +105,9 @@ type WriteResult struct {
 }
 
 func callOperator(ctx context.Context, s *Service, name string, args map[string]any) (any, *Failure) {
+	if s.backend != nil {
+		return s.callBackend(ctx, name, args)
+	}
 	env, err := ops.Execute(ctx, s.store, name, args)
 	if err != nil {
 		return nil, fromOpError(name, err)
@@ -181,7 +184,12 @@ func runPlan(ctx context.Context, s *Service, args map[string]any) (any, *Failur
 	if !v.Valid {
 		return nil, rejected(v)
 	}
-	tr := exec.Run(ctx, s.store, v.Plan, exec.Options{AsOf: asOf})
+	if s.backend != nil {
+		if f := s.backendSteps(v.Plan); f != nil {
+			return nil, f
+		}
+	}
+	tr := exec.Run(ctx, s.store, v.Plan, exec.Options{AsOf: asOf, Backend: s.backend})
 	s.traces.Put(tr)
 	return &RunResult{
 		PlanID: tr.PlanID, TraceDigest: tr.TraceDigest, TraceURI: TraceURI(tr.TraceDigest), AsOfTT: tr.AsOfTT, OK: tr.OK,

@@ -60,6 +60,9 @@ type Service struct {
 	freshMu   sync.Mutex
 	freshIx   *fresh.Index
 	freshUpTo bt.Time
+	// backend and backendOps: see backend.go (nil: the in-memory engine).
+	backend    ops.Backend
+	backendOps []string
 }
 
 // Options configure a Service.
@@ -73,6 +76,10 @@ type Options struct {
 	Heavy int
 	// Traces keeps produced traces; nil means a cache of 256.
 	Traces *TraceCache
+	// Backend runs operators and plans instead of the in-memory engine
+	// behind the store, for the operators BackendOps (see backend.go).
+	Backend    ops.Backend
+	BackendOps []string
 }
 
 // New builds a Service over a store.
@@ -90,6 +97,10 @@ func New(store Store, opt Options) *Service {
 	}
 	s.heavy = make(chan struct{}, n)
 	s.catalog = Catalog(s.writer != nil)
+	if opt.Backend != nil {
+		s.backend, s.backendOps = opt.Backend, opt.BackendOps
+		s.catalog = backendCatalog(s.catalog, s.backendOps)
+	}
 	s.byName = map[string]*Tool{}
 	for _, t := range s.catalog {
 		s.byName[t.Name] = t
