@@ -6,7 +6,6 @@ import (
 
 	bt "github.com/tgms-go/tgms/bitemporal"
 	"github.com/tgms-go/tgms/canon"
-	"github.com/tgms-go/tgms/engine"
 )
 
 // Version rows: node and edge version rows built from the engine's
@@ -177,10 +176,10 @@ func newNodeVersionRow(v bt.NodeVersion, vid string) *nodeVersionRow {
 
 // newEdgeVersionRow is edge version v as a typed row.
 func newEdgeVersionRow(r Reader, v uint32) *edgeVersionRow {
-	e := r.Edge(v)
-	eid := engine.EID(e.Key)
-	return &edgeVersionRow{eid: eid, vid: engine.VID(eid, e.TTs, e.Valid.Start),
-		src: e.Key.Src, dst: e.Key.Dst, rel: e.Key.RelType, vts: e.Valid.Start, vte: e.Valid.End}
+	eid, vid := r.EdgeIDs(v)
+	iv := r.Valid(v)
+	return &edgeVersionRow{eid: eid, vid: vid, src: r.UID(r.Src(v)), dst: r.UID(r.Dst(v)), rel: r.RelType(v),
+		vts: iv.Start, vte: iv.End}
 }
 
 // rowMap is a row, map or typed, as a map (row keys read it).
