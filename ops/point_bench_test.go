@@ -84,4 +84,3 @@ func BenchmarkPointQueries1M(b *testing.B) {
 		})
 	}
 }
-
