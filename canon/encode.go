@@ -217,6 +217,11 @@ func appendValue(dst []byte, v any, depth int, r *digestWalk) ([]byte, error) {
 		return append(dst, ']'), nil
 	case map[string]string:
 		return appendStringMap(dst, x)
+	case Sized:
+		if r != nil {
+			r.size += x.Footprint() - 16
+		}
+		return x.AppendCanonical(dst)
 	case Appender:
 		return x.AppendCanonical(dst)
 	}

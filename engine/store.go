@@ -111,6 +111,7 @@ type Store struct {
 
 	text nodeTextCache // built on first use (see nodetext.go)
 	vids nodeVIDCache  // node version ids, computed on first use (see nodevid.go)
+	eids edgeIDCache   // recently read edge ids, remembered (see edgevid.go)
 }
 
 // New returns an empty store.

@@ -25,6 +25,12 @@ type ExecOptions struct {
 	// with PayloadBytes); 0 means DefaultMemBudget. Over it, the call is
 	// E_LIMIT.
 	MemBudget int64
+	// Typed leaves version rows (entity_history's, snapshot_subgraph's,
+	// co_active's, ...) in the payload as typed values that encode
+	// themselves (canon.Sized) instead of maps: for callers that only
+	// encode the envelope (Envelope.Canonical gives the same bytes). The
+	// default builds the maps.
+	Typed bool
 }
 
 // PayloadBytes is the measured in-memory size of a decoded JSON value, in

@@ -66,8 +66,7 @@ E_LIMIT (narrow a_spec/b_spec: src, dst, rel_type).`,
 		Order: "rows by (a.vt_s, a.vid, b.vt_s, b.vid)",
 		Paged: true,
 		RowKey: func(row map[string]any) []any {
-			a, _ := row["a"].(map[string]any)
-			b, _ := row["b"].(map[string]any)
+			a, b := rowMap(row["a"]), rowMap(row["b"])
 			return []any{a["vt_s"], a["vid"], b["vt_s"], b["vid"]}
 		},
 		Cost: func(c *Call) Cost { return c.ScanCost(1) },
@@ -256,15 +255,16 @@ func runCoActive(c *Call) (map[string]any, error) {
 		}
 		return s
 	}
-	rowCache := map[uint32]map[string]any{}
-	row := func(v uint32) map[string]any {
+	rowCache := map[uint32]*edgeVersionRow{}
+	row := func(v uint32) *edgeVersionRow {
 		r, ok := rowCache[v]
 		if !ok {
-			r = edgeRow(c.R, v)
+			r = newEdgeVersionRow(c.R, v)
 			rowCache[v] = r
 		}
 		return r
 	}
+	c.typed = true
 	var rows []any
 	var match []uint32
 	for _, a := range A {

@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	bt "github.com/tgms-go/tgms/bitemporal"
-	"github.com/tgms-go/tgms/engine"
 )
 
 // Row builders and orders shared by the operators.
@@ -25,21 +24,10 @@ func EdgeRowSchema(desc string) *Schema {
 	})
 }
 
-// edgeRow renders edge version v as {eid, vid, src, dst, rel_type, vt_s, vt_e}.
-func edgeRow(r Reader, v uint32) map[string]any {
-	e := r.Edge(v)
-	eid := engine.EID(e.Key)
-	return map[string]any{
-		"eid": eid, "vid": engine.VID(eid, e.TTs, e.Valid.Start),
-		"src": e.Key.Src, "dst": e.Key.Dst, "rel_type": e.Key.RelType,
-		"vt_s": e.Valid.Start, "vt_e": e.Valid.End,
-	}
-}
-
-// vidOf computes the version id of edge version v.
+// vidOf is the version id of edge version v.
 func vidOf(r Reader, v uint32) string {
-	e := r.Edge(v)
-	return engine.VID(engine.EID(e.Key), e.TTs, e.Valid.Start)
+	_, vid := r.EdgeIDs(v)
+	return vid
 }
 
 // sortByStartVID orders edge versions by (vt_s, vid), the default order of

@@ -52,18 +52,26 @@ func runEntityHistory(c *Call) (map[string]any, error) {
 	}
 	// Version ids come from the store's cache, not hashed per read.
 	hist, vids := c.R.NodeHistoryVIDs(id)
-	rows := make([]map[string]any, 0, len(hist))
+	rows := make([]any, 0, len(hist))
 	var nr nodeRows
 	auth, all := authorities(c), c.Bool("provenance")
 	for i, v := range hist {
 		if !auth.keeps(v.Prov) {
 			continue
 		}
+		// A typed row, encoded straight from the version; a bag with a
+		// float (which the digest rounds) keeps the map row.
+		if tr := newNodeVersionRow(v, vids[i]); tr != nil {
+			tr.prov = provMap(v.Prov, all)
+			rows = append(rows, tr)
+			continue
+		}
 		row := nr.row(v, vids[i])
 		putProvenance(row, v.Prov, nil, all)
 		rows = append(rows, row)
 	}
-	out := map[string]any{"rows": rowsOf(rows)}
+	c.typed = true
+	out := map[string]any{"rows": rows}
 	if c.Bool("include_edges") {
 		inc := slices.Clone(c.R.Out(id))
 		for _, v := range c.R.In(id) {
@@ -79,15 +87,15 @@ func runEntityHistory(c *Call) (map[string]any, error) {
 		}
 		sortByStartVID(c.R, inc)
 		limit := c.PageLimit()
-		edges := make([]map[string]any, 0, min(limit, len(inc)))
+		edges := make([]any, 0, min(limit, len(inc)))
 		for _, v := range inc[:min(limit, len(inc))] {
-			row := edgeRow(c.R, v)
+			row := newEdgeVersionRow(c.R, v)
 			if p := c.R.EdgeProvenance(v); all || (p != nil && !p.Derived) {
-				putProvenance(row, p, nil, all)
+				row.prov = provMap(p, all)
 			}
 			edges = append(edges, row)
 		}
-		out["edges"] = rowsOf(edges)
+		out["edges"] = edges
 		out["edges_total"] = int64(len(inc))
 		out["edges_truncated"] = len(inc) > limit
 	}

@@ -130,6 +130,7 @@ type Call struct {
 	limit int64
 	est   Cost  // the cost model's estimate, reported when the call is stopped
 	mem   int64 // bytes of rows it may materialize (0: DefaultMemBudget)
+	typed bool  // the payload holds typed version rows (versionrow.go)
 }
 
 // Work charges n units of work; it returns E_COST when the call's budget is
@@ -404,6 +405,9 @@ func ExecuteOn(ctx context.Context, b Backend, name string, raw map[string]any, 
 			}
 			payload = rounded.(map[string]any)
 		}
+		if c.typed && !opt.Typed {
+			plainRows(payload)
+		}
 		// Operators that do not read the store (compute) have no belief time.
 		pinned := bt.Time(0)
 		if _, reads := spec.Args.Properties["as_of_tt"]; reads {
@@ -458,7 +462,7 @@ func page(spec *Spec, payload, args map[string]any, asOf bt.Time, after []any) e
 	if after != nil {
 		start = len(rows)
 		for i, row := range rows {
-			if compareKeys(spec.RowKey(row.(map[string]any)), after) > 0 {
+			if compareKeys(spec.RowKey(rowMap(row)), after) > 0 {
 				start = i
 				break
 			}
@@ -479,7 +483,7 @@ func page(spec *Spec, payload, args map[string]any, asOf bt.Time, after []any) e
 	payload["truncated"] = truncated
 	payload["cursor"] = nil
 	if end < len(rows) && end > start {
-		cur, err := encodeCursor(asOf, spec.RowKey(pageRows[len(pageRows)-1].(map[string]any)))
+		cur, err := encodeCursor(asOf, spec.RowKey(rowMap(pageRows[len(pageRows)-1])))
 		if err != nil {
 			return err
 		}

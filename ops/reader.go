@@ -65,6 +65,9 @@ type Reader interface {
 	IdentityVersions(v uint32) []uint32
 	// IdentityMin is the smallest version id of v's identity.
 	IdentityMin(v uint32) uint32
+	// EdgeIDs is v's identity id and version id (EID of its key, VID of
+	// that, tt_s and vt_s).
+	EdgeIDs(v uint32) (eid, vid string)
 	// EdgeProvenance is the provenance of the batch that wrote v (nil:
 	// the default of a batch that stated none).
 	EdgeProvenance(v uint32) *bt.Provenance

@@ -191,10 +191,11 @@ func runSnapshotSubgraph(c *Call) (map[string]any, error) {
 		}
 	}
 	sortByStartVID(r, induced)
-	rows := make([]map[string]any, len(induced))
+	rows := make([]any, len(induced))
 	for i, v := range induced {
-		rows[i] = edgeRow(r, v)
+		rows[i] = newEdgeVersionRow(r, v)
 	}
+	c.typed = true
 
 	type reached struct {
 		uid string
@@ -219,7 +220,7 @@ func runSnapshotSubgraph(c *Call) (map[string]any, error) {
 	}
 	cut := len(nodes) > limit
 	return map[string]any{
-		"rows":            rowsOf(rows),
+		"rows":            rows,
 		"nodes":           shown,
 		"nodes_total":     int64(len(nodes)),
 		"nodes_truncated": cut,

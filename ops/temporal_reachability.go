@@ -329,7 +329,7 @@ func (g *reachGroup) each(n uint32, fn func(to uint32)) {
 // reached nodes (src excluded) with their earliest arrival, in arrival
 // order.
 func reachForward(c *Call, src uint32, w bt.Interval, edges []uint32) ([]reachHit, error) {
-	r := c.R
+	r := hot(c.R)
 	n := r.NumNodes()
 	arr := make([]int64, n) // arrival+1; 0 = not reached
 	var hits []reachHit
@@ -400,7 +400,7 @@ func reachForward(c *Call, src uint32, w bt.Interval, edges []uint32) ([]reachHi
 // reachForward, one pass in decreasing order of each edge's latest
 // traversal time K = min(vt_e−1, t_b−1).
 func reachBackward(c *Call, src uint32, w bt.Interval, edges []uint32) ([]reachHit, error) {
-	r := c.R
+	r := hot(c.R)
 	n := r.NumNodes()
 	// Events (vt_e = vt_s+1) have K = vt_s and come in order when the
 	// window's list is read backwards; the others are sorted by K apart
@@ -514,6 +514,7 @@ func reachBackward(c *Call, src uint32, w bt.Interval, edges []uint32) ([]reachH
 // of the nodes a search visits, in (vt_s, id) order.
 type reachAdj struct {
 	c     *Call
+	r     hotReader
 	w     bt.Interval
 	byDst bool
 	lists map[uint32][]uint32
@@ -525,16 +526,16 @@ func (a *reachAdj) of(n uint32) ([]uint32, error) {
 	}
 	var l []uint32
 	if a.byDst {
-		l = a.c.R.In(n)
+		l = a.r.In(n)
 	} else {
-		l = a.c.R.Out(n)
+		l = a.r.Out(n)
 	}
 	if err := a.c.Work(int64(len(l) + 1)); err != nil {
 		return nil, err
 	}
 	kept := l[:0]
 	for _, v := range l {
-		if iv := a.c.R.Valid(v); iv.Start < a.w.End && iv.End > a.w.Start {
+		if iv := a.r.Valid(v); iv.Start < a.w.End && iv.End > a.w.Start {
 			kept = append(kept, v)
 		}
 	}
@@ -549,8 +550,8 @@ func (a *reachAdj) of(n uint32) ([]uint32, error) {
 // states (node, arrival), explored breadth first; the wait cap is waived
 // only for hops taken from src's starting state (src, t_a).
 func reachForwardDelta(c *Call, src uint32, w bt.Interval, delta int64) ([]reachHit, error) {
-	r := c.R
-	adj := reachAdj{c: c, w: w}
+	r := hot(c.R)
+	adj := reachAdj{c: c, r: r, w: w}
 	type state struct {
 		n uint32
 		t int64
@@ -598,8 +599,8 @@ func reachForwardDelta(c *Call, src uint32, w bt.Interval, delta int64) ([]reach
 // (node, latest departure); the cap is waived only for hops into src's
 // deadline state (src, t_b−1).
 func reachBackwardDelta(c *Call, src uint32, w bt.Interval, delta int64) ([]reachHit, error) {
-	r := c.R
-	adj := reachAdj{c: c, w: w, byDst: true}
+	r := hot(c.R)
+	adj := reachAdj{c: c, r: r, w: w, byDst: true}
 	type state struct {
 		n uint32
 		t int64

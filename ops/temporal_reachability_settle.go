@@ -79,7 +79,7 @@ const reachNodeCost = 16
 // It gives up (ok false) once it has read more than budget adjacency
 // entries, reachNodeCost more for each node settled (budget < 0: no limit).
 func reachSettleForward(c *Call, src uint32, w bt.Interval, budget int64) (hits []reachHit, ok bool, err error) {
-	r := c.R
+	r := hot(c.R)
 	arr := make([]int64, r.NumNodes()) // arrival+1; 0 = not reached
 	done := make([]bool, r.NumNodes())
 	h := reachHeap{}
@@ -104,14 +104,31 @@ func reachSettleForward(c *Call, src uint32, w bt.Interval, budget int64) (hits 
 		if err := c.Work(int64(end + 1)); err != nil {
 			return nil, false, err
 		}
+		// The same relaxation twice: on the in-memory engine its reads
+		// inline (the loop is most of the search's time), else through the
+		// Reader.
+		if r.native {
+			nat := r.nat
+			for _, v := range out[:end] {
+				iv := nat.Valid(v)
+				if iv.End <= a {
+					continue // over before we are at u
+				}
+				tau := max(a, iv.Start) // < iv.End and < t_b
+				if x := nat.Dst(v); arr[x] == 0 || tau+1 < arr[x] {
+					arr[x] = tau + 1
+					h.push(tau, x)
+				}
+			}
+			continue
+		}
 		for _, v := range out[:end] {
 			iv := r.Valid(v)
 			if iv.End <= a {
 				continue // over before we are at u
 			}
 			tau := max(a, iv.Start) // < iv.End and < t_b
-			x := r.Dst(v)
-			if arr[x] == 0 || tau+1 < arr[x] {
+			if x := r.Dst(v); arr[x] == 0 || tau+1 < arr[x] {
 				arr[x] = tau + 1
 				h.push(tau, x)
 			}
@@ -125,7 +142,7 @@ func reachSettleForward(c *Call, src uint32, w bt.Interval, budget int64) (hits 
 // It gives up (ok false) once it has read more than budget adjacency
 // entries, reachNodeCost more for each node settled (budget < 0: no limit).
 func reachSettleBackward(c *Call, src uint32, w bt.Interval, budget int64) (hits []reachHit, ok bool, err error) {
-	r := c.R
+	r := hot(c.R)
 	dep := make([]int64, r.NumNodes()) // departure+1; 0 = not reached
 	done := make([]bool, r.NumNodes())
 	h := reachHeap{max: true}
@@ -150,14 +167,28 @@ func reachSettleBackward(c *Call, src uint32, w bt.Interval, budget int64) (hits
 		if err := c.Work(int64(end + 1)); err != nil {
 			return nil, false, err
 		}
+		if r.native { // as forward: the reads inline on the in-memory engine
+			nat := r.nat
+			for _, v := range in[:end] {
+				iv := nat.Valid(v)
+				tau := min(l, iv.End-1) // >= iv.Start
+				if tau < w.Start || tau < iv.Start {
+					continue
+				}
+				if u := nat.Src(v); tau+1 > dep[u] {
+					dep[u] = tau + 1
+					h.push(tau, u)
+				}
+			}
+			continue
+		}
 		for _, v := range in[:end] {
 			iv := r.Valid(v)
 			tau := min(l, iv.End-1) // >= iv.Start
 			if tau < w.Start || tau < iv.Start {
 				continue
 			}
-			u := r.Src(v)
-			if tau+1 > dep[u] {
+			if u := r.Src(v); tau+1 > dep[u] {
 				dep[u] = tau + 1
 				h.push(tau, u)
 			}
