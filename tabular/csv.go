@@ -1,7 +1,6 @@
 package tabular
 
 import (
-	"encoding/csv"
 	"errors"
 	"fmt"
 	"io"
@@ -12,25 +11,20 @@ import (
 // quotes and newlines) or TSV (the same with tabs). The first line is the
 // header; every row must have as many cells as it.
 type delimited struct {
-	cr   *csv.Reader
+	cr   *csvParser
 	src  *counting
 	name string
 	cols []string
 }
 
 func newDelimited(in io.Reader, src *counting, name string, comma rune) (*delimited, error) {
-	cr := csv.NewReader(in)
-	cr.Comma = comma
-	cr.ReuseRecord = true
-	if comma == '\t' {
-		cr.LazyQuotes = true
-	}
-	hdr, err := cr.Read()
+	cr := newCSVParser(in, byte(comma), comma == '\t')
+	hdr, err := cr.read()
 	if err == io.EOF {
 		return nil, &CellError{Pos: Pos{File: name, Line: 1}, Msg: "the file is empty", Expected: "a header line naming the columns"}
 	}
 	if err != nil {
-		return nil, csvError(name, err)
+		return nil, csvCellError(name, err)
 	}
 	d := &delimited{cr: cr, src: src, name: name}
 	seen := map[string]bool{}
@@ -48,18 +42,14 @@ func newDelimited(in io.Reader, src *counting, name string, comma rune) (*delimi
 		seen[h] = true
 		d.cols = append(d.cols, h)
 	}
-	cr.FieldsPerRecord = len(d.cols)
+	cr.want = len(d.cols)
 	return d, nil
 }
 
-func csvError(name string, err error) error {
-	var pe *csv.ParseError
+func csvCellError(name string, err error) error {
+	var pe *csvError
 	if errors.As(err, &pe) {
-		msg := pe.Err.Error()
-		if errors.Is(pe.Err, csv.ErrFieldCount) {
-			msg = "wrong number of cells"
-		}
-		return &CellError{Pos: Pos{File: name, Line: int64(pe.Line)}, Msg: msg, Expected: "a row with one cell per header column"}
+		return &CellError{Pos: Pos{File: name, Line: pe.line}, Msg: pe.err.Error(), Expected: "a row with one cell per header column"}
 	}
 	return fmt.Errorf("%s: %w", name, err)
 }
@@ -67,15 +57,14 @@ func csvError(name string, err error) error {
 func (d *delimited) Columns() []string { return d.cols }
 
 func (d *delimited) Next(r *Row) error {
-	rec, err := d.cr.Read()
+	rec, err := d.cr.read()
 	if err != nil {
 		if err == io.EOF {
 			return io.EOF
 		}
-		return csvError(d.name, err)
+		return csvCellError(d.name, err)
 	}
-	line, _ := d.cr.FieldPos(0)
-	r.Pos = Pos{File: d.name, Line: int64(line)}
+	r.Pos = Pos{File: d.name, Line: d.cr.recLine}
 	r.Text, r.Obj, r.pq = rec, nil, nil
 	return nil
 }
