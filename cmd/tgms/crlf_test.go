@@ -29,7 +29,7 @@ func TestCSVCellCRLFRoundTrip(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, want := range []string{
-		"\n\"a\r\nx\",b,R,",                   // the uid's cell, raw
+		"\n\"a\r\nx\",b,R,",                 // the uid's cell, raw
 		`""note"":""line one\r\nline two""`, // the property, JSON-escaped CR LF
 		`""note"":""lf\nonly""`,             // a lone LF stays a lone LF
 	} {
