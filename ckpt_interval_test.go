@@ -47,3 +47,30 @@ func TestCheckpointIntervalGrowsWithCheckpoint(t *testing.T) {
 		t.Fatalf("explicit interval: checkpoint after %d bytes of log, want 1024", got)
 	}
 }
+
+// A bulk ingest of several group commits checkpoints once, when it is
+// all durable: the checkpoint then covers the whole log.
+func TestBulkIngestCheckpointsAtItsEnd(t *testing.T) {
+	db, err := Open(t.TempDir(), &Options{NoSync: true, Clock: testClock(), CheckpointBytes: 1 << 10, GroupEvents: ChunkEvents})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	ev := make([]bt.Event, 0, 3*ChunkEvents)
+	for i := range 3 * ChunkEvents {
+		ev = append(ev, bt.Event{Src: "a", Dst: "b", RelType: "E", VtS: int64(i)})
+	}
+	res, err := db.Ingest(ev, "", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Batches != 3 {
+		t.Fatalf("%d batches, want 3", res.Batches)
+	}
+	if db.ckptEnd != db.log.End() {
+		t.Fatalf("after the ingest the checkpoint covers the log up to %d of %d", db.ckptEnd, db.log.End())
+	}
+	if db.bulk {
+		t.Fatal("the ingest left the bulk flag set")
+	}
+}

@@ -149,6 +149,7 @@ type DB struct {
 	ckptEnd   int64
 	ckptSize  int64 // bytes of the checkpoint on disk (0: none)
 	ckptGrow  bool  // the checkpoint interval grows with the checkpoint (CheckpointBytes 0)
+	bulk      bool  // a bulk ingest is running: it checkpoints once, at its end
 	sealEnd   int64 // log offset the seal on disk covers
 	seal      eventlog.Seal
 	sealW     *eventlog.SealWriter // advances the seal (writable opens)
@@ -323,6 +324,17 @@ func (db *DB) ingest(ctx context.Context, events []bt.Event, nodeLabel string, s
 	// planned); the chunks were validated above.
 	planner := bt.Planner{Validated: true}
 	done := 0
+	// One checkpoint when the whole ingest is durable, not one image per
+	// 64 MiB of its log: an ingest much larger than the store would
+	// otherwise write the growing store several times over. (A crash
+	// midway replays the ingest's durable batches from the log.)
+	db.bulk = true
+	defer func() {
+		db.bulk = false
+		if db.failed == nil {
+			db.maybeCheckpoint()
+		}
+	}()
 	for len(chunks) > 0 {
 		if err := ctx.Err(); err != nil {
 			return res, fmt.Errorf("ingest stopped after %d durable events (%d batches): %w", done, res.Batches, err)
@@ -527,7 +539,7 @@ func (db *DB) plan(pl *bt.Planner, tt bt.Time, seq uint64, ops []bt.Op, fix bool
 }
 
 func (db *DB) maybeCheckpoint() {
-	if db.opt.CheckpointBytes > 0 && db.log.End()-db.ckptEnd >= db.checkpointAfter() {
+	if !db.bulk && db.opt.CheckpointBytes > 0 && db.log.End()-db.ckptEnd >= db.checkpointAfter() {
 		if err := db.checkpointLocked(); err != nil {
 			db.opt.Logf("checkpoint failed (the event log still has everything): %v", err)
 		}
