@@ -86,14 +86,23 @@ func lineEnd(line []byte) int {
 // read returns the next record's cells (valid until the next call), or
 // io.EOF after the last.
 func (p *csvParser) read() ([]string, error) {
+	if err := p.readRaw(); err != nil {
+		return nil, err
+	}
+	return p.cells(), nil
+}
+
+// readRaw reads the next record into p.text and p.ends, or returns
+// io.EOF after the last.
+func (p *csvParser) readRaw() error {
 	var line []byte
 	for {
 		l, err := p.readLine()
 		if err != nil {
-			return nil, err
+			return err
 		}
 		if len(l) == 0 {
-			return nil, io.EOF
+			return io.EOF
 		}
 		if len(l) > lineEnd(l) {
 			line = l
@@ -114,7 +123,7 @@ func (p *csvParser) read() ([]string, error) {
 				cell = cell[:len(cell)-lineEnd(cell)]
 			}
 			if !p.lazy && bytes.IndexByte(cell, '"') >= 0 {
-				return nil, &csvError{p.line, errBareQuote}
+				return &csvError{p.line, errBareQuote}
 			}
 			p.text = append(p.text, cell...)
 			p.ends = append(p.ends, len(p.text))
@@ -133,14 +142,14 @@ func (p *csvParser) read() ([]string, error) {
 				p.text = append(p.text, line...)
 				next, err := p.readLine()
 				if err != nil && err != io.EOF {
-					return nil, err
+					return err
 				}
 				if len(next) == 0 {
 					if !p.lazy {
-						return nil, &csvError{startLine, errQuote}
+						return &csvError{startLine, errQuote}
 					}
 					p.ends = append(p.ends, len(p.text))
-					return p.cells()
+					return p.counted()
 				}
 				line = next
 				continue
@@ -157,25 +166,30 @@ func (p *csvParser) read() ([]string, error) {
 				p.ends = append(p.ends, len(p.text))
 			case len(line) == lineEnd(line):
 				p.ends = append(p.ends, len(p.text))
-				return p.cells()
+				return p.counted()
 			case p.lazy:
 				p.text = append(p.text, '"')
 				continue
 			default:
-				return nil, &csvError{p.line, errQuote}
+				return &csvError{p.line, errQuote}
 			}
 			break
 		}
 	}
-	return p.cells()
+	return p.counted()
+}
+
+// counted checks the record's cell count.
+func (p *csvParser) counted() error {
+	if p.want > 0 && len(p.ends) != p.want {
+		return &csvError{p.recLine, errFieldCount}
+	}
+	return nil
 }
 
 // cells cuts the record's text into cells: one string for the record,
 // cells sharing it.
-func (p *csvParser) cells() ([]string, error) {
-	if p.want > 0 && len(p.ends) != p.want {
-		return nil, &csvError{p.recLine, errFieldCount}
-	}
+func (p *csvParser) cells() []string {
 	s := string(p.text)
 	p.fields = p.fields[:0]
 	prev := 0
@@ -183,7 +197,7 @@ func (p *csvParser) cells() ([]string, error) {
 		p.fields = append(p.fields, s[prev:e])
 		prev = e
 	}
-	return p.fields, nil
+	return p.fields
 }
 
 func (e *csvError) Unwrap() error { return e.err }
