@@ -107,7 +107,10 @@ type Options struct {
 	// Nil means standard error.
 	Logf func(format string, args ...any)
 	// CheckpointBytes is how much log may follow the checkpoint before a new
-	// one is written. 0 means 64 MiB; negative means only on Close.
+	// one is written. 0 means 64 MiB or the checkpoint's own size, whichever
+	// is larger, so the checkpoints a growing store writes add up to a few
+	// times its final image rather than to its square; negative means only
+	// on Close.
 	CheckpointBytes int64
 	// GroupEvents bounds how many events a bulk ingest applies before one
 	// group commit (one fsync). 0 means 200,000.
@@ -144,6 +147,9 @@ type DB struct {
 	published bt.Time // last durable transaction time; reads are pinned at or before it
 	clockLast bt.Time
 	ckptEnd   int64
+	ckptSize  int64 // bytes of the checkpoint on disk (0: none)
+	ckptGrow  bool  // the checkpoint interval grows with the checkpoint (CheckpointBytes 0)
+	bulk      bool  // a bulk ingest is running: it checkpoints once, at its end
 	sealEnd   int64 // log offset the seal on disk covers
 	seal      eventlog.Seal
 	sealW     *eventlog.SealWriter // advances the seal (writable opens)
@@ -318,6 +324,17 @@ func (db *DB) ingest(ctx context.Context, events []bt.Event, nodeLabel string, s
 	// planned); the chunks were validated above.
 	planner := bt.Planner{Validated: true}
 	done := 0
+	// One checkpoint when the whole ingest is durable, not one image per
+	// 64 MiB of its log: an ingest much larger than the store would
+	// otherwise write the growing store several times over. (A crash
+	// midway replays the ingest's durable batches from the log.)
+	db.bulk = true
+	defer func() {
+		db.bulk = false
+		if db.failed == nil {
+			db.maybeCheckpoint()
+		}
+	}()
 	for len(chunks) > 0 {
 		if err := ctx.Err(); err != nil {
 			return res, fmt.Errorf("ingest stopped after %d durable events (%d batches): %w", done, res.Batches, err)
@@ -522,11 +539,20 @@ func (db *DB) plan(pl *bt.Planner, tt bt.Time, seq uint64, ops []bt.Op, fix bool
 }
 
 func (db *DB) maybeCheckpoint() {
-	if db.opt.CheckpointBytes > 0 && db.log.End()-db.ckptEnd >= db.opt.CheckpointBytes {
+	if !db.bulk && db.opt.CheckpointBytes > 0 && db.log.End()-db.ckptEnd >= db.checkpointAfter() {
 		if err := db.checkpointLocked(); err != nil {
 			db.opt.Logf("checkpoint failed (the event log still has everything): %v", err)
 		}
 	}
+}
+
+// checkpointAfter is how much log may follow the checkpoint before
+// maybeCheckpoint writes a new one (see Options.CheckpointBytes).
+func (db *DB) checkpointAfter() int64 {
+	if db.ckptGrow {
+		return max(db.opt.CheckpointBytes, db.ckptSize)
+	}
+	return db.opt.CheckpointBytes
 }
 
 // Checkpoint writes a checkpoint now, so the next Open replays nothing.
@@ -561,12 +587,12 @@ func (db *DB) checkpointLocked() error {
 	db.store.Compact()
 	db.mu.Unlock()
 	db.mu.RLock()
-	_, err := db.store.WriteCheckpoint(filepath.Join(db.dir, CheckpointFile), engine.CheckpointInfo{StoreID: db.log.ID(), Last: last, Chain: db.log.Chain(), HasChain: true})
+	size, err := db.store.WriteCheckpoint(filepath.Join(db.dir, CheckpointFile), engine.CheckpointInfo{StoreID: db.log.ID(), Last: last, Chain: db.log.Chain(), HasChain: true})
 	db.mu.RUnlock()
 	if err != nil {
 		return err
 	}
-	db.ckptEnd = last.End
+	db.ckptEnd, db.ckptSize = last.End, size
 	db.ckptID = db.log.ID()
 	return nil
 }

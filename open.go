@@ -30,7 +30,7 @@ func Open(dir string, opt *Options) (*DB, error) {
 		db.opt.Logf = func(format string, args ...any) { fmt.Fprintf(os.Stderr, "tgms: "+format+"\n", args...) }
 	}
 	if db.opt.CheckpointBytes == 0 {
-		db.opt.CheckpointBytes = 64 << 20
+		db.opt.CheckpointBytes, db.ckptGrow = 64<<20, true
 	}
 	if db.opt.GroupEvents <= 0 {
 		db.opt.GroupEvents = 200_000
@@ -336,6 +336,9 @@ func (db *DB) recover() error {
 	db.ckptID = eventlog.StoreID{}
 	if ckpt != nil {
 		db.ckptID = ckpt.id
+		if st, err := os.Stat(ckptPath); err == nil {
+			db.ckptSize = st.Size()
+		}
 	}
 	if !db.opt.ReadOnly {
 		return db.startWitness()

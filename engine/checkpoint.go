@@ -631,11 +631,10 @@ func decodeStore(r *ckptReader, chained bool) (*Store, CheckpointInfo) {
 		}
 		s.eOps.Append(ops)
 		s.noteExtent(bt.Interval{Start: vs, End: ve})
-		s.out[src] = append(s.out[src], v)
-		s.in[dst] = append(s.in[dst], v)
 		c := durationClass(ve - vs)
 		classes[c] = append(classes[c], v)
 	}
+	s.buildAdjacency()
 	s.autoBase = s.autoBase[:1]
 	for seq := 1; seq <= nb; seq++ {
 		a, b := s.batchAuto[seq], s.batchAuto[seq+1]
@@ -657,10 +656,6 @@ func decodeStore(r *ckptReader, chained bool) (*Store, CheckpointInfo) {
 		if !slices.IsSortedFunc(l, less) {
 			slices.SortFunc(l, less)
 		}
-	}
-	for i := range s.out {
-		sortIfNeeded(s.out[i])
-		sortIfNeeded(s.in[i])
 	}
 	for c := range classes {
 		sortIfNeeded(classes[c])
@@ -689,7 +684,26 @@ func readNoFollow(path string) ([]byte, error) {
 		return nil, err
 	}
 	defer f.Close()
-	return io.ReadAll(f)
+	// Read into a buffer of the file's size, as os.ReadFile does: growing
+	// one by doubling would hold up to twice a large checkpoint at once.
+	var size int64
+	if st, err := f.Stat(); err == nil && st.Mode().IsRegular() {
+		size = st.Size()
+	}
+	data := make([]byte, 0, size+1)
+	for {
+		n, err := f.Read(data[len(data):cap(data)])
+		data = data[:len(data)+n]
+		if err == io.EOF {
+			return data, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+		if len(data) == cap(data) {
+			data = slices.Grow(data, len(data)/4+512)
+		}
+	}
 }
 
 // DecodeImage loads a store from the bytes of a checkpoint file held in a

@@ -5,7 +5,9 @@
 // # Formats
 //
 // CSV is RFC 4180 (quoted cells may hold commas, quotes and newlines); TSV
-// is the same with tabs. Both need a header line naming the columns (a
+// is the same with tabs. Records end at LF or CR LF; a quoted cell keeps
+// its bytes exactly, so a CR LF inside one stays CR LF (encoding/csv would
+// make it LF). Both need a header line naming the columns (a
 // UTF-8 byte-order mark is dropped; empty or repeated names are refused),
 // and every row has one cell per header column. JSONL is one JSON object
 // per line (blank lines skipped); a field is a column. Parquet files must

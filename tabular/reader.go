@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 )
 
 // Row is one row as a reader delivers it: Text for CSV and TSV (cells as
@@ -120,7 +121,7 @@ func Open(path, format string) (Reader, error) {
 type counting struct {
 	f    *os.File
 	h    hash.Hash
-	n    int64
+	n    atomic.Int64 // read by Done while a parser goroutine reads the file
 	size int64
 }
 
@@ -131,7 +132,7 @@ func newCounting(f *os.File, size int64) *counting {
 func (c *counting) Read(p []byte) (int, error) {
 	n, err := c.f.Read(p)
 	c.h.Write(p[:n])
-	c.n += int64(n)
+	c.n.Add(int64(n))
 	return n, err
 }
 
@@ -139,7 +140,7 @@ func (c *counting) done() float64 {
 	if c.size <= 0 {
 		return 1
 	}
-	return min(1, float64(c.n)/float64(c.size))
+	return min(1, float64(c.n.Load())/float64(c.size))
 }
 
 func (c *counting) sum() string { return hex.EncodeToString(c.h.Sum(nil)) }

@@ -71,7 +71,9 @@ func main() {
 		stop()
 	}()
 	root := newRoot(os.Stdout, os.Stderr)
+	stopProfiles := startProfiles()
 	err := root.ExecuteContext(ctx)
+	stopProfiles()
 	if err == nil {
 		return
 	}
@@ -190,7 +192,7 @@ Times are accepted as microseconds since the epoch or RFC 3339.`,
 	})
 	root.AddCommand(
 		newDemo(), newIngest(), newWrite(), newSynth(), newReplay(), newImport(),
-		newStats(), newExport(), newDigest(), newCheckpoint(), newCall(), newOps(), newBench(), newPlanCmd(), newTraceCmd(), newAnswersCmd(), newVerify(), newTasks(), newScore(), newEvalCmd(), newAsk(), newServe(),
+		newStats(), newFootprint(), newExport(), newDigest(), newCheckpoint(), newCall(), newOps(), newBench(), newPlanCmd(), newTraceCmd(), newAnswersCmd(), newVerify(), newTasks(), newScore(), newEvalCmd(), newAsk(), newServe(),
 	)
 	root.AddCommand(newCheck(), newCampaign(), newErase())
 	addStoreFlags(root)
