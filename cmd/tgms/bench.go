@@ -111,8 +111,8 @@ func runPeers(cmd *cobra.Command, db *tgms.DB, qs []bench.Query, names []string,
 		return err
 	}
 	loads := map[string]peers.LoadStats{}
-	step("native durable ingest")
-	native, err := peers.NativeIngest(t, filepath.Join(tmp, "native"))
+	step("native durable load of the store's log (the same version tables)")
+	native, err := peers.NativeLoad(db, t, filepath.Join(tmp, "native"))
 	if err != nil {
 		return err
 	}
@@ -164,7 +164,7 @@ func runPeers(cmd *cobra.Command, db *tgms.DB, qs []bench.Query, names []string,
 			l := loads[n]
 			fmt.Fprintf(w, "%-10s %9.2f %9.2f %9.2f %12.0f %12.1f\n", n, l.Seconds, l.CopySeconds, l.IndexSeconds, l.RowsPerSec, l.BytesPerEdge)
 		}
-		fmt.Fprintln(w, "(native: durable ingest of the believed edge events into a new store; peers: bulk load of both tables, then indexes and ANALYZE; rows/s over all of it)")
+		fmt.Fprintln(w, "(native: durable replay of every batch of the store's log into a new store, the same node and edge versions, digest checked; peers: bulk load of both tables, then indexes and ANALYZE; rows/s over node and edge versions)")
 		peers.Print(w, rows, ran)
 	}
 	if bad > 0 {
