@@ -38,8 +38,10 @@ and into a PostgreSQL 15 server started on a free loopback port from
 runs as user postgres). Every query's answer is checked equal to the
 native one before it is timed; then the systems are timed interleaved and
 the table gives each p50, the peer/native ratio and the answer size, with
-each system's load rate (bulk load, then indexes and ANALYZE) and bytes
-per edge version on disk. Each query gets --warmups untimed runs per
+each system's load rate (peers: bulk load, then indexes and ANALYZE;
+native: a durable replay of the store's whole log into a new store, the
+same node and edge versions, history included, its digest checked) and
+bytes per edge version on disk. Each query gets --warmups untimed runs per
 system (none for a system whose checked run took over a second), then
 --min-reps timed rounds however slow, and more up to --reps while
 --budget lasts; progress goes to stderr. The table leads with cold figures (each run straight after another
