@@ -73,7 +73,8 @@
 //     not kept: B-trees on vt_e (and on nodes' vt_s, vt_e) for the
 //     boundary form, which read every edge ending between t1 and t2
 //     (27,000 rows to keep 364), slower than the GiST probe. DuckDB runs
-//     the boundary form as plain comparisons that its zone maps prune.
+//     the boundary form as plain comparisons that its zone maps prune
+//     (single-threaded, 15–18 → 8.5–10 ms).
 //     The GiST builds (about 17 s at 1M) count in PostgreSQL's load time.
 //   - reach.window (temporal_reachability): a set-at-a-time loop on both,
 //     one relaxation round per statement batch over temporary tables.
