@@ -235,6 +235,31 @@ const diffCap = 10_000
 
 func diffSQL(d dialect, a args) string {
 	t1, t2 := a.int("t1"), a.int("t2")
+	// Only versions valid at exactly one of t1 and t2 can differ: a
+	// version valid at both is the same on both sides, and at one instant
+	// an identity has at most one believed version. So each side reads
+	// the versions with a boundary between t1 and t2 (valid at t1 and
+	// ended by t2, or started after t1 and valid at t2), through the
+	// interval index (PostgreSQL: GiST containment of the instant, then
+	// the other end), or by plain comparisons the zone maps prune
+	// (DuckDB), instead of the whole of both snapshots.
+	lo, hi := min(t1, t2), max(t1, t2)
+	endsIn := func(x string) string { // valid at lo, not at hi
+		if d.rangeIndex {
+			return fmt.Sprintf("%s AND %s.vt_e <= %d", d.validIn(x, lo), x, hi)
+		}
+		return fmt.Sprintf("%[1]s.vt_e > %[2]d AND %[1]s.vt_e <= %[3]d AND %[1]s.vt_s <= %[2]d", x, lo, hi)
+	}
+	startsIn := func(x string) string { // valid at hi, not at lo
+		if d.rangeIndex {
+			return fmt.Sprintf("%s AND %s.vt_s > %d", d.validIn(x, hi), x, lo)
+		}
+		return fmt.Sprintf("%[1]s.vt_s > %[2]d AND %[1]s.vt_s <= %[3]d AND %[1]s.vt_e > %[3]d", x, lo, hi)
+	}
+	at1, at2 := endsIn, startsIn
+	if t1 > t2 {
+		at1, at2 = startsIn, endsIn
+	}
 	return fmt.Sprintf(`WITH
 n1 AS (SELECT n.uid, n.vid, n.label, n.props FROM nodes n WHERE %[1]s AND %[3]s),
 n2 AS (SELECT n.uid, n.vid, n.label, n.props FROM nodes n WHERE %[2]s AND %[3]s),
@@ -250,8 +275,7 @@ d AS (
 SELECT cat, id, n FROM (
   SELECT cat, id, count(*) OVER (PARTITION BY cat) AS n, row_number() OVER (PARTITION BY cat ORDER BY id) AS rn FROM d) x
 WHERE rn <= %[7]d`,
-		d.validIn("n", t1), d.validIn("n", t2), believed("n", a.tt),
-		d.validIn("e", t1), d.validIn("e", t2), believed("e", a.tt), diffCap)
+		at1("n"), at2("n"), believed("n", a.tt), at1("e"), at2("e"), believed("e", a.tt), diffCap)
 }
 
 func diffOurs(p map[string]any) []string {

@@ -2,20 +2,15 @@ package peers
 
 import (
 	"context"
-	"encoding/csv"
 	"fmt"
 	"io"
 	"maps"
-	"os"
-	"path/filepath"
 	"slices"
 	"sort"
-	"strconv"
 	"time"
 
 	"github.com/tgms-go/tgms"
 	"github.com/tgms-go/tgms/bench"
-	bt "github.com/tgms-go/tgms/bitemporal"
 	"github.com/tgms-go/tgms/ops"
 )
 
@@ -272,73 +267,6 @@ func answerSize(p map[string]any) int64 {
 	}
 	n, _ := p["count"].(int64)
 	return n
-}
-
-// NativeIngest measures the native write path on the exported tables: the
-// edge versions believed now are ingested as events, durably (fsync), into
-// a new store in dir; the store's files on disk give the bytes per version.
-func NativeIngest(t *Tables, dir string) (LoadStats, error) {
-	f, err := os.Open(t.EdgesCSV)
-	if err != nil {
-		return LoadStats{}, err
-	}
-	defer f.Close()
-	r := csv.NewReader(f)
-	r.ReuseRecord = true
-	var evs []bt.Event
-	for {
-		rec, err := r.Read()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			return LoadStats{}, fmt.Errorf("read %s: %w", t.EdgesCSV, err)
-		}
-		if rec[8] != strconv.FormatInt(bt.OpenEnd, 10) {
-			continue // no longer believed
-		}
-		vs, _ := strconv.ParseInt(rec[5], 10, 64)
-		ve, _ := strconv.ParseInt(rec[6], 10, 64)
-		ev := bt.Event{Src: rec[2], Dst: rec[3], RelType: rec[4], VtS: vs, VtE: ve}
-		if rec[9] != "{}" {
-			ev.Props = bt.Props(rec[9])
-		}
-		evs = append(evs, ev)
-	}
-	db, err := tgms.Open(dir, &tgms.Options{})
-	if err != nil {
-		return LoadStats{}, err
-	}
-	start := time.Now()
-	if _, err := db.Ingest(evs, "Node", nil); err != nil {
-		db.Close()
-		return LoadStats{}, fmt.Errorf("native ingest: %w", err)
-	}
-	secs := time.Since(start).Seconds()
-	if err := db.Close(); err != nil {
-		return LoadStats{}, err
-	}
-	size, err := dirSize(dir)
-	if err != nil {
-		return LoadStats{}, err
-	}
-	return LoadStats{Seconds: secs, RowsPerSec: float64(len(evs)) / secs, DiskBytes: size,
-		BytesPerEdge: float64(size) / float64(max(1, len(evs)))}, nil
-}
-
-func dirSize(dir string) (int64, error) {
-	var n int64
-	err := filepath.WalkDir(dir, func(_ string, d os.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return err
-		}
-		fi, err := d.Info()
-		if err == nil {
-			n += fi.Size()
-		}
-		return err
-	})
-	return n, err
 }
 
 // Print writes the table: cold p50 per system (each run straight after
