@@ -14,7 +14,7 @@ import (
 
 func newCampaign() *cobra.Command {
 	cmd := &cobra.Command{
-		Use:   "campaign (crash | corrupt | diskfull) --trials N",
+		Use:   "campaign (crash | corrupt | diskfull | fscrash) --trials N | soak --duration D | overload",
 		Short: "Fault campaigns: crash, corruption and disk full against the store's write and open paths",
 		Long: `Fault campaigns that check the store's durability and integrity claims.
 Each trial runs a deterministic workload (every write op kind, group
@@ -144,7 +144,7 @@ a new directory in the system temp dir, removed at the end).`,
 			c.Flags().BoolVar(&fsReorder, "reorder", false, "also let a random subset of the unsynced writes reach the disk, reordered in 512-byte pieces")
 		}
 	}
-	cmd.AddCommand(newCrashChild())
+	cmd.AddCommand(newCrashChild(), newSoak(), newSoakWriter())
 	return cmd
 }
 
