@@ -144,7 +144,7 @@ a new directory in the system temp dir, removed at the end).`,
 			c.Flags().BoolVar(&fsReorder, "reorder", false, "also let a random subset of the unsynced writes reach the disk, reordered in 512-byte pieces")
 		}
 	}
-	cmd.AddCommand(newCrashChild(), newSoak(), newSoakWriter())
+	cmd.AddCommand(newCrashChild(), newSoak(), newSoakWriter(), newOverload())
 	return cmd
 }
 
