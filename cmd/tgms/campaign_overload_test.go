@@ -11,13 +11,9 @@ import (
 // A short overload run: every level answers, p99 is at least p50, the
 // idle latency recovers; with one heavy slot and a 5 ms deadline the
 // server sheds heavy calls with E_BUSY and the run counts them.
-func TestOverloadCampaign(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds and runs the binary")
-	}
-	bin := buildBinary(t)
+func overloadCampaign(t *testing.T, bin string) {
 	rep, err := campaign.Overload(context.Background(), campaign.OverloadConfig{Binary: bin, Dir: t.TempDir(), Seed: 2, Batches: 400,
-		Levels: []int{1, 8}, PerLevel: 2 * time.Second, IdleCalls: 10})
+		Levels: []int{1, 8}, PerLevel: time.Second, IdleCalls: 10})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -37,7 +33,7 @@ func TestOverloadCampaign(t *testing.T) {
 	}
 
 	shed, err := campaign.Overload(context.Background(), campaign.OverloadConfig{Binary: bin, Dir: t.TempDir(), Seed: 2, Batches: 400,
-		Levels: []int{16}, PerLevel: 2 * time.Second, IdleCalls: 5, Heavy: 1, Deadline: 5 * time.Millisecond, HeavyShare: 0.9})
+		Levels: []int{16}, PerLevel: time.Second, IdleCalls: 5, Heavy: 1, Deadline: 5 * time.Millisecond, HeavyShare: 0.9})
 	if err != nil {
 		t.Fatal(err)
 	}
