@@ -38,6 +38,10 @@ the result against the digest of each prefix of that workload.
             seeds S, S+1, ... until --trials distinct (workload, crash
             point) pairs ran; --reorder also lets a random part of the
             unsynced writes through, reordered (two images per point)
+  soak      a writer killed and restarted at random for --duration under 8
+            readers checking their plans' digests (see 'campaign soak -h')
+  overload  'tgms serve' under 1, 4, 16 and 64 concurrent clients (see
+            'campaign overload -h')
 
 Exit status 0 when every trial passed (crash and diskfull: all OK; corrupt:
 no LOST or SILENT), 1 otherwise. Scratch stores live under --dir (default
