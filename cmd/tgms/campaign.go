@@ -14,7 +14,7 @@ import (
 
 func newCampaign() *cobra.Command {
 	cmd := &cobra.Command{
-		Use:   "campaign (crash | corrupt | diskfull) --trials N",
+		Use:   "campaign (crash | corrupt | diskfull | fscrash) --trials N | soak --duration D | overload",
 		Short: "Fault campaigns: crash, corruption and disk full against the store's write and open paths",
 		Long: `Fault campaigns that check the store's durability and integrity claims.
 Each trial runs a deterministic workload (every write op kind, group
@@ -38,6 +38,10 @@ the result against the digest of each prefix of that workload.
             seeds S, S+1, ... until --trials distinct (workload, crash
             point) pairs ran; --reorder also lets a random part of the
             unsynced writes through, reordered (two images per point)
+  soak      a writer killed and restarted at random for --duration under 8
+            readers checking their plans' digests (see 'campaign soak -h')
+  overload  'tgms serve' under 1, 4, 16 and 64 concurrent clients (see
+            'campaign overload -h')
 
 Exit status 0 when every trial passed (crash and diskfull: all OK; corrupt:
 no LOST or SILENT), 1 otherwise. Scratch stores live under --dir (default
@@ -144,7 +148,7 @@ a new directory in the system temp dir, removed at the end).`,
 			c.Flags().BoolVar(&fsReorder, "reorder", false, "also let a random subset of the unsynced writes reach the disk, reordered in 512-byte pieces")
 		}
 	}
-	cmd.AddCommand(newCrashChild())
+	cmd.AddCommand(newCrashChild(), newSoak(), newSoakWriter(), newOverload())
 	return cmd
 }
 
