@@ -118,6 +118,19 @@ type Telemetry struct {
 	StepsMs map[string]float64 `json:"steps_ms"`
 }
 
+// Footprint is the in-memory size of the payloads the trace's steps hold
+// for later references, as the plan's memory budget measures them, plus
+// its answer.
+func (t *Trace) Footprint() int64 {
+	var n int64
+	for i := range t.Steps {
+		if t.Steps[i].full != nil {
+			n += t.Steps[i].bytes
+		}
+	}
+	return n + canon.Footprint(t.Answer)
+}
+
 // Step returns the record of a step.
 func (t *Trace) Step(id string) (*StepRecord, bool) {
 	for i := range t.Steps {

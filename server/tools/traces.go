@@ -8,21 +8,39 @@ import (
 
 // TraceCache keeps the traces this server produced, by trace digest, so
 // that agents can cite them (tgms://trace/<digest>, verify_answer,
-// trace_verify) without sending them back. It holds at most its capacity;
-// the oldest trace goes first. Nothing is written to disk.
+// trace_verify) without sending them back. It holds at most its capacity
+// of traces and of bytes (the payloads the traces' steps hold, as the
+// plan budget measures them); the oldest trace goes first, and the newest
+// is always kept. Nothing is written to disk.
 type TraceCache struct {
-	mu    sync.Mutex
-	cap   int
-	order []string
-	byDig map[string]*exec.Trace
+	mu       sync.Mutex
+	cap      int
+	maxBytes int64
+	bytes    int64
+	order    []string
+	byDig    map[string]*exec.Trace
+	size     map[string]int64
 }
 
-// NewTraceCache holds up to n traces (n <= 0: 256).
+// DefaultTraceCacheBytes bounds the payloads a trace cache holds.
+const DefaultTraceCacheBytes = 64 << 20
+
+// NewTraceCache holds up to n traces (n <= 0: 256) and up to
+// DefaultTraceCacheBytes of their payloads.
 func NewTraceCache(n int) *TraceCache {
+	return NewTraceCacheBytes(n, 0)
+}
+
+// NewTraceCacheBytes holds up to n traces (n <= 0: 256) and up to
+// maxBytes of their payloads (maxBytes <= 0: DefaultTraceCacheBytes).
+func NewTraceCacheBytes(n int, maxBytes int64) *TraceCache {
 	if n <= 0 {
 		n = 256
 	}
-	return &TraceCache{cap: n, byDig: map[string]*exec.Trace{}}
+	if maxBytes <= 0 {
+		maxBytes = DefaultTraceCacheBytes
+	}
+	return &TraceCache{cap: n, maxBytes: maxBytes, byDig: map[string]*exec.Trace{}, size: map[string]int64{}}
 }
 
 // Put keeps a trace.
@@ -32,16 +50,29 @@ func (c *TraceCache) Put(tr *exec.Trace) {
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	n := tr.Footprint()
 	if _, ok := c.byDig[tr.TraceDigest]; ok {
-		c.byDig[tr.TraceDigest] = tr
+		c.bytes += n - c.size[tr.TraceDigest]
+		c.byDig[tr.TraceDigest], c.size[tr.TraceDigest] = tr, n
 		return
 	}
-	if len(c.order) == c.cap {
-		delete(c.byDig, c.order[0])
+	c.order = append(c.order, tr.TraceDigest)
+	c.byDig[tr.TraceDigest], c.size[tr.TraceDigest] = tr, n
+	c.bytes += n
+	for len(c.order) > 1 && (len(c.order) > c.cap || c.bytes > c.maxBytes) {
+		old := c.order[0]
+		c.bytes -= c.size[old]
+		delete(c.byDig, old)
+		delete(c.size, old)
 		c.order = c.order[1:]
 	}
-	c.order = append(c.order, tr.TraceDigest)
-	c.byDig[tr.TraceDigest] = tr
+}
+
+// Bytes is the size of the payloads the kept traces hold.
+func (c *TraceCache) Bytes() int64 {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.bytes
 }
 
 // Get finds a trace by digest.
