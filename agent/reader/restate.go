@@ -98,6 +98,32 @@ func (x *extractor) restatedUnit(i int) bool {
 	return false
 }
 
+// restatedSingle reports whether "single" at i stands right before a
+// period word ("which single hour", "the single busiest day", "which
+// single calendar day") in a question asking for the busiest period: the
+// busiest period is one period, so "single" restates what is asked.
+// Before anything else ("single messages", "a single recipient") it
+// restricts what is counted, and is refused.
+func (x *extractor) restatedSingle(i int) bool {
+	if x.toks[i].low != "single" {
+		return false
+	}
+	_, peak := x.s.concepts[cPeak]
+	_, most := x.s.concepts[cMost]
+	if !peak && !most {
+		return false
+	}
+	k := i + 1
+	if w := x.tok(k).low; w == "busiest" || w == "calendar" {
+		k++
+	}
+	switch x.tok(k).low {
+	case "hour", "day", "week", "month", "year", "bucket", "period", "minute":
+		return true
+	}
+	return false
+}
+
 // boundsDelta reports whether the upper-bound word at i ("maximum",
 // "max", "less" in "or less") stands right beside a duration in a
 // question about motifs or follow-ups, whose δ is an upper bound already:
