@@ -18,9 +18,9 @@ var synonyms = map[string]string{
 	cNodeNoun:   "colleague colleagues co-worker co-workers coworker coworkers workfellow employee employees staff confrere individual member",
 	cSenders:    "sender",
 	cRecipients: "addressee addressees recipient",
-	cPartner:    "counterpart counterparty counterparties",      // counterparty: the review's addition (WordNet lacks it)
+	cPartner:    "counterpart counterparty counterparties",                                   // counterparty: the review's addition (WordNet lacks it)
 	cSend:       "mailed emailed netmailed gave given outbound address addressed addressing", // give (v. 1, "transfer possession"): the review's addition; outbound: similar to outgoing (adj. 1); address v.3, "put an address on (an envelope)", as in "address a mail to"
-	cReceive:    "receive getting", // get v.1, "come into the possession of something concrete or abstract"
+	cReceive:    "receive getting",                                                           // get v.1, "come into the possession of something concrete or abstract"
 	cNew:        "appear join",
 	cBurst:      "upsurge upsurges spate spates",
 	cCorrect:    "rectify rectified rectification",
