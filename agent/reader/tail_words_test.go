@@ -50,3 +50,34 @@ func TestTailWordsRefused(t *testing.T) {
 		}
 	}
 }
+
+// A date written without a year takes the one year the question writes,
+// in a store of several years; with two years written, a two-digit year
+// or a belief time written, it is refused as before.
+func TestTailYearFromQuestion(t *testing.T) {
+	env := reader.Env{VtMin: 1041379200000000, VtMax: 1136073600000000, IsNode: uidBelow(1900)} // 2003–2005
+	for _, c := range []struct{ q, line string }{
+		{"In 2004, using 10-day buckets counted from Jan 1, which bucket was the busiest?", "Jan 1: year 2004: the only year the question writes"},
+		{"Which 10-day bucket of 2004 had the most messages, buckets counted from January 1?", "[2004-01-01T00:00Z, 2005-01-01T00:00Z)"},
+	} {
+		r, err := reader.Read(c.q, env)
+		if err != nil {
+			t.Errorf("%q: %v", c.q, err)
+			continue
+		}
+		if r.Intent != "busiest-bucket" || !strings.Contains(r.Line(), c.line) {
+			t.Errorf("%q: read as %s (%s), want %q", c.q, r.Intent, r.Line(), c.line)
+		}
+	}
+	for _, q := range []string{
+		"How many messages were sent from December 20, 2004 to January 5?",                         // the year written is another date's
+		"How many messages were sent from May 1 to May 10, as the store believed on June 1, 2005?", // a belief time's year
+		"How many messages were sent from May 1 to May 10, as of transaction time 2005-06-01?",
+		"How many messages were sent from 5/1/04 to May 10?", // a two-digit year
+		"How many messages were sent between January 5 and 2004-02-01, and from 2005-01-01 on?",
+	} {
+		if r, err := reader.Read(q, env); err == nil {
+			t.Errorf("%q: read as %s (%s), want a refusal", q, r.Intent, r.Line())
+		}
+	}
+}
