@@ -56,7 +56,9 @@
 //     show, pull up), nouns pointing at the data as a whole (whole,
 //     entire, things, archive, institution), pronouns and free relatives
 //     (whoever), mentions ("@here"), "UTC" beside a time (the default zone
-//     restated), ", meaning" and "that is to say" before a restatement,
+//     restated), ", meaning", "that is to say" and "I mean" before a
+//     restatement, "working" before "week" when the window written is
+//     one Monday to Friday,
 //     epistemic hedges ("perhaps", "as far as the store knows"), "today"
 //     after a verb of the store's state ("as the archive stands today":
 //     the latest belief), and "single" right before the period a

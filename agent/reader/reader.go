@@ -244,7 +244,7 @@ func (x *extractor) concepts() error {
 					}
 					return &Refusal{Problem: fmt.Sprintf("I could not read the date %q (did you mean %s?)", x.span(a, b), strings.ToUpper(m[:1])+m[1:]), Missing: []string{"time"}}
 				}
-				if numberWords[t.low] > 0 || unitUS[t.low] > 0 || sizeNouns[t.low] && x.numberBefore(i) >= 0 || t.low == "single" {
+				if numberWords[t.low] > 0 || unitUS[t.low] > 0 || sizeNouns[t.low] && x.numberBefore(i) >= 0 || t.low == "single" || t.low == "working" {
 					deferred = append(deferred, i) // read once every concept is known
 					continue
 				}
@@ -273,7 +273,7 @@ func (x *extractor) concepts() error {
 	}
 	restated := map[int]bool{}
 	for _, i := range deferred {
-		if n := x.numberBefore(i); sizeNouns[x.toks[i].low] && n >= 0 && restated[n] || numberWords[x.toks[i].low] > 0 && x.restatedSize(i) || x.restatedUnit(i) || x.restatedSingle(i) {
+		if n := x.numberBefore(i); sizeNouns[x.toks[i].low] && n >= 0 && restated[n] || numberWords[x.toks[i].low] > 0 && x.restatedSize(i) || x.restatedUnit(i) || x.restatedSingle(i) || x.restatedWorkWeek(i) {
 			restated[i] = true
 			x.s.ignored = append(x.s.ignored, x.toks[i].text)
 			continue

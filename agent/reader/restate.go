@@ -1,6 +1,9 @@
 package reader
 
-import "strings"
+import (
+	"strings"
+	"time"
+)
 
 // A cardinal written in words that no slot reads is a refusal, like any
 // number, unless it restates a size the question already fixes, and so
@@ -122,6 +125,28 @@ func (x *extractor) restatedSingle(i int) bool {
 		return true
 	}
 	return false
+}
+
+// restatedWorkWeek reports whether "working" at i, before "week",
+// restates the window the question writes: "the working week" is Monday
+// to Friday, so it is ignored when the written times span exactly one
+// Monday 00:00 to the Saturday 00:00 after it, and refused otherwise (a
+// working week of some other window would restrict it to its weekdays).
+func (x *extractor) restatedWorkWeek(i int) bool {
+	if x.toks[i].low != "working" || x.tok(i+1).low != "week" || len(x.s.times) == 0 {
+		return false
+	}
+	lo, hi := x.s.times[0].w.start, x.s.times[0].w.start
+	for _, t := range x.s.times {
+		end := t.w.end
+		if t.w.prec == PrecInstant {
+			end = t.w.start // "midnight at the end of the Friday": an instant, not its microsecond
+		}
+		lo, hi = min(lo, t.w.start), max(hi, end)
+	}
+	d := time.UnixMicro(lo).UTC()
+	return d.Weekday() == time.Monday && d.Hour() == 0 && d.Minute() == 0 && d.Second() == 0 && d.Nanosecond() == 0 &&
+		hi-lo == 5*86_400_000_000
 }
 
 // boundsDelta reports whether the upper-bound word at i ("maximum",
