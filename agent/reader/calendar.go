@@ -2,6 +2,7 @@ package reader
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -509,6 +510,11 @@ func (p *timeParser) inferYear(period func(y int) (int64, int64)) (int, string, 
 			fit = append(fit, y)
 		}
 	}
+	// The one year the question writes, when the store's extent has it: a
+	// year outside the extent is a belief time's, not the window's.
+	if y, ok := p.writtenYear(); ok && len(fit) > 1 && slices.Contains(fit, y) {
+		return y, fmt.Sprintf("year %d: the only year the question writes", y), nil
+	}
 	switch len(fit) {
 	case 1:
 		return fit[0], fmt.Sprintf("year %d: the only one in the store's extent", fit[0]), nil
@@ -516,4 +522,64 @@ func (p *timeParser) inferYear(period func(y int) (int64, int64)) (int, string, 
 		return 0, "", fmt.Errorf("which year? no year of the store's extent (%d–%d) has it", y0, y1)
 	}
 	return 0, "", fmt.Errorf("which year? the store's extent has %d of them (%d–%d); add the year", len(fit), fit[0], fit[len(fit)-1])
+}
+
+// writtenYear is the one year the question writes, in any of its times
+// ("of 2011", "2004-05-03", "Q3 2004", "3/24/2013"): a date written
+// without a year beside it ("buckets from Jan 1", "counted from the first
+// of January") is in that year. A question that writes two years, a year
+// only as two digits, or a belief time, fills in none this way.
+func (p *timeParser) writtenYear() (int, bool) {
+	year := 0
+	for _, t := range p.toks {
+		if t.kind == tWord && (beliefWords[t.low] || beliefCue[t.low]) {
+			return 0, false // a year written there may be a belief time's
+		}
+		if t.kind == tWord || t.kind == tPunct {
+			continue
+		}
+		txt := t.text
+		runs := digitRuns(txt)
+		if t.kind == tSlash && len(runs) == 3 && len(runs[0]) != 4 && len(runs[2]) != 4 {
+			return 0, false // "8/5/13": a two-digit year
+		}
+		for _, g := range runs {
+			if len(g) != 4 {
+				continue
+			}
+			y, _ := strconv.Atoi(g)
+			if y < 1000 || y > 2999 {
+				continue
+			}
+			if year != 0 && year != y {
+				return 0, false
+			}
+			year = y
+		}
+	}
+	return year, year != 0
+}
+
+// beliefCue are words, besides beliefWords, that may lead in a belief
+// time ("as the archive stood at T", "before the correction at T").
+var beliefCue = map[string]bool{"stood": true, "stands": true, "correction": true, "corrections": true, "corrected": true,
+	"batch": true, "batches": true, "believe": true, "believes": true}
+
+// digitRuns are the maximal runs of ASCII digits in s.
+func digitRuns(s string) []string {
+	var out []string
+	start := -1
+	for k := 0; k <= len(s); k++ {
+		if k < len(s) && s[k] >= '0' && s[k] <= '9' {
+			if start < 0 {
+				start = k
+			}
+			continue
+		}
+		if start >= 0 {
+			out = append(out, s[start:k])
+			start = -1
+		}
+	}
+	return out
 }

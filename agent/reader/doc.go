@@ -56,7 +56,13 @@
 //     show, pull up), nouns pointing at the data as a whole (whole,
 //     entire, things, archive, institution), pronouns and free relatives
 //     (whoever), mentions ("@here"), "UTC" beside a time (the default zone
-//     restated), and ", meaning" before a restatement. By position: words
+//     restated), ", meaning", "that is to say" and "I mean" before a
+//     restatement, "working" before "week" when the window written is
+//     one Monday to Friday,
+//     epistemic hedges ("perhaps", "as far as the store knows"), "today"
+//     after a verb of the store's state ("as the archive stands today":
+//     the latest belief), and "single" right before the period a
+//     busiest-period question asks for ("which single day"). By position: words
 //     that only describe a named node, since a uid names one node and a
 //     modifier of it restricts nothing (describe.go: "the escrow desk
 //     n2125", "flagged account n3759", "the auditor (node n1005)", "n168
@@ -98,7 +104,9 @@
 // "May 3, 2004 at 15:30 UTC", "3pm", "midnight", "10:00+02:00"); months
 // ("May 2004", "in June": a missing year is filled in when exactly one
 // year of the store's extent fits, or inside parentheses after a period
-// of one year, which it restates, and the reading says so); weeks ("the
+// of one year, which it restates, or when the question writes one year
+// only, in no belief time, and the store's extent has it; the reading
+// says so); weeks ("the
 // first week of June 2004" is June 1–7, "the last week of …" the last
 // seven days, "the week of May 3, 2004" seven days from then, "2004-W23"
 // and "week 23 of 2004" ISO weeks); quarters ("Q3 2004", "2004-Q3", "the

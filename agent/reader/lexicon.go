@@ -80,6 +80,8 @@ var phrases = []struct {
 	{"i want to know", cIgnored}, {"do you know", cIgnored}, {"let me know", cIgnored}, {"roughly speaking", cIgnored},
 	{"i gather", cIgnored}, {"i am told", cIgnored}, {"i understand", cIgnored}, {"it seems", cIgnored},
 	{"seems to", cIgnored}, {"seem to", cIgnored}, {"appears to", cIgnored}, {"appear to", cIgnored}, {"however indirectly", cIgnored},
+	{"as far as the store knows", cIgnored}, {"as far as we know", cIgnored}, {"as far as i know", cIgnored}, {"as far as you know", cIgnored},
+	{"that is to say", cIgnored}, {"i mean", cIgnored}, {"so to speak", cIgnored},
 	{"in principle", cIgnored}, {"all told", cIgnored}, {"thank you", cIgnored},
 	{"in order of time", cTimeOrder}, {"no earlier than", cTimeOrder},
 	{"back and forth", cPingPong}, {"ping pong", cPingPong}, {"tit for tat", cPingPong},

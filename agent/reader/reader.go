@@ -206,6 +206,17 @@ func (x *extractor) concepts() error {
 			if (c == cEvent && !genericEvent[stem(t.low)] || t.low == "rate" || t.low == "rates") && x.nodeAt(i-1) && !strings.ContainsAny(x.toks[i-1].text, "'’") {
 				x.mark(cSend, i)
 			}
+			// "as the archive stands today", "as far as the store knows
+			// today": the store's present state, that is its latest belief.
+			if t.low == "today" && presentState[x.tok(i-1).low] {
+				if x.s.belief != nil && !x.s.belief.Now {
+					return &Refusal{Problem: fmt.Sprintf("the question names two belief times: %q and %q", x.s.belief.Written, x.span(i-1, i+1)), Missing: []string{"belief time"}}
+				}
+				if x.s.belief == nil {
+					x.s.belief = &Belief{Now: true, Written: t.text}
+				}
+				continue
+			}
 			if cls := changers[t.low]; cls != "" && (c == "" || c == cUnsupported) {
 				if x.boundsDelta(i) {
 					x.s.ignored = append(x.s.ignored, t.text)
@@ -236,7 +247,7 @@ func (x *extractor) concepts() error {
 					}
 					return &Refusal{Problem: fmt.Sprintf("I could not read the date %q (did you mean %s?)", x.span(a, b), strings.ToUpper(m[:1])+m[1:]), Missing: []string{"time"}}
 				}
-				if numberWords[t.low] > 0 || unitUS[t.low] > 0 || sizeNouns[t.low] && x.numberBefore(i) >= 0 {
+				if numberWords[t.low] > 0 || unitUS[t.low] > 0 || sizeNouns[t.low] && x.numberBefore(i) >= 0 || t.low == "single" || t.low == "working" {
 					deferred = append(deferred, i) // read once every concept is known
 					continue
 				}
@@ -265,7 +276,7 @@ func (x *extractor) concepts() error {
 	}
 	restated := map[int]bool{}
 	for _, i := range deferred {
-		if n := x.numberBefore(i); sizeNouns[x.toks[i].low] && n >= 0 && restated[n] || numberWords[x.toks[i].low] > 0 && x.restatedSize(i) || x.restatedUnit(i) {
+		if n := x.numberBefore(i); sizeNouns[x.toks[i].low] && n >= 0 && restated[n] || numberWords[x.toks[i].low] > 0 && x.restatedSize(i) || x.restatedUnit(i) || x.restatedSingle(i) || x.restatedWorkWeek(i) {
 			restated[i] = true
 			x.s.ignored = append(x.s.ignored, x.toks[i].text)
 			continue
@@ -281,6 +292,10 @@ func (x *extractor) concepts() error {
 	delete(x.s.concepts, cEventKind)
 	return nil
 }
+
+// presentState are the verbs of a store's present state before "today"
+// ("as the archive stands today", "as the store knows today").
+var presentState = map[string]bool{"stands": true, "stand": true, "knows": true, "know": true, "looks": true}
 
 // getForms are the forms of "get", which before a participle make a passive.
 var getForms = map[string]bool{"get": true, "gets": true, "got": true, "gotten": true, "getting": true}

@@ -1,6 +1,9 @@
 package reader
 
-import "strings"
+import (
+	"strings"
+	"time"
+)
 
 // A cardinal written in words that no slot reads is a refusal, like any
 // number, unless it restates a size the question already fixes, and so
@@ -96,6 +99,54 @@ func (x *extractor) restatedUnit(i int) bool {
 		}
 	}
 	return false
+}
+
+// restatedSingle reports whether "single" at i stands right before a
+// period word ("which single hour", "the single busiest day", "which
+// single calendar day") in a question asking for the busiest period: the
+// busiest period is one period, so "single" restates what is asked.
+// Before anything else ("single messages", "a single recipient") it
+// restricts what is counted, and is refused.
+func (x *extractor) restatedSingle(i int) bool {
+	if x.toks[i].low != "single" {
+		return false
+	}
+	_, peak := x.s.concepts[cPeak]
+	_, most := x.s.concepts[cMost]
+	if !peak && !most {
+		return false
+	}
+	k := i + 1
+	if w := x.tok(k).low; w == "busiest" || w == "calendar" {
+		k++
+	}
+	switch x.tok(k).low {
+	case "hour", "day", "week", "month", "year", "bucket", "period", "minute":
+		return true
+	}
+	return false
+}
+
+// restatedWorkWeek reports whether "working" at i, before "week",
+// restates the window the question writes: "the working week" is Monday
+// to Friday, so it is ignored when the written times span exactly one
+// Monday 00:00 to the Saturday 00:00 after it, and refused otherwise (a
+// working week of some other window would restrict it to its weekdays).
+func (x *extractor) restatedWorkWeek(i int) bool {
+	if x.toks[i].low != "working" || x.tok(i+1).low != "week" || len(x.s.times) == 0 {
+		return false
+	}
+	lo, hi := x.s.times[0].w.start, x.s.times[0].w.start
+	for _, t := range x.s.times {
+		end := t.w.end
+		if t.w.prec == PrecInstant {
+			end = t.w.start // "midnight at the end of the Friday": an instant, not its microsecond
+		}
+		lo, hi = min(lo, t.w.start), max(hi, end)
+	}
+	d := time.UnixMicro(lo).UTC()
+	return d.Weekday() == time.Monday && d.Hour() == 0 && d.Minute() == 0 && d.Second() == 0 && d.Nanosecond() == 0 &&
+		hi-lo == 5*86_400_000_000
 }
 
 // boundsDelta reports whether the upper-bound word at i ("maximum",

@@ -18,9 +18,9 @@ var synonyms = map[string]string{
 	cNodeNoun:   "colleague colleagues co-worker co-workers coworker coworkers workfellow employee employees staff confrere individual member",
 	cSenders:    "sender",
 	cRecipients: "addressee addressees recipient",
-	cPartner:    "counterpart counterparty counterparties",      // counterparty: the review's addition (WordNet lacks it)
-	cSend:       "mailed emailed netmailed gave given outbound", // give (v. 1, "transfer possession"): the review's addition; outbound: similar to outgoing (adj. 1)
-	cReceive:    "receive",
+	cPartner:    "counterpart counterparty counterparties",                                   // counterparty: the review's addition (WordNet lacks it)
+	cSend:       "mailed emailed netmailed gave given outbound address addressed addressing", // give (v. 1, "transfer possession"): the review's addition; outbound: similar to outgoing (adj. 1); address v.3, "put an address on (an envelope)", as in "address a mail to"
+	cReceive:    "receive getting",                                                           // get v.1, "come into the possession of something concrete or abstract"
 	cNew:        "appear join",
 	cBurst:      "upsurge upsurges spate spates",
 	cCorrect:    "rectify rectified rectification",
@@ -42,10 +42,14 @@ var synonymPhrases = []struct{ words, cpt string }{
 	{"set off", ""}, {"sets off", ""}, // set_off v.1, "trigger", a kind of "initiate": as "start"
 	{"pick up", cGained}, {"picked up", cGained}, {"picks up", cGained}, // pick_up v.6, a kind of "acquire"
 	{"kick off", ""}, {"kicked off", ""}, {"kicks off", ""}, // kick_off v.1, "commence": as "start", no concept
-	{"get through to", cReach}, {"got through to", cReach}, {"gets through to", cReach}, // get_through v.3, "reach"
+	{"get through to", cReach}, {"got through to", cReach}, {"gets through to", cReach}, {"getting through to", cReach}, // get_through v.3, "reach"
+	{"getting to", cReach}, // "get to" (reach), whose "getting" is not receiving
 }
 
 func init() {
+	// "addresses" is a noun (an e-mail address, a node) or a verb (sends):
+	// refused, so that neither reading is guessed.
+	words["addresses"] = cUnsupported
 	for _, p := range synonymPhrases {
 		phrases = append(phrases, struct {
 			words string

@@ -107,6 +107,7 @@ func init() {
 		need needed want wanted like would could might can possible possibly able
 		archive log logs file files register registry corpus institution institutions organisation organization
 		specifically
+		perhaps maybe probably presumably apparently
 		okay ok so well now then anyway also too
 		speaking practically principle theory
 		which-is i.e e.g eg ie
