@@ -23,6 +23,7 @@ type kernel func(p *pinned, c *ops.Call) (map[string]any, error)
 const uidsVersion = 3
 
 var kernels = map[string]kernel{
+	"aggregate_events":        runAggregate,
 	"burst_detection":         runBurst,
 	"co_active":               runCoActive,
 	"compute":                 runCompute,

@@ -112,5 +112,5 @@ func moreCalls(rng *rand.Rand, asOfs []any) []map[string]any {
 		}
 		out = append(out, with("compute", args))
 	}
-	return out
+	return append(out, aggCalls(rng, asOfs)...)
 }

@@ -32,6 +32,14 @@ var faults = []struct {
 	{"motifs filter on src only", "count_temporal_motifs", &motifFilterSQL, " AND e.dst = ANY($4)", ""},
 	{"paths miss edges begun before the window", "temporal_paths", &walkSQL, "e.vt_e > $2", "e.vt_e > $2 AND e.vt_s >= $2"},
 	{"paths see no carved fragment", "temporal_paths", &walkSQL, "EXISTS (SELECT 1", "NOT EXISTS (SELECT 1"},
+	// (an inclusive window end would be masked: the kernel re-tests each
+	// event's start against the window)
+	{"aggregate window start exclusive", "aggregate_events", &aggSQL, "e.vt_s >= $2", "e.vt_s > $2"},
+	{"aggregate rel_types test inverted", "aggregate_events", &aggSQL, "$4::text[] IS NULL OR ", "$4::text[] IS NOT NULL OR "},
+	{"aggregate endpoint filter either on src only", "aggregate_events", endpointPtr("either"), " OR e.dst = ANY($5)", ""},
+	{"aggregate counts fragments", "aggregate_events", &aggSQL, "AND NOT EXISTS", "AND NOT EXISTS (SELECT WHERE false) AND NOT NOT EXISTS"},
+	{"aggregate durations stop at the first fragment", "aggregate_events", &aggChainSQL, "e.tt_s <= $1 AND $1 < e.tt_e AND NOT", "false AND NOT"},
+	{"aggregate labels ignore belief", "aggregate_events", &aggLabelSQL, "tt_s <= $1 AND $1 < tt_e", "tt_s <= $1"},
 	{"resolve misses names", "resolve_entities", &resolveTextSQL, "= 'string'", "= 'number'"},
 	{"resolve prop by value", "resolve_entities", &resolvePropSQL, "w.props ? $2", "w.props ->> $2 IS NULL"},
 	{"resolve at misses versions ending soon after", "resolve_entities", &resolveAtSQL, "$%[1]d < w.vt_e", "$%[1]d + 5 < w.vt_e"},
@@ -46,6 +54,16 @@ func allenPtr(rel string) *string {
 }
 
 var allenFault = map[*string]string{}
+
+// endpointPtr is a pointer to a copy of one role's endpoint filter,
+// written back into aggEndpointSQL by the fault test.
+func endpointPtr(role string) *string {
+	s := aggEndpointSQL[role]
+	endpointFault[&s] = role
+	return &s
+}
+
+var endpointFault = map[*string]string{}
 
 func TestPlantedFaultsFail(t *testing.T) {
 	c := pgtest.Shared(t)
@@ -96,6 +114,9 @@ func TestPlantedFaultsFail(t *testing.T) {
 				*f.stmt = s
 				if rel, ok := allenFault[f.stmt]; ok {
 					allenSQL[rel] = s
+				}
+				if role, ok := endpointFault[f.stmt]; ok {
+					aggEndpointSQL[role] = s
 				}
 			}
 			set(planted)
