@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/jackc/pgx/v5"
 	bt "github.com/tgms-go/tgms/bitemporal"
@@ -73,23 +74,30 @@ func runAggregate(p *pinned, c *ops.Call) (map[string]any, error) {
 			return err
 		}
 		var r aggRow
-		var props []byte
+		var props []byte // nil when the statement reads none
 		dest := []any{&r.vid, &r.e.Key.Src, &r.e.Key.Dst, &r.e.Key.RelType, &r.e.Key.Disc, &r.e.Valid.Start, &r.e.Valid.End, &r.e.TTs, &props}
 		if chain {
 			dest = append(dest, &r.cont)
 		}
 		_, err = pgx.ForEachRow(rs, dest, func() error {
-			pr, err := bt.ParseProps(props)
-			if err != nil {
-				return fmt.Errorf("edge %v: props: %w", r.e.Key, err)
+			r.e.Props, r.chain = "", chain
+			if props != nil {
+				pr, err := bt.ParseProps(props)
+				if err != nil {
+					return fmt.Errorf("edge %v: props: %w", r.e.Key, err)
+				}
+				r.e.Props = pr
 			}
-			r.e.Props, r.chain = pr, chain
 			rows = append(rows, r)
 			return c.Work(1)
 		})
 		return err
 	}
-	if err := read(sprintf(aggSQL, filter), false, args...); err != nil {
+	stmt, chainStmt := sprintf(aggSQL, filter), aggChainSQL
+	if !aggNeedsProps(c) {
+		stmt, chainStmt = strings.Replace(stmt, "e.props::text", "NULL", 1), strings.Replace(chainStmt, "e.props::text", "NULL", 1)
+	}
+	if err := read(stmt, false, args...); err != nil {
 		return nil, err
 	}
 	if aggNeedsDuration(c) && len(rows) > 0 {
@@ -103,7 +111,7 @@ func runAggregate(p *pinned, c *ops.Call) (map[string]any, error) {
 				ks[0], ks[1], ks[2], ks[3] = append(ks[0], k.Src), append(ks[1], k.Dst), append(ks[2], k.RelType), append(ks[3], k.Disc)
 			}
 		}
-		if err := read(aggChainSQL, true, p.asOf, ks[0], ks[1], ks[2], ks[3], vids); err != nil {
+		if err := read(chainStmt, true, p.asOf, ks[0], ks[1], ks[2], ks[3], vids); err != nil {
 			return nil, err
 		}
 	}
@@ -123,6 +131,21 @@ func aggNeedsDuration(c *ops.Call) bool {
 	as, _ := c.Args["aggregates"].([]any)
 	for _, a := range as {
 		if m, _ := a.(map[string]any); m["of"] == "duration" {
+			return true
+		}
+	}
+	return false
+}
+
+// aggNeedsProps reports whether the call reads a property (a filter or
+// an aggregate of one): the kernel reads no other event's props.
+func aggNeedsProps(c *ops.Call) bool {
+	if c.Has("prop_filter") {
+		return true
+	}
+	as, _ := c.Args["aggregates"].([]any)
+	for _, a := range as {
+		if m, _ := a.(map[string]any); m["of"] == "prop" {
 			return true
 		}
 	}

@@ -14,6 +14,7 @@ bi-temporal stores).
 Supported lists the operators with a SQL form; any other is refused with
 E_INVALID_ARG naming them:
 
+	aggregate_events         every argument but authority: SQL selects the events, the operator aggregates them
 	burst_detection          target kind edge_event_rate (any rel_type, every method)
 	co_active                every argument: one interval join
 	compute                  every argument (it reads no store)
@@ -29,6 +30,13 @@ E_INVALID_ARG naming them:
 
 A form of a supported operator without SQL (a calendar cycle, another
 metric) is refused the same way.
+
+aggregate_events holds the call's events in the client (the operator's
+kernel then groups them under its memory budget, with its own E_LIMIT):
+the window, rel_types and endpoint filter narrow what is read, the
+property filter and the dimensions do not. Props are read only when the
+call reads a property. Its authority argument has no SQL form (a batch's
+provenance is in its payload, not a column).
 
 # Pinning and plans
 
@@ -89,6 +97,12 @@ distributed by uid and edge_versions by src, co-located (citus.sql):
   - count_temporal_motifs: a window scan with the carved-fragment
     anti-join (co-located), filtered by src and dst = ANY(the node
     filter) when there is one.
+
+  - aggregate_events: a window scan with the carved-fragment anti-join
+    (co-located), the rel_types and endpoint filter (src or dst = ANY)
+    in its WHERE clause; for durations, the other believed versions of
+    the events' identities (a join on the whole identity: co-located);
+    for labels, the endpoints' node versions (uid = ANY).
 
 # Lower case
 

@@ -255,6 +255,7 @@ func TestUnsupportedRefused(t *testing.T) {
 	}{
 		{"temporal_reachability", map[string]any{"src": "a", "window": map[string]any{"t_a": int64(0), "t_b": int64(100)}, "delta_max_wait": int64(3)}},
 		{"graph_metric_timeseries", map[string]any{"metric": "reciprocity", "window": map[string]any{"t_a": int64(0), "t_b": int64(100)}, "stride": int64(10)}},
+		{"aggregate_events", map[string]any{"window": map[string]any{"t_a": int64(0), "t_b": int64(100)}, "group_by": []any{}, "aggregates": []any{map[string]any{"agg": "count"}}, "authority": []any{"user"}}},
 	} {
 		_, err := ops.ExecuteOn(ctx, e, call.op, call.args, ops.ExecOptions{})
 		var ce *ops.Error
