@@ -15,6 +15,12 @@ func aggCalls(rng *rand.Rand, asOfs []any) []map[string]any {
 		func() map[string]any { return map[string]any{"dim": "label", "role": pick(roles)} },
 		func() map[string]any { return map[string]any{"dim": "rel_type"} },
 		func() map[string]any {
+			return map[string]any{"dim": "time_bucket", "unit": "day", "utc_offset_minutes": int64(rng.IntN(3) * 60)}
+		},
+		func() map[string]any {
+			return map[string]any{"dim": "calendar_cycle", "cycle": "hour_of_day", "utc_offset_minutes": int64(0)}
+		},
+		func() map[string]any {
 			return map[string]any{"dim": "pair", "pair_mode": pick([]string{"directed", "undirected"})}
 		},
 	}
