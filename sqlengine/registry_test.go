@@ -32,7 +32,7 @@ import (
 func TestRegistryNativeVsSQL(t *testing.T) {
 	n, _ := strconv.ParseInt(os.Getenv("TGMS_SQL_REGISTRY_EVENTS"), 10, 64)
 	if n <= 0 {
-		t.Skip("set TGMS_SQL_REGISTRY_EVENTS to measure")
+		t.Skip("set TGMS_SQL_REGISTRY_EVENTS to measure (TGMS_SQL_REGISTRY_RUNS: timed runs per query, default 5)")
 	}
 	ctx := context.Background()
 	db, err := tgms.Open(filepath.Join(t.TempDir(), "store"), &tgms.Options{NoSync: true, Logf: func(string, ...any) {}})
@@ -87,9 +87,13 @@ func TestRegistryNativeVsSQL(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	runs := 5
+	if r, _ := strconv.Atoi(os.Getenv("TGMS_SQL_REGISTRY_RUNS")); r > 0 {
+		runs = r
+	}
 	median := func(f func() error) (float64, error) {
 		var ms []float64
-		for range 5 {
+		for range runs {
 			t0 := time.Now()
 			if err := f(); err != nil {
 				return 0, err
