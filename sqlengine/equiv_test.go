@@ -74,7 +74,7 @@ func calls(rng *rand.Rand, hist []oracle.Batch) []map[string]any {
 		return map[string]any{"op": op, "args": args}
 	}
 	for _, uid := range []string{"a", "b", "c", "d", "e", "f", "zz"} {
-		for range 3 {
+		for range 8 {
 			t1 := int64(rng.IntN(110)) - 5
 			args := map[string]any{"uid": uid, "t1": t1, "t2": t1 + 1 + int64(rng.IntN(100)), "limit": int64(1 + rng.IntN(3))}
 			if rng.IntN(2) == 0 {
@@ -89,7 +89,7 @@ func calls(rng *rand.Rand, hist []oracle.Batch) []map[string]any {
 	}
 	uids := []any{"a", "b", "c", "d", "e", "f", "zz"}
 	relSets := []any{nil, []any{"R"}, []any{"S", "R"}, []any{}}
-	for range 40 {
+	for range 100 {
 		seeds := []any{}
 		for _, u := range uids {
 			if rng.IntN(3) == 0 {
