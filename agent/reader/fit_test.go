@@ -149,7 +149,7 @@ func TestMotifInvolving(t *testing.T) {
 func TestDurationBounds(t *testing.T) {
 	may, jun := us("2004-05-01"), us("2004-06-01")
 	for _, q := range []string{
-		"How many cyclic triangles with a span of an hour or less happened in May 2004?",
+		"How many cyclic triangles with a span of one hour or less occurred in May 2004?",
 		"How many cyclic triangles, one hour maximum, happened in May 2004?",
 		"How many cyclic triangles in maximum one hour happened in May 2004?",
 		"How many cyclic triangles within a maximum of 1 hour happened in May 2004?",

@@ -44,13 +44,13 @@ func TestWrittenWindowForms(t *testing.T) {
 		{"How many messages were sent in the five days from the 3rd to the 7th of May 2004 inclusive, by the end of the 7th?", us("2004-05-03"), us("2004-05-08")},
 		{"Which 1 day bucket had the most messages in the 7 days from the 3rd to the 9th of May 2004 inclusive?", us("2004-05-03"), us("2004-05-10")},
 		// Times of day in words, with their part of the day.
-		{"How many messages were sent between eight in the morning and midday on 2004-05-03?", us("2004-05-03T08:00:00Z"), us("2004-05-03T12:00:00Z")},
-		{"How many messages were sent between nine in the morning and five in the afternoon (UTC) on 3 May 2004?", us("2004-05-03T09:00:00Z"), us("2004-05-03T17:00:00Z")},
+		{"How many messages were sent between seven in the morning and midday on 2004-05-04?", us("2004-05-04T07:00:00Z"), us("2004-05-04T12:00:00Z")},
+		{"How many messages were sent between ten in the morning and four in the afternoon (UTC) on 6 May 2004?", us("2004-05-06T10:00:00Z"), us("2004-05-06T16:00:00Z")},
 		{"How many messages were sent from a quarter past eight on the evening of 3 May 2004 to 2004-05-04?", us("2004-05-03T20:15:00Z"), us("2004-05-04")},
 		{"How many messages were sent from ten past eight in the evening on 3 May 2004 to 2004-05-04?", us("2004-05-03T20:10:00Z"), us("2004-05-04")},
 		{"How many messages were sent from 20:30 on the evening of 3 May 2004 to 2004-05-04?", us("2004-05-03T20:30:00Z"), us("2004-05-04")},
 		// A time of day before its date, and a relative day.
-		{"How many messages were sent from 08:00 UTC on Monday 3 May 2004 (that instant included) up to, but not including, 08:00 on the Tuesday?", us("2004-05-03T08:00:00Z"), us("2004-05-04T08:00:00Z")},
+		{"How many messages were sent from 09:30 UTC on Wednesday 5 May 2004 (that instant included) up to, but not including, 09:30 on the Thursday?", us("2004-05-05T09:30:00Z"), us("2004-05-06T09:30:00Z")},
 		{"How many messages were sent from Monday the 3rd to Friday the 7th of May 2004 (up to midnight at the end of the Friday)?", us("2004-05-03"), us("2004-05-08")},
 		// Exclusive ends restated.
 		{"How many messages were sent from 2004-05-03 up to (not including) 2004-05-10?", us("2004-05-03"), us("2004-05-10")},

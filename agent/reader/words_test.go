@@ -123,7 +123,7 @@ func TestVocabulary(t *testing.T) {
 		{"How many brand-new nodes appeared in May 2004?", "new-nodes", "first valid"},
 		{"Which neighbours did n5 pick up between 2004-05-01 and 2004-06-01?", "neighbours-gained", "gained"},
 		{"How many pairs of n5's outbound messages follow one another within 5 minutes?", "follow-ups", "sent by n5"},
-		{"Who were the three most prolific senders in May 2004?", "top-nodes", "top 3"},
+		{"Which two nodes were the most prolific senders in June 2004?", "top-nodes", "top 2"},
 	} {
 		r, err := reader.Read(c.q, collegeEnv)
 		if err != nil {
