@@ -77,9 +77,7 @@ func moreCalls(rng *rand.Rand, asOfs []any) []map[string]any {
 		out = append(out, with("resolve_entities", args))
 	}
 	motifs := []string{"M11", "M24", "M45", "M51", "M61", "M66", "M_star_out_3", "M_path_3", "M_triangle_cyclic", "M_2node_pingpong"}
-	// Motif instances are rare in small random stores: enough calls are
-	// drawn that each run compares many non-empty answers.
-	for range 100 {
+	for range 40 {
 		ta := int64(rng.IntN(120)) - 10
 		args := map[string]any{"motif": pick(motifs), "delta": int64(1 + rng.IntN(40)),
 			"window": map[string]any{"t_a": ta, "t_b": ta + 1 + int64(rng.IntN(130))}}
@@ -103,15 +101,13 @@ func moreCalls(rng *rand.Rand, asOfs []any) []map[string]any {
 	}
 	// compute reads no store, but its envelope carries the belief time and
 	// the dataset extent the SQL engine reads.
-	// Only the filter form returns rows; enough are drawn that each run
-	// compares many non-empty ones.
-	for range 48 {
+	for range 12 {
 		var in []any
 		for range 1 + rng.IntN(5) {
 			in = append(in, map[string]any{"uid": pick(uids), "n": int64(rng.IntN(9))})
 		}
 		args := map[string]any{"fn": pick([]string{"count", "sum", "max", "median"}), "input": in, "field": "n"}
-		if rng.IntN(2) == 0 {
+		if rng.IntN(3) == 0 {
 			args = map[string]any{"fn": "filter", "input": in, "field": "n", "cmp": "gt", "value": int64(3)}
 		}
 		out = append(out, with("compute", args))
