@@ -84,6 +84,47 @@
 //     what is counted. A number no slot explains is a refusal too. The
 //     reader never answers a question it did not fully read.
 //
+// Some words are read by where they stand (placed.go), each by a
+// principle of its own:
+//
+//   - Partners and neighbours. "in contact with", "in correspondence
+//     with" and "exchange mail with" name whom a node interacted with in
+//     either direction, as "in touch with" does; at an instant they are
+//     its neighbours then, over a window its partners. "with how many"
+//     asks how many of them, as "with whom" asks who. "to leave a rating
+//     for n7" is to send it to n7. A clause on an indefinite pronoun
+//     ("anyone who wrote to it or was written to by it") is read only
+//     when it names both directions, which is what a partner is; one
+//     direction restricts who is counted and is refused. A closing
+//     "Only the people it sent to." restates the direction of a question
+//     that asks whom a node sent to, and is refused after any other.
+//     "whose" opening a clause asks which node; after a noun it is a
+//     relative pronoun and refused.
+//   - Degree counts every incident record, so "duplicates included",
+//     "rather than distinct people" and a remark that some were
+//     "logged twice" restate it; anywhere else these words are refused
+//     ("counted twice" too), and "duplicates excluded" (a negation)
+//     is refused everywhere.
+//   - New nodes. A node is new when its first event of any kind falls in
+//     the window: "had their first activity" reads as new nodes; "sent
+//     their first message" does not (a node may receive before it sends).
+//   - Motifs. A loop, circle or ring sized three where it stands ("a
+//     circle of three users", "three-node loops", "a->b->c->a loops") is
+//     a cyclic triangle, and "round" it only says the messages follow it;
+//     with no size it is refused. "within D of their first message"
+//     restates δ, which is measured from an instance's first event;
+//     "within the hour" is within one hour. In a motif question "opening"
+//     is first and "opens" starts; "considering only the nodes n5 can
+//     reach" names the set a reach-filtered motif question restricts to
+//     already. A node asked for as the one that closes, completes or ends
+//     an instance is refused: only the sender of its first edge is named.
+//   - Records. "How often" a record was corrected asks how many times (a
+//     record's corrections have no rate; "how often" of events is
+//     refused); "and if so how many" after a yes/no question is answered
+//     by the count; "across all of its valid time" restates that
+//     versions are counted over every valid time; "after the
+//     corrections", with no time, is the latest belief.
+//
 // Event words that name one kind of event ("messages", "ratings", a
 // relation type) mean the store's only relation; on a store with several
 // they are refused as ambiguous, while "edges", "events" and

@@ -392,6 +392,9 @@ func (x *extractor) fill(in *intent, text string) (*Reading, string) {
 	if prob := x.options(in, r); prob != "" {
 		return nil, prob
 	}
+	if prob := x.closingAsked(in); prob != "" {
+		return nil, prob
+	}
 	if prob := x.zoneFits(in, r); prob != "" {
 		return nil, prob
 	}

@@ -167,7 +167,7 @@ var intents = []*intent{
 			b.answer("count", s2+".rows_total")
 		}},
 	{name: "degree-at", example: "What was the degree of {x} at {t}?",
-		need: []string{cDegree}, allow: []string{cEvent, cHowMany, cVersion, cEither}, nodes: 1, inst: 1, belief: true,
+		need: []string{cDegree}, allow: []string{cEvent, cHowMany, cVersion, cEither, cDuplicates}, nodes: 1, inst: 1, belief: true,
 		summary: func(r *Reading) string {
 			return "the degree of " + nodeText(r, "node") + " (incident edge versions valid at that instant)"
 		},

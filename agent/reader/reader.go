@@ -120,6 +120,9 @@ func Claims(text string, env Env) []string {
 func (x *extractor) concepts() error {
 	toks := x.toks
 	x.descriptions()
+	if err := x.placedWords(); err != nil {
+		return err
+	}
 	// Word positions not consumed, for phrase matching across hyphens.
 	var idx []int
 	for i, t := range toks {
@@ -153,7 +156,7 @@ func (x *extractor) concepts() error {
 						x.mark(c, idx[p])
 					}
 				}
-				if ph.cpt == cHowMany {
+				if ph.cpt == cHowMany || strings.HasSuffix(ph.words, "how many") {
 					x.counted(idx[p+len(ws)-1]) // "how many messages": what is counted
 				}
 				if ph.cpt == cIgnored {

@@ -1,0 +1,74 @@
+package reader
+
+// Phrasings of a node's record: its versions and corrections.
+
+// recordWords reads the placed words of version and correction
+// questions.
+func (x *extractor) recordWords() error {
+	correction, version := x.hasWord(cCorrect, -1, -1), x.hasWord(cVersion, -1, -1)
+	for i, t := range x.toks {
+		if t.used || t.kind != tWord {
+			continue
+		}
+		switch {
+		case t.low == "how" && x.tok(i+1).low == "often" && correction:
+			// "how often was n5 corrected": a record's corrections have no
+			// rate, so it asks how many times.
+			x.use(i, i+2)
+			x.mark(cHowMany, i)
+		case t.low == "if" && x.tok(i+1).low == "so" && x.tok(i+2).low == "how" && (correction || version):
+			// "was n5 ever corrected, and if so how many times": the count
+			// answers the yes/no question too (none is 0).
+			x.ignore(i, i+2)
+		case t.low == "valid" && (correction || version):
+			x.allValidTime(i)
+		case t.low == "after" && correction:
+			if err := x.afterCorrections(i); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// allValidTime reads "across all of its valid time": versions are
+// counted over every valid time already, so the phrase restates it.
+func (x *extractor) allValidTime(i int) {
+	if n := x.tok(i + 1).low; n != "time" && n != "times" || !x.clauseEnd(i+2) && x.tok(i+2).low != "and" {
+		return
+	}
+	k := i - 1
+	if l := x.tok(k).low; l == "its" || l == "their" || l == "the" {
+		k--
+	}
+	if x.tok(k).low == "of" {
+		k--
+	}
+	if l := x.tok(k).low; l != "all" && l != "whole" && l != "entire" && l != "every" {
+		return
+	}
+	if l := x.tok(k - 1).low; l == "across" || l == "over" || l == "throughout" || l == "for" || l == "in" {
+		k--
+	}
+	x.ignore(k, i+2)
+}
+
+// afterCorrections reads "after the corrections" written with no time:
+// the store once every correction is applied, its latest belief.
+func (x *extractor) afterCorrections(i int) error {
+	k := i + 1
+	if x.tok(k).low == "all" {
+		k++
+	}
+	if x.tok(k).low == "the" {
+		k++
+	}
+	if l := x.tok(k).low; l != "corrections" && l != "revisions" || !x.clauseEnd(k+1) {
+		return nil
+	}
+	if err := x.beliefNow(x.span(i, k+1)); err != nil {
+		return err
+	}
+	x.use(i, k+1)
+	return nil
+}
