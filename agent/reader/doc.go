@@ -118,9 +118,10 @@
 //     reach" names the set a reach-filtered motif question restricts to
 //     already. A node asked for as the one that closes, completes or ends
 //     an instance is refused: only the sender of its first edge is named.
-//   - Records. "How often" a record was corrected asks how many times (a
-//     record's corrections have no rate; "how often" of events is
-//     refused); "and if so how many" after a yes/no question is answered
+//   - Records. "How often" a record was corrected, over its whole
+//     history, asks how many times; with "per" or a period word ("per
+//     month") it asks a rate, and "how often" of events is either: both
+//     are refused. "and if so how many" after a yes/no question is answered
 //     by the count; "across all of its valid time" restates that
 //     versions are counted over every valid time; "after the
 //     corrections", with no time, is the latest belief.

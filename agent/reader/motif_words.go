@@ -88,7 +88,9 @@ func (x *extractor) motifQuestion() bool {
 // stands: "a circle of three colleagues", "three-person loops", "3-node
 // rings", "a->b->c->a rating loops".
 func (x *extractor) ofThree(i int) bool {
-	three := func(t *token) bool { return t.low == "three" || t.kind == tNum && t.text == "3" }
+	three := func(t *token) bool {
+		return !t.used && (t.low == "three" || t.kind == tNum && t.text == "3") && !isUnit(x.tok(i+3).low)
+	}
 	if x.tok(i+1).low == "of" && three(x.tok(i+2)) {
 		return true
 	}

@@ -73,6 +73,7 @@ func TestPlacedWordsThatRestrictAreRefused(t *testing.T) {
 		// A loop of no stated size; a circle that is a group.
 		"How many message loops closed within 2 hours in June 2004?",
 		"How many loops of two users closed within 2 hours in June 2004?",
+		"How many message loops of three hours closed in June 2004?",
 		"Within the circle of users n41 can reach in June 2004, how many cyclic triangles closed within an hour?",
 		// "only" that restricts, and "only" that names no reach set.
 		"How many distinct addressees did n41 mail in July 2004? Only the users it wrote to twice.",
@@ -82,6 +83,8 @@ func TestPlacedWordsThatRestrictAreRefused(t *testing.T) {
 		"Among the users n41 can reach in June 2004, which user closes the earliest cyclic triangle within a day?",
 		// "how often" of events is a rate or a count.
 		"How often did n41 send messages in July 2004?",
+		"How often was n41 corrected per month?",
+		"How often was n41 corrected each week?",
 		// "opened" outside a motif question is what a recipient did.
 		"How many of the messages n41 sent in July 2004 were opened?",
 	} {

@@ -11,9 +11,9 @@ func (x *extractor) recordWords() error {
 			continue
 		}
 		switch {
-		case t.low == "how" && x.tok(i+1).low == "often" && correction:
-			// "how often was n5 corrected": a record's corrections have no
-			// rate, so it asks how many times.
+		case t.low == "how" && x.tok(i+1).low == "often" && correction && !x.ratePeriod():
+			// "how often was n5 corrected": asked of a record's whole
+			// history it asks how many times; "per month" asks a rate.
 			x.use(i, i+2)
 			x.mark(cHowMany, i)
 		case t.low == "if" && x.tok(i+1).low == "so" && x.tok(i+2).low == "how" && (correction || version):
@@ -71,4 +71,15 @@ func (x *extractor) afterCorrections(i int) error {
 	}
 	x.use(i, k+1)
 	return nil
+}
+
+// ratePeriod reports "per" or a period word ("per month", "each week"),
+// which make "how often" a rate.
+func (x *extractor) ratePeriod() bool {
+	for _, t := range x.toks {
+		if c := concept(t.low); t.low == "per" || c == cPeriod || c == cBucket {
+			return true
+		}
+	}
+	return false
 }
