@@ -124,7 +124,11 @@
 //     are refused. "and if so how many" after a yes/no question is answered
 //     by the count; "across all of its valid time" restates that
 //     versions are counted over every valid time; "after the
-//     corrections", with no time, is the latest belief.
+//     corrections", with no time, is the latest belief. A parenthesis or
+//     closing clause that only places a written belief time among the
+//     correction batches ("(just after the first batch)", ", exactly when
+//     the second batch was written") describes a time the question
+//     writes, and restricts nothing, as a description of a named node.
 //
 // Event words that name one kind of event ("messages", "ratings", a
 // relation type) mean the store's only relation; on a store with several

@@ -42,6 +42,8 @@ func TestPlacedWords(t *testing.T) {
 		{"Was n41 ever corrected, and if so how many times?", "correction-count", "closed by a correction"},
 		{"How many versions of n41 does the store hold, over all of its valid time?", "version-count", "versions of node n41"},
 		{"How many neighbours did n41 have at 2004-06-09T14:02:10Z, after all the corrections?", "neighbour-count-at", "belief now"},
+		{"How many versions of n41 did the store hold as of transaction time 1700000005000000 (just after the first batch of corrections)?", "version-count", "1700000005000000"},
+		{"How many versions of n41 were believed as of transaction time 1700000005000000, exactly when the third batch was applied?", "version-count", "1700000005000000"},
 	} {
 		r, err := reader.Read(c.q, collegeEnv)
 		if err != nil {
@@ -79,6 +81,9 @@ func TestPlacedWordsThatRestrictAreRefused(t *testing.T) {
 		"How many distinct addressees did n41 mail in July 2004? Only the users it wrote to twice.",
 		"Considering only the triangles n41 is in during June 2004, how many cyclic triangles closed within an hour?",
 		"Considering only the users n41 can reach in June 2004, how many messages did n41 send?",
+		// A batch described with no belief time written, or beside more.
+		"How many versions of n41 are there now (before the second batch)?",
+		"How many versions of n41 were believed as of transaction time 1700000005000000, when the second batch was written, and n42?",
 		// The node that ends an instance is not the one that starts it.
 		"Among the users n41 can reach in June 2004, which user closes the earliest cyclic triangle within a day?",
 		// "how often" of events is a rate or a count.

@@ -6,6 +6,7 @@ package reader
 // questions.
 func (x *extractor) recordWords() error {
 	correction, version := x.hasWord(cCorrect, -1, -1), x.hasWord(cVersion, -1, -1)
+	x.batchDescription()
 	for i, t := range x.toks {
 		if t.used || t.kind != tWord {
 			continue
@@ -82,4 +83,40 @@ func (x *extractor) ratePeriod() bool {
 		}
 	}
 	return false
+}
+
+// batchWords are the words of a description of a written belief time
+// by the correction batches around it.
+var batchWords = map[string]bool{"before": true, "after": true, "between": true, "when": true, "exactly": true, "just": true,
+	"the": true, "first": true, "second": true, "third": true, "last": true, "and": true, "of": true, "correction": true,
+	"corrections": true, "batch": true, "batches": true, "was": true, "were": true, "written": true, "applied": true,
+	"committed": true, "made": true}
+
+// batchDescription ignores a clause that only describes a written belief
+// time by the correction batches around it ("at tt T, exactly when the
+// second batch was written", "(before the second batch of corrections)"):
+// the time is written, so its description cannot restrict it, as a
+// description of a named node cannot. The clause is a parenthesis, or
+// runs from a comma to the end of the sentence.
+func (x *extractor) batchDescription() {
+	if x.s.belief == nil || x.s.belief.Now {
+		return
+	}
+	for i, t := range x.toks {
+		if t.used || t.kind != tPunct || t.text != "(" && t.text != "," {
+			continue
+		}
+		k, batch := i+1, false
+		for ; k < len(x.toks) && !x.clauseEnd(k); k++ {
+			w := x.toks[k]
+			if w.used || w.kind != tWord || !batchWords[w.low] {
+				break
+			}
+			batch = batch || w.low == "batch" || w.low == "batches"
+		}
+		if !batch || k == i+1 || !x.clauseEnd(k) || t.text == "(" && x.tok(k).text != ")" || t.text == "," && x.tok(k).text == "," {
+			continue
+		}
+		x.ignore(i+1, k)
+	}
 }
