@@ -108,6 +108,10 @@
 //   - New nodes. A node is new when its first event of any kind falls in
 //     the window: "had their first activity" reads as new nodes; "sent
 //     their first message" does not (a node may receive before it sends).
+//     "How many addresses" counts nodes ("addresses" is otherwise a noun
+//     or a verb, and refused), and ", the opening month of the log" after
+//     a month restates it when that month holds the store's first
+//     instant; after any other period it is refused.
 //   - Motifs. A loop, circle or ring sized three where it stands ("a
 //     circle of three users", "three-node loops", "a->b->c->a loops") is
 //     a cyclic triangle, and "round" it only says the messages follow it;

@@ -13,6 +13,8 @@ import "strings"
 func (x *extractor) placedWords() error {
 	x.motifWords()
 	x.relationWords()
+	x.openingPeriod()
+	x.countedNoun()
 	return x.recordWords()
 }
 
@@ -47,4 +49,41 @@ func (x *extractor) hasWord(c string, i, j int) bool {
 func (x *extractor) ignore(i, j int) {
 	x.use(i, j)
 	x.s.ignored = append(x.s.ignored, x.span(i, j))
+}
+
+// openingPeriod ignores an apposition naming the store's first period
+// ("January 1970, the opening month of the log") when the period it
+// follows is of that length and holds the store's first instant: it then
+// restates that period. One that does not agree is left unread, and
+// refused.
+func (x *extractor) openingPeriod() {
+	for i, t := range x.toks {
+		if t.used || t.text != "," || x.tok(i+1).low != "the" {
+			continue
+		}
+		if o := x.tok(i + 2).low; o != "opening" && o != "first" {
+			continue
+		}
+		prec := x.tok(i + 3).low
+		if x.tok(i+4).low != "of" || x.tok(i+5).low != "the" || !isDiscourse(x.tok(i+6).low) && concept(x.tok(i+6).low) != "" || !x.clauseEnd(i+7) {
+			continue
+		}
+		for _, ts := range x.s.times {
+			if ts.w.j == i && ts.w.prec == prec && ts.w.start <= x.lo && x.lo < ts.w.end {
+				x.ignore(i+1, i+7)
+			}
+		}
+	}
+}
+
+// countedNoun reads "addresses" right after "how many" as the noun it
+// must be there (a verb cannot follow "how many"): the nodes counted.
+func (x *extractor) countedNoun() {
+	for i, t := range x.toks {
+		if !t.used && t.low == "addresses" && x.tok(i-1).low == "many" && x.tok(i-2).low == "how" {
+			t.used = true
+			x.mark(cNodeNoun, i)
+			x.mark("counts-nodes", i)
+		}
+	}
 }

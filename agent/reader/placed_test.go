@@ -28,6 +28,7 @@ func TestPlacedWords(t *testing.T) {
 		// New nodes: their own first event.
 		{"How many users had their first activity in August 2004?", "new-nodes", "first valid in the window"},
 		{"How many accounts saw their first-ever message traffic during Q3 2004?", "new-nodes", "first valid in the window"},
+		{"How many addresses turned up for the first time in April 2004, the first month of the archive?", "new-nodes", "[2004-04-01T00:00Z, 2004-05-01T00:00Z)"},
 		// Motifs: loops and circles of three, δ from the first event.
 		{"How many x->y->z->x message loops closed within 2 hours in June 2004?", "motif-count", "cyclic triangles"},
 		{"How many three-node loops completing within 2 hours happened in June 2004?", "motif-count", "cyclic triangles"},
@@ -67,6 +68,11 @@ func TestPlacedWordsThatRestrictAreRefused(t *testing.T) {
 		// A node's first message of one direction is not its first event.
 		"How many users sent their first message in August 2004?",
 		"How many accounts made their first-ever rating during Q3 2004?",
+		// An opening period that is not the store's first; "addresses"
+		// that may be a verb.
+		"How many users turned up for the first time in May 2004, the opening month of the archive?",
+		"How many users turned up for the first time in 2004, the opening month of the archive?",
+		"Which addresses did n41 send to in May 2004?",
 		// Degree words outside a degree question; duplicates set aside.
 		"How many messages did n41 send twice in July 2004?",
 		"What was n41's degree at 2004-06-09T14:02:10Z, counting each neighbour twice?",
