@@ -99,19 +99,23 @@
 //     "Only the people it sent to." restates the direction of a question
 //     that asks whom a node sent to, and is refused after any other.
 //     "whose" opening a clause asks which node; after a noun it is a
-//     relative pronoun and refused.
+//     relative pronoun and refused. A count of nodes counts each once,
+//     so "how many people did n5 write to" counts its distinct partners
+//     in that direction; a sending and a receiving verb joined by "and"
+//     ("sent to and received from") ask for the nodes in both directions,
+//     which no intent computes, and are refused ("or" is either).
 //   - Degree counts every incident record, so "duplicates included",
 //     "rather than distinct people" and a remark that some were
 //     "logged twice" restate it; anywhere else these words are refused
 //     ("counted twice" too), and "duplicates excluded" (a negation)
 //     is refused everywhere.
-//   - New nodes. A node is new when its first event of any kind falls in
+//   - New nodes. "came into existence" and "new arrivals" name new
+//     nodes. A node is new when its first event of any kind falls in
 //     the window: "had their first activity" reads as new nodes; "sent
 //     their first message" does not (a node may receive before it sends).
-//     "How many addresses" counts nodes ("addresses" is otherwise a noun
-//     or a verb, and refused), and ", the opening month of the log" after
-//     a month restates it when that month holds the store's first
-//     instant; after any other period it is refused.
+//     ", the opening month of the log" after a month restates it when
+//     that month holds the store's first instant; after any other period
+//     it is refused.
 //   - Motifs. A loop, circle or ring sized three where it stands ("a
 //     circle of three users", "three-node loops", "a->b->c->a loops") is
 //     a cyclic triangle, and "round" it only says the messages follow it;
@@ -120,13 +124,16 @@
 //     "within the hour" is within one hour. In a motif question "opening"
 //     is first and "opens" starts; "considering only the nodes n5 can
 //     reach" names the set a reach-filtered motif question restricts to
-//     already. A node asked for as the one that closes, completes or ends
+//     already; "with n5 as one of the corners" (or "as a party") is
+//     "involving n5". A node asked for as the one that closes, completes or ends
 //     an instance is refused: only the sender of its first edge is named.
 //   - Records. "How often" a record was corrected, over its whole
 //     history, asks how many times; with "per" or a period word ("per
 //     month") it asks a rate, and "how often" of events is either: both
-//     are refused. "and if so how many" after a yes/no question is answered
-//     by the count; "across all of its valid time" restates that
+//     are refused. "and if so how many" after a yes/no question is
+//     answered by the count, and ", if any," or ", if at all," in a
+//     "how many" question restricts nothing (none is 0; beside a list
+//     they are refused); "across all of its valid time" restates that
 //     versions are counted over every valid time; "after the
 //     corrections", with no time, is the latest belief. A parenthesis or
 //     closing clause that only places a written belief time among the

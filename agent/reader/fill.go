@@ -484,6 +484,11 @@ func (x *extractor) options(in *intent, r *Reading) string {
 		if x.has(cEither) && r.Options["direction"] != "either" {
 			return "sent or received? the question says " + map[bool]string{true: "sent", false: "received"}[send] + " and \"either direction\""
 		}
+		if in.name != "node-event-count" && r.Options["direction"] == "either" {
+			if prob := x.bothJoined(); prob != "" {
+				return prob
+			}
+		}
 		if in.name == "partners" && r.Options["direction"] == "either" && !x.has(cPartner) {
 			return "sent or received? the question names neither"
 		}

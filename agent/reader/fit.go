@@ -50,6 +50,14 @@ func (x *extractor) effective(in *intent) map[string]int {
 		}
 		out["counts-events"] = cs[cHowMany]
 	}
+	// "how many people did n5 write to": a count of nodes counts each
+	// once, so nodes related to one by a sending verb are its distinct
+	// partners in that direction.
+	if i, ok := out["counts-nodes"]; ok && in.name == "partner-count" && (x.has(cSend) || x.has(cReceive)) {
+		if _, ok := out[cDistinct]; !ok {
+			out[cDistinct] = i
+		}
+	}
 	if _, neg := out[cNot]; neg && in == cycleIntent && x.negatesOnlyDates() {
 		delete(out, cNot)
 	}

@@ -56,6 +56,7 @@ func (x *extractor) motifWords() {
 			t.used = true
 		}
 	}
+	x.asCorner()
 	// "within half an hour of their first message": a motif's span is
 	// measured from its first event; the phrase restates δ.
 	for _, d := range x.s.durs {
@@ -101,7 +102,7 @@ func (x *extractor) ofThree(i int) bool {
 	if x.tok(k).text == "-" {
 		k--
 	}
-	return three(x.tok(k)) || x.arrowCycleEndsAt(k)
+	return three(x.tok(k)) || x.arrowCycleEndsAt(k) || x.arrowCycleEndsAt(i+7)
 }
 
 // arrowCycleEndsAt reports motif notation of a cyclic triangle ending at
@@ -170,5 +171,41 @@ func (x *extractor) onlyReachSet(i int) {
 			}
 			return
 		}
+	}
+}
+
+// cornerNouns name the nodes of a motif instance.
+var cornerNouns = map[string]bool{"corner": true, "corners": true, "vertex": true, "vertices": true, "member": true, "members": true,
+	"party": true, "parties": true, "node": true, "nodes": true}
+
+// asCorner reads "with n5 as one of the corners" in a motif question: a
+// node named as one of an instance's nodes is one the instance includes,
+// as "involving n5" says.
+func (x *extractor) asCorner() {
+	if x.hasWord(cAround, -1, -1) {
+		return // "involving n5 as one of the two parties": restated (restate.go)
+	}
+	for _, n := range x.s.nodes {
+		k := n.i + 1
+		if x.tok(k).low != "as" {
+			continue
+		}
+		k++
+		switch {
+		case x.tok(k).low == "one" && x.tok(k+1).low == "of" && x.tok(k+2).low == "the":
+			k += 3
+			if l := x.tok(k).low; l == "three" || l == "two" {
+				k++
+			}
+		case x.tok(k).low == "a" || x.tok(k).low == "an":
+			k++
+		default:
+			continue
+		}
+		if !cornerNouns[x.tok(k).low] || x.tok(k).used {
+			continue
+		}
+		x.use(n.i+1, k+1)
+		x.mark(cAround, n.i+1)
 	}
 }

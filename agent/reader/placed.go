@@ -14,7 +14,6 @@ func (x *extractor) placedWords() error {
 	x.motifWords()
 	x.relationWords()
 	x.openingPeriod()
-	x.countedNoun()
 	return x.recordWords()
 }
 
@@ -72,18 +71,6 @@ func (x *extractor) openingPeriod() {
 			if ts.w.j == i && ts.w.prec == prec && ts.w.start <= x.lo && x.lo < ts.w.end {
 				x.ignore(i+1, i+7)
 			}
-		}
-	}
-}
-
-// countedNoun reads "addresses" right after "how many" as the noun it
-// must be there (a verb cannot follow "how many"): the nodes counted.
-func (x *extractor) countedNoun() {
-	for i, t := range x.toks {
-		if !t.used && t.low == "addresses" && x.tok(i-1).low == "many" && x.tok(i-2).low == "how" {
-			t.used = true
-			x.mark(cNodeNoun, i)
-			x.mark("counts-nodes", i)
 		}
 	}
 }

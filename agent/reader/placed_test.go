@@ -21,6 +21,8 @@ func TestPlacedWords(t *testing.T) {
 		{"Which accounts did n41 leave a rating for in July 2004?", "partners", "the nodes n41 sent events to"},
 		{"Who left a message for n41 in July 2004?", "partners", "the nodes n41 received events from"},
 		{"How many distinct addressees did n41 mail in July 2004? Only the users it wrote to.", "partner-count", "n41 sent events to"},
+		{"How many people did n41 receive mail from in July 2004?", "partner-count", "n41 received events from"},
+		{"How many users wrote to n41 in July 2004?", "partner-count", "n41 received events from"},
 		// Degree: every incident record, repeats and all.
 		{"What was n41's degree at 2004-06-09T14:02:10Z, duplicates included?", "degree-at", "degree of n41"},
 		{"What was the degree of n41 at 2004-06-09T14:02:10Z, counting messages rather than distinct users?", "degree-at", "degree of n41"},
@@ -28,7 +30,9 @@ func TestPlacedWords(t *testing.T) {
 		// New nodes: their own first event.
 		{"How many users had their first activity in August 2004?", "new-nodes", "first valid in the window"},
 		{"How many accounts saw their first-ever message traffic during Q3 2004?", "new-nodes", "first valid in the window"},
-		{"How many addresses turned up for the first time in April 2004, the first month of the archive?", "new-nodes", "[2004-04-01T00:00Z, 2004-05-01T00:00Z)"},
+		{"How many users came into existence during May 2004?", "new-nodes", "first valid in the window"},
+		{"How many new arrivals did the store see in May 2004?", "new-nodes", "first valid in the window"},
+		{"How many users turned up for the first time in April 2004, the first month of the archive?", "new-nodes", "[2004-04-01T00:00Z, 2004-05-01T00:00Z)"},
 		// Motifs: loops and circles of three, δ from the first event.
 		{"How many x->y->z->x message loops closed within 2 hours in June 2004?", "motif-count", "cyclic triangles"},
 		{"How many three-node loops completing within 2 hours happened in June 2004?", "motif-count", "cyclic triangles"},
@@ -41,6 +45,8 @@ func TestPlacedWords(t *testing.T) {
 		// Versions and corrections.
 		{"How often has the record of n41 been corrected?", "correction-count", "closed by a correction"},
 		{"Was n41 ever corrected, and if so how many times?", "correction-count", "closed by a correction"},
+		{"How many times, if at all, has n41 been revised?", "correction-count", "closed by a correction"},
+		{"How many ratings, if any, did n41 send in July 2004?", "node-event-count", "sent by n41"},
 		{"How many versions of n41 does the store hold, over all of its valid time?", "version-count", "versions of node n41"},
 		{"How many neighbours did n41 have at 2004-06-09T14:02:10Z, after all the corrections?", "neighbour-count-at", "belief now"},
 		{"How many versions of n41 did the store hold as of transaction time 1700000005000000 (just after the first batch of corrections)?", "version-count", "1700000005000000"},
@@ -65,14 +71,24 @@ func TestPlacedWordsThatRestrictAreRefused(t *testing.T) {
 		"With how many users did n41 exchange email in July 2004, counting anyone who sent to it?",
 		// "whose" after a noun is a relative pronoun: a clause on it.
 		"How many users whose messages n41 answered were there in July 2004?",
+		// Both directions joined by "and" ask for the nodes in both.
+		"How many users did n41 write to and receive mail from in July 2004?",
+		"Which distinct users did n41 send to and receive from in July 2004?",
+		// "if any" outside a count.
+		"Which users, if any, did n41 write to in July 2004?",
+		// A loop of a size other than three written after it.
+		"How many loops x->y->x closed within 2 hours in June 2004?",
+		// A node in one position is not one of the corners.
+		"How many cyclic triangles with n41 as the first corner closed within 1 day in June 2004?",
 		// A node's first message of one direction is not its first event.
 		"How many users sent their first message in August 2004?",
 		"How many accounts made their first-ever rating during Q3 2004?",
-		// An opening period that is not the store's first; "addresses"
-		// that may be a verb.
+		// An opening period that is not the store's first; "addresses",
+		// a noun or a verb.
 		"How many users turned up for the first time in May 2004, the opening month of the archive?",
 		"How many users turned up for the first time in 2004, the opening month of the archive?",
 		"Which addresses did n41 send to in May 2004?",
+		"How many addresses turned up for the first time in April 2004?",
 		// Degree words outside a degree question; duplicates set aside.
 		"How many messages did n41 send twice in July 2004?",
 		"What was n41's degree at 2004-06-09T14:02:10Z, counting each neighbour twice?",
@@ -90,6 +106,8 @@ func TestPlacedWordsThatRestrictAreRefused(t *testing.T) {
 		// A batch described with no belief time written, or beside more.
 		"How many versions of n41 are there now (before the second batch)?",
 		"How many versions of n41 were believed as of transaction time 1700000005000000, when the second batch was written, and n42?",
+		// "within the month" may be the calendar month.
+		"How many cyclic triangles were completed within the month in June 2004?",
 		// The node that ends an instance is not the one that starts it.
 		"Among the users n41 can reach in June 2004, which user closes the earliest cyclic triangle within a day?",
 		// "how often" of events is a rate or a count.

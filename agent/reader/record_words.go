@@ -21,6 +21,12 @@ func (x *extractor) recordWords() error {
 			// "was n5 ever corrected, and if so how many times": the count
 			// answers the yes/no question too (none is 0).
 			x.ignore(i, i+2)
+		case t.low == "if" && x.tok(i-1).text == "," && x.howMany() && (x.tok(i+1).low == "any" && x.tok(i+2).text == "," ||
+			x.tok(i+1).low == "at" && x.tok(i+2).low == "all" && x.tok(i+3).text == ","):
+			// "how many times, if at all, was n5 corrected", "how many
+			// messages, if any, did n5 send": a count is 0 when there are
+			// none.
+			x.ignore(i, i+2+map[bool]int{true: 1, false: 0}[x.tok(i+1).low == "at"])
 		case t.low == "valid" && (correction || version):
 			x.allValidTime(i)
 		case t.low == "after" && correction:
@@ -119,4 +125,14 @@ func (x *extractor) batchDescription() {
 		}
 		x.ignore(i+1, k)
 	}
+}
+
+// howMany reports "how many" in the question.
+func (x *extractor) howMany() bool {
+	for k, t := range x.toks {
+		if t.low == "how" && x.tok(k+1).low == "many" {
+			return true
+		}
+	}
+	return false
 }

@@ -1,6 +1,9 @@
 package reader
 
-import "strings"
+import (
+	"fmt"
+	"strings"
+)
 
 // Phrasings of a node's partners, neighbours and degree, and of nodes
 // that are new.
@@ -17,6 +20,9 @@ var relationPhrases = []struct{ words, cpt string }{
 	{"in contact with", cPartner}, {"in correspondence with", cPartner},
 	{"corresponded with", cPartner}, {"correspond with", cPartner},
 	{"with how many", cHowMany + "+" + cPartner},
+	// "came into existence", "new arrivals": nodes that are new.
+	{"came into existence", cNew}, {"come into existence", cNew}, {"comes into existence", cNew}, {"coming into existence", cNew},
+	{"new arrivals", cNew + "+" + cNodeNoun}, {"new arrival", cNew + "+" + cNodeNoun},
 	{"rather than distinct", cDuplicates}, {"rather than unique", cDuplicates}, {"rather than different", cDuplicates},
 	{"duplicates included", cDuplicates}, {"including duplicates", cDuplicates}, {"duplicates counted", cDuplicates},
 	{"counting duplicates", cDuplicates},
@@ -212,4 +218,30 @@ func (x *extractor) onlyRestated(i int) {
 		return
 	}
 	x.ignore(i, k)
+}
+
+// bothJoined refuses a sending and a receiving verb joined by "and" in a
+// question about a node's partners ("the users n5 sent to and received
+// from"): of nodes, that is those in both directions, while the reader
+// counts those in either ("sent to or received from").
+func (x *extractor) bothJoined() string {
+	last, lastAt := "", -1
+	for k, t := range x.toks {
+		c := concept(t.low)
+		if t.kind != tWord || c != cSend && c != cReceive {
+			continue
+		}
+		if last != "" && last != c {
+			and, or := false, false
+			for j := lastAt + 1; j < k; j++ {
+				and = and || x.toks[j].low == "and"
+				or = or || x.toks[j].low == "or"
+			}
+			if and && !or {
+				return fmt.Sprintf("%q: the nodes in both directions, or in either? write \"sent to or received from\" for either", x.span(lastAt, k+1))
+			}
+		}
+		last, lastAt = c, k
+	}
+	return ""
 }

@@ -205,8 +205,9 @@ func (x *extractor) durAt(i int) (durSlot, int, error) {
 	case t.low == "quarter" && x.tok(i+1).low == "of" && x.tok(i+2).low == "an" && x.tok(i+3).low == "hour":
 		// "a quarter of an hour": fifteen minutes.
 		return durSlot{us: 15 * usMinute, written: x.span(i, i+4), i: i}, i + 4, nil
-	case t.low == "the" && x.tok(i-1).low == "within" && x.tok(i+1).kind == tWord && unitUS[x.tok(i+1).low] >= usMinute && !strings.HasSuffix(x.tok(i+1).low, "s"):
-		// "closed within the hour": within one of that unit.
+	case t.low == "the" && x.tok(i-1).low == "within" && (x.tok(i+1).low == "hour" || x.tok(i+1).low == "minute"):
+		// "closed within the hour": within one hour. ("within the day"
+		// or "the month" may name a calendar period: not read.)
 		return durSlot{us: unitUS[x.tok(i+1).low], written: x.span(i, i+2), i: i}, i + 2, nil
 	case t.low == "half" && (x.tok(i+1).low == "a" || x.tok(i+1).low == "an") && x.tok(i+2).kind == tWord && unitUS[x.tok(i+2).low] >= usMinute:
 		// "half an hour", "half a day": half of one unit, exactly.
