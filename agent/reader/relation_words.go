@@ -133,7 +133,7 @@ func (x *extractor) relativeClause(i int) {
 			}
 			k++
 		}
-		if p := x.tok(k).low; p != "it" && p != "them" && !x.nodeAt(k) {
+		if x.tok(k).low != "it" && !x.nodeAt(k) {
 			return
 		}
 		k++
