@@ -217,7 +217,7 @@ func (x *extractor) fill(in *intent, text string) (*Reading, string) {
 		}
 		r.Nodes = []Node{mkNode(s.nodes[0], roleOf(in))}
 	case 2:
-		a, b := s.nodes[0], s.nodes[1]
+		a, b := x.verbCue(in, s.nodes[0]), x.verbCue(in, s.nodes[1])
 		switch {
 		case a.cue == "dst" && b.cue != "dst", b.cue == "src" && a.cue != "src":
 			a, b = b, a
@@ -318,6 +318,12 @@ func (x *extractor) fill(in *intent, text string) (*Reading, string) {
 				first.Weekday(), last.Weekday(), dr.written)
 		}
 		r.Notes = append(r.Notes, fmt.Sprintf("%q agrees with the window's first and last days", dr.written))
+	}
+	for _, pe := range s.periodEnds {
+		if prob := periodEndFits(pe, r.Window); prob != "" {
+			return nil, prob
+		}
+		r.Notes = append(r.Notes, fmt.Sprintf("%q restates the window's end", pe.written))
 	}
 	if len(r.Instants) == 2 {
 		r.Instants[0].Role, r.Instants[1].Role = "t1", "t2"

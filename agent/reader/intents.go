@@ -118,7 +118,7 @@ var intents = []*intent{
 		},
 		build: func(r *Reading, b *builder) { b.answer("value", reachStep(b, "source")+".rows[0].uid") }},
 	{name: "earliest-arrival", example: "When can a message from {x} first reach {y} {W}?",
-		need: []string{cReach, cFirst, cWhen + "|" + cTimeNoun}, allow: []string{cTimeOrder, cPath, cEvent, cSend, cDepart, cTimeNoun, cWhen}, nodes: 2, window: true, belief: true,
+		need: []string{cReach, cFirst, cWhen + "|" + cTimeNoun}, allow: []string{cTimeOrder, cPath, cEvent, cSend, cReceive, cDepart, cTimeNoun, cWhen}, nodes: 2, window: true, belief: true,
 		summary: func(r *Reading) string {
 			return "earliest arrival at " + nodeText(r, "target") + " of a time-respecting path from " + nodeText(r, "source")
 		},
@@ -138,7 +138,7 @@ var intents = []*intent{
 			b.answer("value", s2+".rows[0].latest_departure")
 		}},
 	{name: "path-count", example: "How many time-respecting paths go from {x} to {y} {W}?",
-		need: []string{cPath, cHowMany}, allow: []string{cTimeOrder, cDistinct, cReach, cEvent, cPresent}, nodes: 2, window: true, belief: true, frag: "path",
+		need: []string{cPath, cHowMany}, allow: []string{cTimeOrder, cDistinct, cReach, cEvent, cPresent, cSend}, nodes: 2, window: true, belief: true, frag: "path",
 		summary: func(r *Reading) string {
 			return fmt.Sprintf("time-respecting paths from %s to %s of at most %d hops", nodeText(r, "source"), nodeText(r, "target"), r.maxHops())
 		},

@@ -120,6 +120,7 @@ func Claims(text string, env Env) []string {
 func (x *extractor) concepts() error {
 	toks := x.toks
 	x.descriptions()
+	x.pathFrames()
 	// Word positions not consumed, for phrase matching across hyphens.
 	var idx []int
 	for i, t := range toks {
