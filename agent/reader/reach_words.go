@@ -55,6 +55,9 @@ func init() {
 			reachPhrases = append(reachPhrases, struct{ words, cpt string }{h + " " + v, cReach})
 		}
 	}
+	for _, v := range viaOthers {
+		reachPhrases = append(reachPhrases, struct{ words, cpt string }{v, cUnsupported})
+	}
 	phrases = append(append(append([]struct{ words, cpt string }(nil), waysPhrases...), phrases...), reachPhrases...)
 	addWords(cReach, "downstream flow flows flowed flowing")
 	addWords(cTimeOrder, "forward forwards forwarded forwarding relay relays relayed relaying onward onwards influence")
@@ -238,12 +241,14 @@ func (x *extractor) framingClause(i int) bool {
 	if end == i+1 {
 		return false
 	}
+	if !x.reachOutside(i, end) {
+		return false
+	}
 	frames := false
 	for k := i + 1; k < end; k++ {
 		t := x.toks[k]
 		if t.used {
-			frames = true // a node or a time of the question
-			continue
+			continue // a node or a time of the question
 		}
 		if t.kind == tPunct {
 			continue
@@ -267,7 +272,37 @@ func (x *extractor) framingClause(i int) bool {
 			frames = true
 		}
 	}
-	return frames
+	// "if n5 starts on D" with no end written anywhere else: reach by the
+	// end of D, or ever after? Refused.
+	inside, outside, start := 0, 0, false
+	for _, ts := range x.s.times {
+		if ts.w.i > i && ts.w.i < end {
+			inside++
+			start = start || ts.startVerb
+		} else {
+			outside++
+		}
+	}
+	return frames && !(start && outside == 0)
+}
+
+// reachOutside reports whether the question outside tokens [i, end)
+// asks about reach or paths: a framing clause frames only such a
+// question.
+func (x *extractor) reachOutside(i, end int) bool {
+	for k, t := range x.toks {
+		if k >= i && k < end || t.used || t.kind != tWord {
+			continue
+		}
+		switch concept(t.low) {
+		case cReach, cPath, cTimeOrder, cDepart:
+			return true
+		}
+		if getForms[t.low] && (x.tok(k+1).low == "to" || x.tok(k+1).low == "through") {
+			return true
+		}
+	}
+	return false
 }
 
 // framePhrases are what a framing clause may say in several words: a
@@ -467,7 +502,16 @@ func periodEndFits(pe periodEnd, w *Window) string {
 // sent"), the subject of a sending or leaving verb where they start. A
 // participle followed by "by" or "from" is passive and gives none.
 func (x *extractor) verbCue(in *intent, n nodeSlot) nodeSlot {
-	if n.cue != "" || (in.name != "earliest-arrival" && in.name != "latest-departure" && in.name != "path-count") {
+	if in.name != "earliest-arrival" && in.name != "latest-departure" && in.name != "path-count" {
+		return n
+	}
+	return x.verbRole(n)
+}
+
+// verbRole is verbCue for any question: suggestions use it to keep the
+// question's direction.
+func (x *extractor) verbRole(n nodeSlot) nodeSlot {
+	if n.cue != "" {
 		return n
 	}
 	for k := n.i + 1; k <= n.i+5 && k < len(x.toks); k++ {
