@@ -220,7 +220,8 @@
 // five", "one or two messages"; "more than three" and "two or three"
 // (a lower bound) are refused. "How many (distinct) chains" and "how
 // many ways" count paths; "how soon" asks when. Latest departure: "left
-// it" (leave) departs, and "and still reach",
+// it" ("how late could n5 have left it to send") departs, "leave a
+// message" sends (and is no departure), and "and still reach",
 // "still have it arrive" after "latest" or "how late" name the
 // departure; "before the day (week, month, year) is over (out)" must
 // restate the window (one day; two to seven whole days; a calendar month

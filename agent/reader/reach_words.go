@@ -33,6 +33,8 @@ var reachPhrases = []struct{ words, cpt string }{
 	{"pass along", cReach}, {"passed along", cReach}, {"passes along", cReach}, {"passing along", cReach},
 	{"along the way", cTimeOrder}, {"along the chain", cTimeOrder},
 	{"as well as", ""},
+	// word n.4, "news, intelligence, tidings": what travels.
+	{"word from", cEvent}, {"get word to", cReach}, {"got word to", cReach}, {"gets word to", cReach}, {"getting word to", cReach},
 }
 
 // waysPhrases count paths ("in how many different ways"); they go
@@ -61,7 +63,7 @@ func init() {
 	phrases = append(append(append([]struct{ words, cpt string }(nil), waysPhrases...), phrases...), reachPhrases...)
 	addWords(cReach, "downstream flow flows flowed flowing")
 	addWords(cTimeOrder, "forward forwards forwarded forwarding relay relays relayed relaying onward onwards influence")
-	addWords(cDepart, "left")
+
 }
 
 // relDepartures are the words that, after "still", name the arrival a
@@ -87,8 +89,8 @@ func (x *extractor) stillReaches(i int) bool {
 // participle ("the first counterparty reached").
 func (x *extractor) pathFrames() {
 	latest := false
-	for _, t := range x.toks {
-		if !t.used && t.kind == tWord && concept(t.low) == cLatest {
+	for k, t := range x.toks {
+		if !t.used && t.kind == tWord && (concept(t.low) == cLatest || t.low == "how" && x.tok(k+1).low == "late") {
 			latest = true
 		}
 	}
@@ -102,6 +104,29 @@ func (x *extractor) pathFrames() {
 			if k := x.countedChains(i + 1); k > 0 {
 				x.mark(cPath, k)
 			}
+		case t.low == "in" && x.tok(i+1).low == "time" && !x.tok(i+1).used && latest && x.tok(i-1).low != "forward" && x.tok(i+2).kind == tPunct:
+			// "… and still get it to n7 in time": before the window ends,
+			// which a latest departure means.
+			x.use(i, i+2)
+			x.s.ignored = append(x.s.ignored, "in time")
+		case t.low == "only" && x.reachSetAfter(i+1):
+			// "considering only the nodes n5 can reach": the among-reached
+			// set the question reads anyway.
+			t.used = true
+			x.s.ignored = append(x.s.ignored, t.text)
+		case t.low == "moment" && (concept(x.tok(i-1).low) == cFirst || concept(x.tok(i-1).low) == cLatest ||
+			x.tok(i-1).low == "possible" && concept(x.tok(i-2).low) == cLatest):
+			// "the earliest moment": a time asked for, as "the earliest time".
+			x.mark(cTimeNoun, i)
+		case (t.low == "left" || t.low == "leave" || t.low == "leaves") && x.tok(i+1).low == "it" && latest:
+			// "how late could n5 have left it to send …": the idiom of a
+			// late departure. "left a message" is a message sent.
+			x.use(i, i+2)
+			x.mark(cDepart, i)
+		case concept(t.low) == cDepart && x.eventObject(i+1):
+			// "leave a message for n7": a message sent, not a departure.
+			t.used = true
+			x.mark(cSend, i)
 		case t.low == "still" && latest && x.stillReaches(i):
 			// "the latest n5 could send and still reach n7": the departure.
 			t.used = true
@@ -115,7 +140,7 @@ func (x *extractor) pathFrames() {
 			t.used = true
 			x.s.ignored = append(x.s.ignored, t.text)
 			x.useFramePhrases(i + 1)
-		case t.low == "at" && x.tok(i+1).low == "which" && timeNouns[x.tok(i-1).low] && !x.tok(i+1).used:
+		case t.low == "at" && x.tok(i+1).low == "which" && x.timeNounBefore(i) && !x.tok(i+1).used:
 			// "the earliest time at which …": a relative, not a question.
 			x.use(i, i+2)
 		case relPreps[t.low] && x.tok(i+1).low == "which" && x.relativeAfter(i+2) && i > 0 && x.toks[i-1].kind != tPunct:
@@ -156,6 +181,60 @@ func (x *extractor) countedChains(k int) int {
 		}
 	}
 	return 0
+}
+
+// reachSetAfter reports a node noun followed by the nodes a node can
+// reach at k: "the staff n5 could reach", "accounts reachable from n5".
+func (x *extractor) reachSetAfter(k int) bool {
+	if x.tok(k).low == "the" || x.tok(k).low == "those" {
+		k++
+	}
+	if concept(x.tok(k).low) != cNodeNoun {
+		return false
+	}
+	k++
+	if l := x.tok(k).low; l == "who" || l == "that" || l == "whom" {
+		k++
+	}
+	if x.nodeAt(k) {
+		for j := k + 1; j <= k+3; j++ {
+			if t := x.tok(j); t.kind != tWord || t.used {
+				return false
+			} else if concept(t.low) == cReach {
+				return true
+			} else if !verbAux[t.low] {
+				return false
+			}
+		}
+		return false
+	}
+	return x.tok(k).low == "reachable" && x.tok(k+1).low == "from" && x.nodeAt(k+2)
+}
+
+// timeNounBefore reports a time noun before i, past punctuation, the
+// words of a time slot and filler ("the earliest moment, before D, at
+// which").
+func (x *extractor) timeNounBefore(i int) bool {
+	for k := i - 1; k >= 0 && k >= i-14; k-- {
+		t := x.toks[k]
+		if timeNouns[t.low] {
+			return true
+		}
+		if t.kind != tPunct && !t.used && concept(t.low) != "" {
+			return false
+		}
+	}
+	return false
+}
+
+// eventObject reports an event noun as the object at k ("a message",
+// "an e-mail", "ratings").
+func (x *extractor) eventObject(k int) bool {
+	if l := x.tok(k).low; l == "a" || l == "an" || l == "the" || l == "some" || l == "any" {
+		k++
+	}
+	t := x.tok(k)
+	return t.kind == tWord && !t.used && concept(t.low) == cEvent
 }
 
 var relPreps = map[string]bool{"by": true, "in": true, "through": true, "along": true, "via": true}
@@ -221,7 +300,7 @@ var timeNouns = map[string]bool{"time": true, "moment": true, "instant": true, "
 
 // frameConcepts are what a conditional clause may hold and still only
 // frame the question: node nouns, event words and the path model.
-var frameConcepts = map[string]bool{"": true, cEvent: true, cTimeOrder: true, cNodeNoun: true}
+var frameConcepts = map[string]bool{"": true, cEvent: true, cTimeOrder: true, cNodeNoun: true, cSend: true}
 
 // framingClause reports whether the clause after the conditional at i
 // (to the next comma or the end of the sentence) only restates slots of
@@ -267,6 +346,9 @@ func (x *extractor) framingClause(i int) bool {
 		}
 		if !frameConcepts[c] {
 			return false
+		}
+		if c == cSend && !startVerbs[x.tok(k-1).low] {
+			return false // "if n5 sent …": a condition; "began writing" is a start
 		}
 		if c == cTimeOrder || startVerbs[t.low] {
 			frames = true

@@ -44,7 +44,16 @@ func TestReachPhrasings(t *testing.T) {
 			source: "n23", target: "n81", a: us("2004-06-07"), b: us("2004-06-14")},
 		{q: "On 12 May 2004, how late could n9 leave it to send a mail and still reach n10, possibly via others, before the day is over?",
 			intent: "latest-departure", source: "n9", target: "n10", a: us("2004-05-12"), b: us("2004-05-13")},
+		{q: "Assuming n40 began sending on 3 June 2004, what is the earliest moment at which word from it could have got to n41 before 20 June 2004?",
+			intent: "earliest-arrival", source: "n40", target: "n41", a: us("2004-06-03"), b: us("2004-06-20")},
+		{q: "Considering only the users n61 could reach in June 2004, how many cyclic triangles within an hour are there?", intent: "motif-count-reach",
+			source: "n61", a: jun, b: jul},
+		{q: "What is the latest n5 could send and still get word to n7 in time, in June 2004?", intent: "latest-departure", source: "n5", target: "n7", a: jun, b: jul},
+		{q: "On 12 June 2004, how late could n9 have left it to write to someone and still reach n10?", intent: "latest-departure", source: "n9", target: "n10",
+			a: us("2004-06-12"), b: us("2004-06-13")},
 		// Refused: a word that adds a constraint or leaves the reading open.
+		{q: "If n5 sent a message on 3 May 2004, how many nodes can it reach before 10 May 2004?"}, // a condition
+		{q: "Considering only the users n61 messaged in June 2004, how many cyclic triangles within an hour are there?"},
 		{q: "How many messages did n5 forward in May 2004?"},                                           // forwarded messages are not recorded
 		{q: "How many nodes can n5 reach in May 2004 if nobody waits longer than an hour?"},            // a maximum wait
 		{q: "If n5 starts on 3 May 2004, how many nodes can it reach?"},                                // reach by the end of the day, or ever?
@@ -56,6 +65,8 @@ func TestReachPhrasings(t *testing.T) {
 		{q: "How many messages flowed from n5 to n6 in May 2004?"},
 		{q: "How many nodes did n5 influence in May 2004?"},
 		{q: "When was the latest message n3 sent to n4 in May 2004?"},
+		{q: "What is the latest time n5 could leave a message for n7 in June 2004?"}, // a message sent
+		{q: "What is the latest time n5 left a message for n7 in June 2004?"},
 		{q: "What is the latest n3 could send and still reach n4 in June 2004, before the week is out?"}, // the window is a month
 		{q: "How many paths of more than three messages go from n1 to n2 in May 2004?"},
 		{q: "How many paths of two or three messages go from n1 to n2 in May 2004?"},
