@@ -227,6 +227,14 @@
 // restate the window (one day; two to seven whole days; a calendar month
 // or year), and is refused otherwise.
 //
+// A maximum wait at each node is read into the plan (delta_max_wait) in
+// three forms only (max_wait.go): a negative subject with a wait verb
+// and "longer (more) than D" ("if nobody held a message for longer than
+// two hours before passing it on": no wait exceeds D), a wait verb with
+// "at most (no longer than, up to) D", and "a maximum wait of D"; only
+// reach, earliest-arrival and latest-departure questions take one. Any
+// other wording of a wait is an unknown word, and refused.
+//
 // Conditionals: "if", "supposing", "assuming" open a clause that is a
 // condition unless it only frames a reach or path question's own slots:
 // a clause (up to the next comma) of the question's node and times,

@@ -395,6 +395,9 @@ func (x *extractor) fill(in *intent, text string) (*Reading, string) {
 		}
 		r.Options["max_hops"] = strconv.FormatInt(s.maxHops, 10)
 	}
+	if prob := maxWaitFits(in, s.maxWait, r); prob != "" {
+		return nil, prob
+	}
 	if prob := x.options(in, r); prob != "" {
 		return nil, prob
 	}
@@ -412,7 +415,7 @@ func (x *extractor) fill(in *intent, text string) (*Reading, string) {
 	if !in.belief && !r.Belief.Now {
 		return nil, "this question cannot be pinned at an earlier belief time"
 	}
-	r.Summary = in.summary(r)
+	r.Summary = in.summary(r) + waitText(r)
 	b := &builder{r: r}
 	in.build(r, b)
 	p, err := b.json(in.name, text)

@@ -39,7 +39,7 @@ func nodeText(r *Reading, role string) string {
 }
 
 func reachStep(b *builder, role string) string {
-	return b.add("temporal_reachability", b.asOf(map[string]any{"src": b.node(role), "window": b.window(), "limit": rowLimit}))
+	return b.add("temporal_reachability", b.asOf(withWait(b.r, map[string]any{"src": b.node(role), "window": b.window(), "limit": rowLimit})))
 }
 
 func gmts(metric string) func(r *Reading, b *builder) {
@@ -133,7 +133,7 @@ var intents = []*intent{
 			return "latest departure from " + nodeText(r, "source") + " on a time-respecting path that reaches " + nodeText(r, "target") + " before the window ends"
 		},
 		build: func(r *Reading, b *builder) {
-			s1 := b.add("temporal_reachability", b.asOf(map[string]any{"src": b.node("target"), "direction": "in", "window": b.window(), "limit": rowLimit}))
+			s1 := b.add("temporal_reachability", b.asOf(withWait(r, map[string]any{"src": b.node("target"), "direction": "in", "window": b.window(), "limit": rowLimit})))
 			s2 := b.add("compute", map[string]any{"fn": "filter", "input": ref(s1 + ".rows"), "field": "uid", "cmp": "eq", "value": b.node("source"), "limit": rowLimit})
 			b.answer("value", s2+".rows[0].latest_departure")
 		}},

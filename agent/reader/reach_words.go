@@ -88,6 +88,7 @@ func (x *extractor) stillReaches(i int) bool {
 // which" after a time noun, and a relation noun right before a reach
 // participle ("the first counterparty reached").
 func (x *extractor) pathFrames() {
+	x.maxWait()
 	latest := false
 	for k, t := range x.toks {
 		if !t.used && t.kind == tWord && (concept(t.low) == cLatest || t.low == "how" && x.tok(k+1).low == "late") {

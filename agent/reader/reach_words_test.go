@@ -1,6 +1,8 @@
 package reader_test
 
 import (
+	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/tgms-go/tgms/agent/reader"
@@ -55,7 +57,7 @@ func TestReachPhrasings(t *testing.T) {
 		{q: "If n5 sent a message on 3 May 2004, how many nodes can it reach before 10 May 2004?"}, // a condition
 		{q: "Considering only the users n61 messaged in June 2004, how many cyclic triangles within an hour are there?"},
 		{q: "How many messages did n5 forward in May 2004?"},                                           // forwarded messages are not recorded
-		{q: "How many nodes can n5 reach in May 2004 if nobody waits longer than an hour?"},            // a maximum wait
+		{q: "How many nodes can n5 reach in May 2004 if each node waits under an hour?"},               // a wait in words not read
 		{q: "If n5 starts on 3 May 2004, how many nodes can it reach?"},                                // reach by the end of the day, or ever?
 		{q: "If n5 received a message on 3 May 2004, how many nodes can it reach before 10 May 2004?"}, // a condition
 		{q: "If n5 was active on 3 May 2004, how many nodes could it reach by 10 May 2004?"},           // a condition
@@ -94,6 +96,38 @@ func TestChainBounds(t *testing.T) {
 		}
 		if r.Nodes[0].Role != "source" || r.Nodes[0].UID != c.src || r.Nodes[1].Role != "target" || r.Nodes[1].UID != c.dst {
 			t.Errorf("%q: nodes %+v, want %s to %s", c.q, r.Nodes, c.src, c.dst)
+		}
+	}
+}
+
+// A maximum wait at each node is read into the plan, or refused.
+func TestMaxWait(t *testing.T) {
+	for _, c := range []struct {
+		q, intent string
+		wait      int64 // µs; 0 for a refusal
+	}{
+		{"In June 2004, how many users could n40 reach if nobody held a message for longer than two hours before passing it on?", "reach-count", 2 * 3_600_000_000},
+		{"How many nodes can n5 reach in May 2004, waiting at most 30 minutes at each node?", "reach-count", 30 * 60_000_000},
+		{"When could a message from n3 first reach n9 in May 2004 with a maximum wait of 1 day?", "earliest-arrival", 86_400_000_000},
+		{"In May 2004, what is the latest n3 could send and still reach n9, if no node sat on it for more than 6 hours?", "latest-departure", 6 * 3_600_000_000},
+		{"How many messages did n5 send in May 2004, waiting at most 30 minutes at each node?", "", 0},
+		{"How many nodes can n5 reach in May 2004 if nobody waits less than an hour?", "", 0},
+		{"How many nodes can n5 reach in May 2004 if somebody waited for longer than an hour?", "", 0},
+	} {
+		r, err := reader.Read(c.q, collegeEnv)
+		if c.wait == 0 {
+			if err == nil {
+				t.Errorf("%q: read as %s, want a refusal", c.q, r.Line())
+			}
+			continue
+		}
+		if err != nil {
+			t.Errorf("%q: %v", c.q, err)
+			continue
+		}
+		want := fmt.Sprintf(`"delta_max_wait":%d`, c.wait)
+		if r.Intent != c.intent || !strings.Contains(string(r.Plan()), want) {
+			t.Errorf("%q: read as %s with plan %s, want %s with %s", c.q, r.Intent, r.Plan(), c.intent, want)
 		}
 	}
 }

@@ -36,6 +36,8 @@ type slots struct {
 	// periodEnds are deadlines that restate the window's end ("before
 	// the day was over"), which must name the window's own period.
 	periodEnds []periodEnd
+	// maxWait bounds the wait at each node of a reach path (µs, 0 for none).
+	maxWait int64
 }
 
 // dayRange is "Monday to Friday" restating a window's first and last days.
