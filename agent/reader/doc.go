@@ -219,7 +219,9 @@
 // "chains of at most three e-mails", "no more than 4 messages", "up to
 // five", "one or two messages"; "more than three" and "two or three"
 // (a lower bound) are refused. "How many (distinct) chains" and "how
-// many ways" count paths; "how soon" asks when. Latest departure: "left
+// many ways" count paths; "how soon" asks when, and so do "how fast"
+// and "how quickly" when the question names the first (earliest)
+// arrival time it wants (alone they may ask for an elapsed time). Latest departure: "left
 // it" ("how late could n5 have left it to send") departs, "leave a
 // message" sends (and is no departure), and "and still reach",
 // "still have it arrive" after "latest" or "how late" name the

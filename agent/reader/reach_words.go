@@ -128,6 +128,12 @@ func (x *extractor) pathFrames() {
 			// "leave a message for n7": a message sent, not a departure.
 			t.used = true
 			x.mark(cSend, i)
+		case t.low == "how" && (x.tok(i+1).low == "fast" || x.tok(i+1).low == "quickly") && x.asksArrivalTime():
+			// "how fast …? need the first-arrival timestamp": speed alone
+			// is an elapsed time or a time; the arrival named settles it.
+			x.use(i, i+2)
+			x.mark(cFirst, i)
+			x.s.ignored = append(x.s.ignored, x.span(i, i+2))
 		case t.low == "still" && latest && x.stillReaches(i):
 			// "the latest n5 could send and still reach n7": the departure.
 			t.used = true
@@ -236,6 +242,20 @@ func (x *extractor) eventObject(k int) bool {
 	}
 	t := x.tok(k)
 	return t.kind == tWord && !t.used && concept(t.low) == cEvent
+}
+
+// asksArrivalTime reports "first (earliest) arrival" written in the
+// question, with "time" or "timestamp" after it.
+func (x *extractor) asksArrivalTime() bool {
+	for k := range x.toks {
+		if x.tok(k).low != "arrival" || (x.tok(k-1).low != "first" && x.tok(k-1).low != "earliest" && !(x.tok(k-1).text == "-" && x.tok(k-2).low == "first")) {
+			continue
+		}
+		if l := x.tok(k + 1).low; l == "time" || l == "timestamp" {
+			return true
+		}
+	}
+	return false
 }
 
 var relPreps = map[string]bool{"by": true, "in": true, "through": true, "along": true, "via": true}

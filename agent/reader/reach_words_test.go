@@ -53,7 +53,10 @@ func TestReachPhrasings(t *testing.T) {
 		{q: "What is the latest n5 could send and still get word to n7 in time, in June 2004?", intent: "latest-departure", source: "n5", target: "n7", a: jun, b: jul},
 		{q: "On 12 June 2004, how late could n9 have left it to write to someone and still reach n10?", intent: "latest-departure", source: "n9", target: "n10",
 			a: us("2004-06-12"), b: us("2004-06-13")},
+		{q: "How quickly could a message from n6 get to n8 in June 2004? I want the earliest arrival time.", intent: "earliest-arrival",
+			source: "n6", target: "n8", a: jun, b: jul},
 		// Refused: a word that adds a constraint or leaves the reading open.
+		{q: "How quickly could a message from n6 get to n8 in June 2004?"},                         // an elapsed time, or a time?
 		{q: "If n5 sent a message on 3 May 2004, how many nodes can it reach before 10 May 2004?"}, // a condition
 		{q: "Considering only the users n61 messaged in June 2004, how many cyclic triangles within an hour are there?"},
 		{q: "How many messages did n5 forward in May 2004?"},                                           // forwarded messages are not recorded
