@@ -254,6 +254,59 @@
 // empty result ("when does n277 first become reachable", "the first
 // burst") is answered "none" over that window.
 //
+// Reach and paths: the words of time-respecting reachability come from
+// WordNet synsets of the concept's head words (reach_words.go says
+// which): "within reach of", "downstream", "got to", "found its way",
+// "flow", and "passed along". Words naming how a message travels
+// (forwarded, relayed, onward, influence) name the path model: only
+// reach, path and motif questions accept them, so "how many messages
+// did n5 forward" is refused rather than read as messages sent.
+// "However indirectly", "directly or through others" and a hedge before
+// a route through others ("possibly via others") include the direct
+// path and read as reach; "via others" alone may exclude it, and is
+// refused. "Only" beside "time-respecting" restates the model. A
+// relative pronoun after a node noun or a time noun ("the people who n5
+// can reach", "the time at which", "the chains by which") opens a
+// clause, not a question. In a two-node path question the subject of a
+// receiving verb is where paths end and the subject of a sending verb
+// where they start ("the earliest n7 could have received, however
+// indirectly, something n8 sent" goes from n8 to n7), as suggestions
+// do. A path's length bound may be written in its events, digits or
+// number words, in a question about chains, paths, routes or ways:
+// "chains of at most three e-mails", "no more than 4 messages", "up to
+// five", "one or two messages"; "more than three" and "two or three"
+// (a lower bound) are refused. "How many (distinct) chains" and "how
+// many ways" count paths; "how soon" asks when, and so do "how fast"
+// and "how quickly" when the question names the first (earliest)
+// arrival time it wants (alone they may ask for an elapsed time). Latest departure: "left
+// it" ("how late could n5 have left it to send") departs, "leave a
+// message" sends (and is no departure), and "and still reach",
+// "still have it arrive" after "latest" or "how late" name the
+// departure; "before the day (week, month, year) is over (out)" must
+// restate the window (one day; two to seven whole days; a calendar month
+// or year), and is refused otherwise.
+//
+// A maximum wait at each node is read into the plan (delta_max_wait) in
+// three forms only (max_wait.go): a negative subject with a wait verb
+// and "longer (more) than D" ("if nobody held a message for longer than
+// two hours before passing it on": no wait exceeds D), a wait verb with
+// "at most (no longer than, up to) D", and "a maximum wait of D"; only
+// reach, earliest-arrival and latest-departure questions take one. Any
+// other wording of a wait is an unknown word, and refused.
+//
+// Conditionals: "if", "supposing", "assuming" open a clause that is a
+// condition unless it only frames a reach or path question's own slots:
+// a clause (up to the next comma) of the question's node and times,
+// filler, event and node nouns, and at least one start verb, path-model
+// word or look at the window ("if n5 starts on D", "if it was forwarded
+// along the way", "if we look only at D"); then the conditional is
+// ignored and listed. A clause with any other word (a sending, receiving
+// or reach verb, an adjective such as "active", a negation, a
+// comparison) is a condition, and refused; so is "if n5 starts on D"
+// with no end written anywhere (reach by the end of D, or ever after?).
+// ", when messages can be passed along" after a reach question, with
+// no slot in it, restates the model the same way.
+//
 // Fragments: a question with no word that asks ("ratings sent by n5 in
 // May", "versions of n7 as of tt T") asks how many when its first noun
 // names something only counted (events, paths, motif instances,

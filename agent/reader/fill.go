@@ -217,7 +217,7 @@ func (x *extractor) fill(in *intent, text string) (*Reading, string) {
 		}
 		r.Nodes = []Node{mkNode(s.nodes[0], roleOf(in))}
 	case 2:
-		a, b := s.nodes[0], s.nodes[1]
+		a, b := x.verbCue(in, s.nodes[0]), x.verbCue(in, s.nodes[1])
 		switch {
 		case a.cue == "dst" && b.cue != "dst", b.cue == "src" && a.cue != "src":
 			a, b = b, a
@@ -319,6 +319,12 @@ func (x *extractor) fill(in *intent, text string) (*Reading, string) {
 		}
 		r.Notes = append(r.Notes, fmt.Sprintf("%q agrees with the window's first and last days", dr.written))
 	}
+	for _, pe := range s.periodEnds {
+		if prob := periodEndFits(pe, r.Window); prob != "" {
+			return nil, prob
+		}
+		r.Notes = append(r.Notes, fmt.Sprintf("%q restates the window's end", pe.written))
+	}
 	if len(r.Instants) == 2 {
 		r.Instants[0].Role, r.Instants[1].Role = "t1", "t2"
 	}
@@ -389,6 +395,9 @@ func (x *extractor) fill(in *intent, text string) (*Reading, string) {
 		}
 		r.Options["max_hops"] = strconv.FormatInt(s.maxHops, 10)
 	}
+	if prob := maxWaitFits(in, s.maxWait, r); prob != "" {
+		return nil, prob
+	}
 	if prob := x.options(in, r); prob != "" {
 		return nil, prob
 	}
@@ -409,7 +418,7 @@ func (x *extractor) fill(in *intent, text string) (*Reading, string) {
 	if !in.belief && !r.Belief.Now {
 		return nil, "this question cannot be pinned at an earlier belief time"
 	}
-	r.Summary = in.summary(r)
+	r.Summary = in.summary(r) + waitText(r)
 	b := &builder{r: r}
 	in.build(r, b)
 	p, err := b.json(in.name, text)

@@ -39,7 +39,7 @@ func nodeText(r *Reading, role string) string {
 }
 
 func reachStep(b *builder, role string) string {
-	return b.add("temporal_reachability", b.asOf(map[string]any{"src": b.node(role), "window": b.window(), "limit": rowLimit}))
+	return b.add("temporal_reachability", b.asOf(withWait(b.r, map[string]any{"src": b.node(role), "window": b.window(), "limit": rowLimit})))
 }
 
 func gmts(metric string) func(r *Reading, b *builder) {
@@ -118,7 +118,7 @@ var intents = []*intent{
 		},
 		build: func(r *Reading, b *builder) { b.answer("value", reachStep(b, "source")+".rows[0].uid") }},
 	{name: "earliest-arrival", example: "When can a message from {x} first reach {y} {W}?",
-		need: []string{cReach, cFirst, cWhen + "|" + cTimeNoun}, allow: []string{cTimeOrder, cPath, cEvent, cSend, cDepart, cTimeNoun, cWhen}, nodes: 2, window: true, belief: true,
+		need: []string{cReach, cFirst, cWhen + "|" + cTimeNoun}, allow: []string{cTimeOrder, cPath, cEvent, cSend, cReceive, cDepart, cTimeNoun, cWhen}, nodes: 2, window: true, belief: true,
 		summary: func(r *Reading) string {
 			return "earliest arrival at " + nodeText(r, "target") + " of a time-respecting path from " + nodeText(r, "source")
 		},
@@ -133,12 +133,12 @@ var intents = []*intent{
 			return "latest departure from " + nodeText(r, "source") + " on a time-respecting path that reaches " + nodeText(r, "target") + " before the window ends"
 		},
 		build: func(r *Reading, b *builder) {
-			s1 := b.add("temporal_reachability", b.asOf(map[string]any{"src": b.node("target"), "direction": "in", "window": b.window(), "limit": rowLimit}))
+			s1 := b.add("temporal_reachability", b.asOf(withWait(r, map[string]any{"src": b.node("target"), "direction": "in", "window": b.window(), "limit": rowLimit})))
 			s2 := b.add("compute", map[string]any{"fn": "filter", "input": ref(s1 + ".rows"), "field": "uid", "cmp": "eq", "value": b.node("source"), "limit": rowLimit})
 			b.answer("value", s2+".rows[0].latest_departure")
 		}},
 	{name: "path-count", example: "How many time-respecting paths go from {x} to {y} {W}?",
-		need: []string{cPath, cHowMany}, allow: []string{cTimeOrder, cDistinct, cReach, cEvent, cPresent}, nodes: 2, window: true, belief: true, frag: "path",
+		need: []string{cPath, cHowMany}, allow: []string{cTimeOrder, cDistinct, cReach, cEvent, cPresent, cSend}, nodes: 2, window: true, belief: true, frag: "path",
 		summary: func(r *Reading) string {
 			return fmt.Sprintf("time-respecting paths from %s to %s of at most %d hops", nodeText(r, "source"), nodeText(r, "target"), r.maxHops())
 		},

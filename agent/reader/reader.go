@@ -123,6 +123,7 @@ func (x *extractor) concepts() error {
 	if err := x.placedWords(); err != nil {
 		return err
 	}
+	x.pathFrames()
 	// Word positions not consumed, for phrase matching across hyphens.
 	var idx []int
 	for i, t := range toks {

@@ -33,6 +33,11 @@ type slots struct {
 	dayRanges []dayRange
 	// zone is a fixed offset from UTC written in the question ("UTC+9").
 	zone *zoneSlot
+	// periodEnds are deadlines that restate the window's end ("before
+	// the day was over"), which must name the window's own period.
+	periodEnds []periodEnd
+	// maxWait bounds the wait at each node of a reach path (µs, 0 for none).
+	maxWait int64
 }
 
 // dayRange is "Monday to Friday" restating a window's first and last days.
@@ -314,6 +319,12 @@ func (x *extractor) extract() error {
 			x.restated = [2]int64{}
 		}
 		if t.used {
+			continue
+		}
+		if n, j, ok := x.chainBoundAt(i); ok {
+			x.s.maxHops = n
+			x.use(i, j)
+			i = j - 1
 			continue
 		}
 		// z-score threshold and history length of burst detection.

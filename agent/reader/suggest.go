@@ -257,6 +257,9 @@ func (x *extractor) choices(in *intent) map[string]string {
 // target ("to n9", "reach n9") second, whatever the word order.
 func orderedNodes(x *extractor) []nodeSlot {
 	ns := append([]nodeSlot(nil), x.s.nodes...)
+	for k := range ns {
+		ns[k] = x.verbRole(ns[k])
+	}
 	if len(ns) >= 2 && (ns[0].cue == "dst" && ns[1].cue != "dst" || ns[1].cue == "src" && ns[0].cue != "src") {
 		ns[0], ns[1] = ns[1], ns[0]
 	}

@@ -25,6 +25,8 @@ func TestSuggestionsKeepTheSlots(t *testing.T) {
 		{"Believing what we believed at 1700000005000000, what fraction of n42's partners in May 2004 are new, if any?", "", "", us("2004-05-01"), us("2004-06-01"), 1700000005000000},
 		{"How many messages excluding replies did n5 send to n7 between May 3, 2004 and May 10, 2004?", "n5", "n7", us("2004-05-03"), us("2004-05-10"), 0},
 		{"Which node reached from n12 before July 2004 is the most central, as of belief time 2023-11-14T22:13:20Z?", "n12", "", collegeEnv.VtMin, us("2004-07-01"), us("2023-11-14T22:13:20Z")},
+		{"When did n7 first receive something n8 sent in May 2004?", "n8", "n7", us("2004-05-01"), us("2004-06-01"), 0},
+		{"In June 2004, how late could n9 leave and still reach n10 via others?", "n9", "n10", us("2004-06-01"), us("2004-07-01"), 0},
 	}
 	for _, c := range cases {
 		_, err := reader.Read(c.q, env)
