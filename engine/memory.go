@@ -13,8 +13,9 @@ type MemoryPart struct {
 
 // Memory breaks the bytes the store holds down by structure: every column,
 // index and table, counted by capacity (slack included) with slice headers.
-// Map sizes are estimates from their entry counts; the node text index is
-// left out (it is built on first use and reported by NodeTextBytes).
+// Map sizes are estimates from their entry counts; the node text index
+// (reported by NodeTextBytes) and the node bounds index (8 bytes a node
+// version) are left out: both are built on first use.
 func (s *Store) Memory() []MemoryPart {
 	colBytes := func(n int, width int64) int64 { return int64(n)*width + 24 }
 	var out, in int64

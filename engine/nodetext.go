@@ -41,6 +41,8 @@ type nodeText struct {
 	levels     []*textLevel
 	order      []uint32 // node ids by uid, byte order
 	rank       []uint32 // rank[id]: position of id in order
+
+	uidArena, nameArena textArena // for fragments under three bytes (see textarena.go)
 }
 
 // textLevel indexes uids [uidLo, uidHi) and node rows [rowLo, rowHi).
@@ -80,6 +82,7 @@ func (s *Store) nodeText() *nodeText {
 	if old.uids < x.uids {
 		x.order, x.rank = s.mergeUIDOrder(old.order, old.uids)
 	}
+	s.extendArenas(old, x)
 	c.cur = x
 	return x
 }
@@ -193,6 +196,12 @@ func (x *nodeText) candidates(s *Store, lq string) []uint32 {
 		ids = l.uids.appendMatches(ids, lq)
 		rows = l.names.appendMatches(rows, lq)
 	}
+	return mergeRowUIDs(s, ids, rows)
+}
+
+// mergeRowUIDs merges ascending node ids with the uids of node rows,
+// ascending and without repeats.
+func mergeRowUIDs(s *Store, ids, rows []uint32) []uint32 {
 	if len(rows) == 0 {
 		return ids
 	}
@@ -237,13 +246,18 @@ func (p *postings) appendMatches(dst []uint32, lq string) []uint32 {
 // strings.ToLower(uid) or strings.ToLower(props.name) of some node version
 // contain lq, which must be lower-cased: a superset of the matches at the
 // reader's belief time (it may include uids the reader does not know), to
-// be checked exactly. ok is false when lq is shorter than three bytes and
-// the index cannot narrow the search.
+// be checked exactly. A fragment of three bytes or more is narrowed by
+// its trigrams, a shorter one found by a scan of the lower-cased texts.
+// ok is false when a shorter one is empty or holds a zero byte and the
+// index cannot narrow the search.
 func (r Reader) NodeTextCandidates(lq string) (ids []uint32, ok bool) {
-	if len(lq) < 3 {
+	switch {
+	case len(lq) >= 3:
+		return r.s.nodeText().candidates(r.s, lq), true
+	case lq == "" || strings.IndexByte(lq, 0) >= 0:
 		return nil, false
 	}
-	return r.s.nodeText().candidates(r.s, lq), true
+	return r.s.nodeText().shortCandidates(r.s, lq), true
 }
 
 // UIDOrderRanks returns the store's node ids in uid byte (code point)
@@ -265,5 +279,5 @@ func (s *Store) NodeTextBytes() int {
 	for _, l := range x.levels {
 		b += 4 * (len(l.uids.off) + len(l.uids.ref) + len(l.names.off) + len(l.names.ref))
 	}
-	return b
+	return b + x.uidArena.bytes() + x.nameArena.bytes()
 }

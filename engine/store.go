@@ -109,9 +109,10 @@ type Store struct {
 
 	nodeErased, edgeErased map[uint32]string // erased versions: content hash by row / version id (see erase.go)
 
-	text nodeTextCache // built on first use (see nodetext.go)
-	vids nodeVIDCache  // node version ids, computed on first use (see nodevid.go)
-	eids edgeIDCache   // recently read edge ids, remembered (see edgevid.go)
+	text   nodeTextCache   // built on first use (see nodetext.go)
+	bounds nodeBoundsCache // node rows by valid bounds, built on first use (see bounds.go)
+	vids   nodeVIDCache    // node version ids, computed on first use (see nodevid.go)
+	eids   edgeIDCache     // recently read edge ids, remembered (see edgevid.go)
 }
 
 // New returns an empty store.

@@ -34,34 +34,13 @@ type DiffAcc struct {
 }
 
 // Payload is the operator's payload, each list holding its first limit
-// entries.
+// entries: node lists by uid, edge lists by eid, props_changed node
+// entries by uid and then edge entries by eid. It is the one rendering of
+// a diff, whichever backend computed it.
 func (d *DiffAcc) Payload(limit int) map[string]any {
-	type keyed struct {
-		eid string
-		key bt.EdgeKey
-	}
-	keys := func(ks []bt.EdgeKey) []keyed {
-		out := make([]keyed, len(ks))
-		for i, k := range ks {
-			out[i] = keyed{engine.EID(k), k}
-		}
-		slices.SortFunc(out, func(a, b keyed) int { return strings.Compare(a.eid, b.eid) })
-		return out
-	}
-	added, removed := keys(d.EdgesAdded), keys(d.EdgesRemoved)
 	slices.Sort(d.NodesAdded)
 	slices.Sort(d.NodesRemoved)
 	slices.SortFunc(d.NodesChanged, func(a, b DiffNodeChange) int { return strings.Compare(a.UID, b.UID) })
-	type change struct {
-		eid string
-		c   DiffEdgeChange
-	}
-	echanged := make([]change, len(d.EdgesChanged))
-	for i, c := range d.EdgesChanged {
-		echanged[i] = change{engine.EID(c.Key), c}
-	}
-	slices.SortFunc(echanged, func(a, b change) int { return strings.Compare(a.eid, b.eid) })
-
 	uidList := func(xs []string) []any {
 		out := make([]any, 0, min(limit, len(xs)))
 		for _, x := range xs[:min(limit, len(xs))] {
@@ -69,42 +48,51 @@ func (d *DiffAcc) Payload(limit int) map[string]any {
 		}
 		return out
 	}
-	edgeList := func(xs []keyed) []any {
-		out := make([]any, 0, min(limit, len(xs)))
-		for _, x := range xs[:min(limit, len(xs))] {
-			out = append(out, map[string]any{"eid": x.eid, "src": x.key.Src, "dst": x.key.Dst, "rel_type": x.key.RelType})
+	edgeList := func(ks []bt.EdgeKey) []any {
+		eids, order := byEID(len(ks), func(i int) bt.EdgeKey { return ks[i] })
+		out := make([]any, 0, min(limit, len(ks)))
+		for _, i := range order[:min(limit, len(ks))] {
+			k := ks[i]
+			out = append(out, map[string]any{"eid": eids[i], "src": k.Src, "dst": k.Dst, "rel_type": k.RelType})
 		}
 		return out
 	}
-	changed := make([]any, 0, min(limit, len(d.NodesChanged)+len(echanged)))
-	for _, n := range d.NodesChanged {
-		if len(changed) == limit {
-			break
-		}
+	changed := make([]any, 0, min(limit, len(d.NodesChanged)+len(d.EdgesChanged)))
+	for _, n := range d.NodesChanged[:min(limit, len(d.NodesChanged))] {
 		changed = append(changed, map[string]any{"kind": "node", "id": n.UID,
 			"from": map[string]any{"label": n.FromLabel, "props": n.From.Map()},
 			"to":   map[string]any{"label": n.ToLabel, "props": n.To.Map()}})
 	}
-	for _, e := range echanged {
-		if len(changed) == limit {
-			break
-		}
-		changed = append(changed, map[string]any{"kind": "edge", "id": e.eid,
-			"from": map[string]any{"props": e.c.From.Map()},
-			"to":   map[string]any{"props": e.c.To.Map()}})
+	eids, order := byEID(len(d.EdgesChanged), func(i int) bt.EdgeKey { return d.EdgesChanged[i].Key })
+	for _, i := range order[:min(limit-len(changed), len(order))] {
+		e := d.EdgesChanged[i]
+		changed = append(changed, map[string]any{"kind": "edge", "id": eids[i],
+			"from": map[string]any{"props": e.From.Map()},
+			"to":   map[string]any{"props": e.To.Map()}})
 	}
-	totals := []int{len(d.NodesAdded), len(d.NodesRemoved), len(added), len(removed), len(d.NodesChanged) + len(echanged)}
+	totals := []int{len(d.NodesAdded), len(d.NodesRemoved), len(d.EdgesAdded), len(d.EdgesRemoved), len(d.NodesChanged) + len(d.EdgesChanged)}
 	return map[string]any{
 		"nodes_added":         uidList(d.NodesAdded),
 		"nodes_added_total":   int64(totals[0]),
 		"nodes_removed":       uidList(d.NodesRemoved),
 		"nodes_removed_total": int64(totals[1]),
-		"edges_added":         edgeList(added),
+		"edges_added":         edgeList(d.EdgesAdded),
 		"edges_added_total":   int64(totals[2]),
-		"edges_removed":       edgeList(removed),
+		"edges_removed":       edgeList(d.EdgesRemoved),
 		"edges_removed_total": int64(totals[3]),
 		"props_changed":       changed,
 		"props_changed_total": int64(totals[4]),
 		"truncated":           slices.Max(totals) > limit,
 	}
+}
+
+// byEID returns the eids of n edge keys and their positions in eid order
+// (a permutation is sorted, not the keys).
+func byEID(n int, key func(i int) bt.EdgeKey) (eids []string, order []int32) {
+	eids, order = make([]string, n), make([]int32, n)
+	for i := range n {
+		eids[i], order[i] = engine.EID(key(i)), int32(i)
+	}
+	slices.SortFunc(order, func(a, b int32) int { return strings.Compare(eids[a], eids[b]) })
+	return eids, order
 }

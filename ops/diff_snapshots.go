@@ -2,12 +2,9 @@ package ops
 
 import (
 	"runtime"
-	"slices"
-	"strings"
 	"sync"
 
 	bt "github.com/tgms-go/tgms/bitemporal"
-	"github.com/tgms-go/tgms/engine"
 )
 
 func init() {
@@ -96,17 +93,11 @@ func diffContentSchema(desc string) *Schema {
 // versions, and distinct across identities).
 func diffIdentity(r Reader, v uint32) uint32 { return r.IdentityMin(v) }
 
-// nodeChange is a node whose content differs between the two snapshots.
-type nodeChange struct {
-	uid      string
-	from, to bt.NodeVersion
-}
-
 // nodeDiff is the node part of a diff over some node ids, and the work it
 // took (one unit per node and per believed version).
 type nodeDiff struct {
 	added, removed []string
-	changed        []nodeChange
+	changed        []DiffNodeChange
 	work           int64
 }
 
@@ -170,201 +161,125 @@ func diffNodes(r Reader, ids []uint32, t1, t2 bt.Time) nodeDiff {
 		case ha && hb:
 			same := a.TTs == b.TTs && a.Valid.Start == b.Valid.Start
 			if !same && (a.Props != b.Props || a.Label != b.Label) {
-				d.changed = append(d.changed, nodeChange{r.UID(id), a, b})
+				d.changed = append(d.changed, DiffNodeChange{UID: r.UID(id), FromLabel: a.Label, ToLabel: b.Label, From: a.Props, To: b.Props})
 			}
 		}
 	}
 	return d
 }
 
-// diffEdgesValid maps each edge identity (its diffIdentity) with a
-// believed version valid at t1, and at t2, to that version (believed
-// versions of an identity do not overlap, so there is one), with the
-// number of versions valid at each. In parallel, the two instants are
-// read on two goroutines, each filling its own map: the maps, and so the
-// diff, are the sequential pass's.
-func diffEdgesValid(r Reader, t1, t2 bt.Time, parallel bool) (at1, at2 map[uint32]uint32, n [2]int) {
-	at := [2]map[uint32]uint32{}
-	read := func(k int, t bt.Time) {
-		vs := r.EdgesValidAt(t)
-		m := make(map[uint32]uint32, len(vs))
-		for _, v := range vs {
-			m[diffIdentity(r, v)] = v
-		}
-		at[k], n[k] = m, len(vs)
-	}
-	if !parallel {
-		read(0, t1)
-		read(1, t2)
-		return at[0], at[1], n
-	}
-	var wg sync.WaitGroup
-	wg.Add(1)
-	go func() {
-		defer wg.Done()
-		read(1, t2)
-	}()
-	read(0, t1)
-	wg.Wait()
-	return at[0], at[1], n
-}
-
-func runDiffSnapshots(c *Call) (map[string]any, error) {
-	r := c.R
-	t1, t2 := c.Int("t1"), c.Int("t2")
-	limit := c.PageLimit()
-
-	// allowed == nil: the whole graph.
-	var allowed map[uint32]bool
-	if c.Has("scope") {
-		scope, _ := c.Args["scope"].(map[string]any)
-		var uids []string
-		for _, s := range scope["seeds"].([]any) {
-			u, _ := s.(string)
-			uids = append(uids, u)
-		}
-		seeds := snapshotSeeds(c, uids)
-		hops := int(toInt(scope["hops"]))
-		allowed = map[uint32]bool{}
-		for _, t := range []bt.Time{t1, t2} {
-			dist, err := newSnapshotView(c, t, nil, false).bfs(seeds, hops)
-			if err != nil {
-				return nil, err
-			}
-			for id := range dist {
-				allowed[id] = true
-			}
-		}
-	}
-
-	// Nodes.
-	var nodeIDs []uint32
-	if allowed != nil {
-		for id := range allowed {
-			nodeIDs = append(nodeIDs, id)
-		}
-	} else {
-		for id := 0; id < r.NumNodes(); id++ {
-			if r.Known(uint32(id)) {
-				nodeIDs = append(nodeIDs, uint32(id))
-			}
-		}
-	}
-	nd := diffNodesParallel(r, nodeIDs, t1, t2)
-	if err := c.Work(nd.work); err != nil {
-		return nil, err
-	}
-	nAdded, nRemoved, nChanged := nd.added, nd.removed, nd.changed
-
-	// Edges: identity representative -> version valid at t1 / t2.
-	at1, at2 := map[uint32]uint32{}, map[uint32]uint32{}
-	note := func(v uint32) {
-		iv := r.Valid(v)
-		if iv.Contains(t1) {
-			at1[diffIdentity(r, v)] = v
-		}
-		if iv.Contains(t2) {
-			at2[diffIdentity(r, v)] = v
-		}
-	}
-	if allowed != nil {
-		for u := range allowed {
-			out := r.Out(u)
-			if err := c.Work(int64(len(out) + 1)); err != nil {
-				return nil, err
-			}
-			for _, v := range out {
-				if allowed[r.Dst(v)] {
-					note(v)
-				}
-			}
-		}
-	} else {
-		var n [2]int
-		at1, at2, n = diffEdgesValid(r, t1, t2, runtime.GOMAXPROCS(0) > 1)
-		if err := c.Work(int64(n[0] + n[1] + 2)); err != nil {
-			return nil, err
-		}
-	}
-	// Every added or removed edge needs its eid (the lists are in eid
-	// order); only the rows a page returns are built.
-	type edgeEntry struct {
-		eid string
-		key bt.EdgeKey
-		row map[string]any // props_changed rows only
-	}
-	entry := func(v uint32) edgeEntry {
-		k := r.EdgeKey(v)
-		return edgeEntry{eid: engine.EID(k), key: k}
-	}
-	var eAdded, eRemoved, eChanged []edgeEntry
+// diffEdges adds to d the edge part of the diff from, per edge identity
+// (its diffIdentity), the version valid at t1 (at1) and at t2 (at2).
+func diffEdges(r Reader, at1, at2 map[uint32]uint32, d *DiffAcc) {
 	for id, v1 := range at1 {
 		v2, ok := at2[id]
 		switch {
 		case !ok:
-			eRemoved = append(eRemoved, entry(v1))
+			d.EdgesRemoved = append(d.EdgesRemoved, r.EdgeKey(v1))
 		case v1 != v2 && r.Props(v1) != r.Props(v2):
-			en := entry(v1)
-			en.row = map[string]any{"kind": "edge", "id": en.eid,
-				"from": map[string]any{"props": r.Props(v1).Map()},
-				"to":   map[string]any{"props": r.Props(v2).Map()}}
-			eChanged = append(eChanged, en)
+			d.EdgesChanged = append(d.EdgesChanged, DiffEdgeChange{Key: r.EdgeKey(v1), From: r.Props(v1), To: r.Props(v2)})
 		}
 	}
 	for id, v2 := range at2 {
 		if _, ok := at1[id]; !ok {
-			eAdded = append(eAdded, entry(v2))
+			d.EdgesAdded = append(d.EdgesAdded, r.EdgeKey(v2))
 		}
 	}
-	byEID := func(a, b edgeEntry) int { return strings.Compare(a.eid, b.eid) }
-	slices.SortFunc(eAdded, byEID)
-	slices.SortFunc(eRemoved, byEID)
-	slices.SortFunc(eChanged, byEID)
-	slices.Sort(nAdded)
-	slices.Sort(nRemoved)
-	slices.SortFunc(nChanged, func(a, b nodeChange) int { return strings.Compare(a.uid, b.uid) })
+}
 
-	uidList := func(xs []string) []any {
-		out := make([]any, 0, min(limit, len(xs)))
-		for _, x := range xs[:min(limit, len(xs))] {
-			out = append(out, x)
-		}
-		return out
+func runDiffSnapshots(c *Call) (map[string]any, error) {
+	t1, t2 := c.Int("t1"), c.Int("t2")
+	var d DiffAcc
+	var err error
+	if c.Has("scope") {
+		err = diffScoped(c, t1, t2, &d)
+	} else {
+		err = diffGlobal(c, t1, t2, &d)
 	}
-	edgeList := func(xs []edgeEntry) []any {
-		out := make([]any, 0, min(limit, len(xs)))
-		for _, x := range xs[:min(limit, len(xs))] {
-			out = append(out, map[string]any{"eid": x.eid, "src": x.key.Src, "dst": x.key.Dst, "rel_type": x.key.RelType})
-		}
-		return out
+	if err != nil {
+		return nil, err
 	}
-	changed := make([]any, 0, min(limit, len(nChanged)+len(eChanged)))
-	for _, n := range nChanged {
-		if len(changed) == limit {
-			break
-		}
-		changed = append(changed, map[string]any{"kind": "node", "id": n.uid,
-			"from": map[string]any{"label": n.from.Label, "props": n.from.Props.Map()},
-			"to":   map[string]any{"label": n.to.Label, "props": n.to.Props.Map()}})
+	return d.Payload(c.PageLimit()), nil
+}
+
+// diffGlobal diffs the whole graph from the versions valid at exactly one
+// of t1 and t2 (see engine.Reader.EdgesValidAtOneOf): a version valid at
+// both is the same on both sides, and an identity with one has no other
+// version at either instant, so the rest of the two snapshots is never
+// read.
+func diffGlobal(c *Call, t1, t2 bt.Time, d *DiffAcc) error {
+	r := c.R
+	nd := diffNodesParallel(r, r.NodesValidAtOneOf(t1, t2), t1, t2)
+	if err := c.Work(nd.work); err != nil {
+		return err
 	}
-	for _, e := range eChanged {
-		if len(changed) == limit {
-			break
-		}
-		changed = append(changed, e.row)
+	d.NodesAdded, d.NodesRemoved, d.NodesChanged = nd.added, nd.removed, nd.changed
+	vs := r.EdgesValidAtOneOf(t1, t2)
+	if err := c.Work(int64(len(vs) + 2)); err != nil {
+		return err
 	}
-	totals := []int{len(nAdded), len(nRemoved), len(eAdded), len(eRemoved), len(nChanged) + len(eChanged)}
-	return map[string]any{
-		"nodes_added":         uidList(nAdded),
-		"nodes_added_total":   int64(totals[0]),
-		"nodes_removed":       uidList(nRemoved),
-		"nodes_removed_total": int64(totals[1]),
-		"edges_added":         edgeList(eAdded),
-		"edges_added_total":   int64(totals[2]),
-		"edges_removed":       edgeList(eRemoved),
-		"edges_removed_total": int64(totals[3]),
-		"props_changed":       changed,
-		"props_changed_total": int64(totals[4]),
-		"truncated":           slices.Max(totals) > limit,
-	}, nil
+	at1, at2 := map[uint32]uint32{}, map[uint32]uint32{}
+	for _, v := range vs {
+		if r.Valid(v).Contains(t1) {
+			at1[diffIdentity(r, v)] = v
+		} else {
+			at2[diffIdentity(r, v)] = v
+		}
+	}
+	diffEdges(r, at1, at2, d)
+	return nil
+}
+
+// diffScoped diffs the neighbourhood of the scope's seeds: the nodes an
+// undirected search reaches at t1 or at t2, and the edges between them.
+func diffScoped(c *Call, t1, t2 bt.Time, d *DiffAcc) error {
+	r := c.R
+	scope, _ := c.Args["scope"].(map[string]any)
+	var uids []string
+	for _, s := range scope["seeds"].([]any) {
+		u, _ := s.(string)
+		uids = append(uids, u)
+	}
+	seeds := snapshotSeeds(c, uids)
+	hops := int(toInt(scope["hops"]))
+	allowed := map[uint32]bool{}
+	for _, t := range []bt.Time{t1, t2} {
+		dist, err := newSnapshotView(c, t, nil, false).bfs(seeds, hops)
+		if err != nil {
+			return err
+		}
+		for id := range dist {
+			allowed[id] = true
+		}
+	}
+	var nodeIDs []uint32
+	for id := range allowed {
+		nodeIDs = append(nodeIDs, id)
+	}
+	nd := diffNodesParallel(r, nodeIDs, t1, t2)
+	if err := c.Work(nd.work); err != nil {
+		return err
+	}
+	d.NodesAdded, d.NodesRemoved, d.NodesChanged = nd.added, nd.removed, nd.changed
+	at1, at2 := map[uint32]uint32{}, map[uint32]uint32{}
+	for u := range allowed {
+		out := r.Out(u)
+		if err := c.Work(int64(len(out) + 1)); err != nil {
+			return err
+		}
+		for _, v := range out {
+			if !allowed[r.Dst(v)] {
+				continue
+			}
+			iv := r.Valid(v)
+			if iv.Contains(t1) {
+				at1[diffIdentity(r, v)] = v
+			}
+			if iv.Contains(t2) {
+				at2[diffIdentity(r, v)] = v
+			}
+		}
+	}
+	diffEdges(r, at1, at2, d)
+	return nil
 }

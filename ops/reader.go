@@ -80,6 +80,11 @@ type Reader interface {
 	EdgesOverlapping(iv bt.Interval) []uint32
 	EdgesValidAt(t bt.Time) []uint32
 	EdgesStartingIn(iv bt.Interval) []uint32
+	// EdgesValidAtOneOf and NodesValidAtOneOf are what can differ between
+	// two instants: the believed edge versions valid at exactly one of a
+	// and b, and the nodes with such a node version (diff_snapshots).
+	EdgesValidAtOneOf(a, b bt.Time) []uint32
+	NodesValidAtOneOf(a, b bt.Time) []uint32
 	EachStartingIn(iv bt.Interval, fn func(v uint32))
 	// CountEventStarts and TallyEventStarts are the columnar event scans
 	// of the aggregation kernels (see package engine).

@@ -216,14 +216,15 @@ func runResolveEntities(c *Call) (map[string]any, error) {
 	// score buckets one after the other.
 	var hits [resolvePropMatch + 1][]uint32
 	order, rank := c.R.UIDOrderRanks()
-	// A query of three or more bytes only needs the nodes the text index
-	// names (a superset of its matches), put in uid order.
+	// A query only needs the nodes the text index names (a superset of
+	// its matches); a prop criterion alone reads every node.
 	var ids []uint32
 	indexed := false
 	if hasQuery {
 		ids, indexed = c.R.NodeTextCandidates(lq)
 	}
-	if indexed {
+	if indexed && len(ids) <= len(rank)/64 {
+		// Few candidates: put in uid order.
 		slices.SortFunc(ids, func(a, b uint32) int { return cmp.Compare(rank[a], rank[b]) })
 		for _, id := range ids {
 			s, err := score(id)
@@ -235,20 +236,32 @@ func runResolveEntities(c *Call) (map[string]any, error) {
 			}
 		}
 	} else {
-		// Every node, in id order (the store's order, so the reads are
-		// sequential), each match marked at its uid rank; the marks are
-		// then read in rank order.
+		// Many, or every node (in id order, the store's, so the reads are
+		// sequential): each match marked at its uid rank, the marks then
+		// read in rank order.
 		var marks [resolvePropMatch + 1][]uint64
-		for id := range uint32(len(rank)) {
+		mark := func(id uint32) error {
 			s, err := score(id)
-			if err != nil {
-				return nil, err
+			if err != nil || s < 0 {
+				return err
 			}
-			if s >= 0 {
-				if marks[s] == nil {
-					marks[s] = make([]uint64, (len(rank)+63)/64)
+			if marks[s] == nil {
+				marks[s] = make([]uint64, (len(rank)+63)/64)
+			}
+			marks[s][rank[id]/64] |= 1 << (rank[id] % 64)
+			return nil
+		}
+		if indexed {
+			for _, id := range ids {
+				if err := mark(id); err != nil {
+					return nil, err
 				}
-				marks[s][rank[id]/64] |= 1 << (rank[id] % 64)
+			}
+		} else {
+			for id := range uint32(len(rank)) {
+				if err := mark(id); err != nil {
+					return nil, err
+				}
 			}
 		}
 		for s, m := range marks {
@@ -263,16 +276,25 @@ func runResolveEntities(c *Call) (map[string]any, error) {
 	for _, h := range hits {
 		n += len(h)
 	}
+	after, shown, err := resolvePage(c, n)
+	if err != nil {
+		return nil, err
+	}
 	rows := make([]any, 0, n)
-	shown := resolveShown(c, n)
 	for s, ids := range hits {
 		for _, id := range ids {
-			if len(rows) >= shown {
-				// Past the first page: counted in rows_total, never
-				// returned, so never built.
+			switch {
+			case after != nil && compareKeys([]any{int64(s), c.R.UID(id)}, after) <= 0:
+				// At or before the cursor: the pager reads only its key.
+				rows = append(rows, map[string]any{"match": int64(s), "uid": c.R.UID(id)})
+				continue
+			case shown == 0:
+				// Past the page: counted in rows_total, never returned,
+				// so never built.
 				rows = append(rows, nil)
 				continue
 			}
+			shown--
 			can := resolveCanonical(c.R, id)
 			var name any
 			if can.Props != "" {
@@ -297,16 +319,20 @@ func resolveCanonical(r Reader, id uint32) bt.NodeVersion {
 	return can
 }
 
-// resolveShown is how many leading rows of n the call's page can return:
-// a first page (no cursor) of limit rows returns rows[:limit] and counts
-// the rest, so only those are built; a later page, or a whole result (no
-// limit), needs every row.
-func resolveShown(c *Call, n int) int {
-	l, ok := c.Args["limit"]
-	if cur, _ := c.Args["cursor"].(string); !ok || cur != "" {
-		return n
+// resolvePage is what of n rows the call's page needs built: the rows
+// after the key after (the cursor's; nil without one), up to shown of
+// them (n without a limit); the rows at or before after need only their
+// key, the rows past the page nothing.
+func resolvePage(c *Call, n int) (after []any, shown int, err error) {
+	if cur, _ := c.Args["cursor"].(string); cur != "" {
+		if _, after, err = decodeCursor(cur); err != nil {
+			return nil, 0, err
+		}
 	}
-	return min(n, int(toInt(l)))
+	if l, ok := c.Args["limit"]; ok {
+		return after, min(n, int(toInt(l))), nil
+	}
+	return after, n, nil
 }
 
 // resolveNameMatches: props.name is a non-empty string containing lq

@@ -1,6 +1,12 @@
 package ops_test
 
-import "testing"
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/tgms-go/tgms/ops"
+)
 
 // BenchmarkResolveEntitiesShapesSynth1M times resolve_entities on the shared 1M
 // store: the registry's query ("n1", two runes, about half the uids
@@ -24,4 +30,39 @@ func BenchmarkResolveEntitiesShapesSynth1M(b *testing.B) {
 			b.ReportMetric(float64(e.NodeTextBytes())/float64(e.NumNodeVersions()), "index-B/nodeversion")
 		})
 	}
+}
+
+// BenchmarkResolveEntitiesWholeSynth1M times the registry's query read
+// whole, as the peer comparison reads it: 10,000-row pages, each next
+// page from the previous page's cursor, envelopes and digests included.
+func BenchmarkResolveEntitiesWholeSynth1M(b *testing.B) {
+	e, _ := benchStore1M(b)
+	src := storeSource{e}
+	whole := func() int {
+		args := map[string]any{"query": "n1", "limit": int64(10_000)}
+		n := 0
+		for {
+			env, err := ops.Execute(context.Background(), src, "resolve_entities", args)
+			if err != nil {
+				b.Fatal(err)
+			}
+			rows, _ := env.Result["rows"].([]any)
+			n += len(rows)
+			cur, _ := env.Result["cursor"].(string)
+			if cur == "" {
+				return n
+			}
+			args["cursor"] = cur
+		}
+	}
+	rows := whole()
+	b.ReportAllocs()
+	b.ResetTimer()
+	start, cpu0 := time.Now(), cpuTime()
+	for range b.N {
+		whole()
+	}
+	b.ReportMetric(float64(time.Since(start).Microseconds())/1000/float64(b.N), "ms/op-whole")
+	b.ReportMetric(float64((cpuTime()-cpu0).Microseconds())/1000/float64(b.N), "cpu-ms/op-whole")
+	b.ReportMetric(float64(rows), "rows")
 }

@@ -76,6 +76,12 @@
 //     the boundary form as plain comparisons that its zone maps prune
 //     (single-threaded, 15–18 → 8.5–10 ms).
 //     The GiST builds (about 17 s at 1M) count in PostgreSQL's load time.
+//     The native operator reads the same versions: the interval index's
+//     classes by vt_s near the two instants for edges, and node rows
+//     ordered by vt_s and by vt_e (an index built on first use) for
+//     nodes, where it used to compare the two whole snapshots and every
+//     node: 11.5 → 1.9 CPU ms a call at 1M
+//     (BenchmarkDiffSnapshotsRegistrySynth1M).
 //   - reach.window (temporal_reachability): a set-at-a-time loop on both,
 //     one relaxation round per statement batch over temporary tables.
 //   - paths.k (temporal_paths): PostgreSQL reads each of the three hops by
@@ -105,7 +111,22 @@
 //     (src, else dst) in a MATERIALIZED CTE, its other conditions applied
 //     to what came back, then a band join on the valid intervals.
 //   - resolve.substr (resolve_entity): one scan of the believed node
-//     versions, strpos on lower(); no index serves a substring.
+//     versions, strpos on lower(); no index serves a substring (a
+//     pg_trgm index needs three characters; the query has two). The
+//     native side finds a fragment under three bytes by bytes.Index over
+//     arenas of the lower-cased uids and names (built with its trigram
+//     index, on first use) instead of reading every node's versions, and
+//     builds only its own page's rows on a cursor page. Both sides are
+//     timed on the whole answer: the SQL's one result, the native
+//     side's two 10,000-row pages, envelopes and digests included.
+//   - The PostgreSQL rows near or under 10× cold (snap.hop2 and paths.k
+//     at 4.6–5.5×; nbr.evolution, coactive.narrow and motif.filtered at
+//     11–21× in the last run, 6–10× in the one before): their SQL is
+//     already driven by the (src, vt_s) and (dst, vt_s) B-trees from the
+//     seeds or the filter's nodes, and no faster form was found; the
+//     native call of 0.1–3 ms runs straight after a peer's scan and pays
+//     the cache misses of reading its columns again (up to 4× its hot
+//     time).
 //   - agg.rel_bucket (aggregate_edges): the distinct destination count as
 //     two hash aggregations ((rel_type, bucket, dst), then (rel_type,
 //     bucket)); count(DISTINCT) sorts on PostgreSQL.

@@ -1,16 +1,11 @@
 package main
 
 import (
-	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
-
-	bt "github.com/tgms-go/tgms/bitemporal"
-	"github.com/tgms-go/tgms/datasets"
-	"github.com/tgms-go/tgms/internal/pgtest"
 )
 
 // tgms plan run on a PostgreSQL store: --engine sql runs a plan whose
@@ -19,22 +14,8 @@ import (
 // the step and the operators that have SQL; --engine sql on a directory
 // is a usage error.
 func TestPlanRunEngineSQL(t *testing.T) {
-	c := pgtest.ForTest(t)
-	dir := t.TempDir()
-	url := fmt.Sprintf("postgres://postgres@127.0.0.1:%d/postgres?sslmode=disable&schema=sqlplan", c.Port)
-	f, err := os.Create(filepath.Join(dir, "events.jsonl"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := datasets.Synthesize(datasets.SynthConfig{Events: 2_000, Seed: 5}, func(ch []bt.Event) error {
-		return datasets.WriteEventsJSONL(f, ch)
-	}); err != nil {
-		t.Fatal(err)
-	}
-	f.Close()
-	if out, errs, code := runCLI(t, "ingest", "--events", f.Name(), "--store", url); code != 0 {
-		t.Fatalf("ingest: exit %d %s %s", code, out, errs)
-	}
+	p := newPGSynth(t, "sqlplan")
+	dir, url := p.Dir, p.URL
 	write := func(name, body string) string {
 		p := filepath.Join(dir, name)
 		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {

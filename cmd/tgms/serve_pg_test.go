@@ -16,9 +16,6 @@ import (
 
 	"github.com/jackc/pgx/v5"
 	"github.com/tgms-go/tgms"
-	bt "github.com/tgms-go/tgms/bitemporal"
-	"github.com/tgms-go/tgms/datasets"
-	"github.com/tgms-go/tgms/internal/pgtest"
 	"github.com/tgms-go/tgms/ops"
 	"github.com/tgms-go/tgms/pgstore"
 )
@@ -94,26 +91,8 @@ func replication(t *testing.T, addr string) map[string]any {
 // and export work on the store, and the moves between the two backends
 // keep the digest.
 func TestServePostgresReplicas(t *testing.T) {
-	c := pgtest.ForTest(t)
-	dir := t.TempDir()
-	url := fmt.Sprintf("postgres://postgres@127.0.0.1:%d/postgres?sslmode=disable&schema=served", c.Port)
-	f, err := os.Create(filepath.Join(dir, "events.jsonl"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var first bt.Event
-	if _, err := datasets.Synthesize(datasets.SynthConfig{Events: 2_000, Seed: 5}, func(ch []bt.Event) error {
-		if first.Src == "" {
-			first = ch[0]
-		}
-		return datasets.WriteEventsJSONL(f, ch)
-	}); err != nil {
-		t.Fatal(err)
-	}
-	f.Close()
-	if _, errs, code := runCLI(t, "ingest", "--events", f.Name(), "--store", url); code != 0 {
-		t.Fatalf("ingest: exit %d %s", code, errs)
-	}
+	p := newPGSynth(t, "served")
+	c, dir, url, first := p.Cluster, p.Dir, p.URL, p.First
 	a := startServe(t, "--store", url, "--allow-writes")
 	b := startServe(t, "--store", url, "--replica-checkpoint", filepath.Join(dir, "b.ckpt"))
 	if _, err := os.Stat(filepath.Join(dir, "b.ckpt")); err != nil {
@@ -200,7 +179,7 @@ func TestServePostgresReplicas(t *testing.T) {
 		t.Fatalf("check: exit %d %s %s", code, out, errs)
 	}
 	digest, _, _ = runCLI(t, "digest", "--store", url)
-	back := fmt.Sprintf("postgres://postgres@127.0.0.1:%d/postgres?sslmode=disable&schema=back", c.Port)
+	back := c.SchemaURL("back")
 	if _, errs, code := runCLI(t, "replay", "--log", filepath.Join(dir, "file", "events.wal"), "--store", back); code != 0 {
 		t.Fatalf("replay into PostgreSQL: exit %d %s", code, errs)
 	}

@@ -3,14 +3,8 @@ package main
 import (
 	"fmt"
 	"net/http"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
-
-	bt "github.com/tgms-go/tgms/bitemporal"
-	"github.com/tgms-go/tgms/datasets"
-	"github.com/tgms-go/tgms/internal/pgtest"
 )
 
 // tgms serve --engine sql answers operator tools and plans with the
@@ -18,26 +12,8 @@ import (
 // naming the step, offers no tool that needs the read model, and refuses
 // to write.
 func TestServeEngineSQL(t *testing.T) {
-	c := pgtest.ForTest(t)
-	dir := t.TempDir()
-	url := fmt.Sprintf("postgres://postgres@127.0.0.1:%d/postgres?sslmode=disable&schema=servesql", c.Port)
-	f, err := os.Create(filepath.Join(dir, "events.jsonl"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var first bt.Event
-	if _, err := datasets.Synthesize(datasets.SynthConfig{Events: 2_000, Seed: 5}, func(ch []bt.Event) error {
-		if first.Src == "" {
-			first = ch[0]
-		}
-		return datasets.WriteEventsJSONL(f, ch)
-	}); err != nil {
-		t.Fatal(err)
-	}
-	f.Close()
-	if _, errs, code := runCLI(t, "ingest", "--events", f.Name(), "--store", url); code != 0 {
-		t.Fatalf("ingest: exit %d %s", code, errs)
-	}
+	p := newPGSynth(t, "servesql")
+	url, first := p.URL, p.First
 	replica := startServe(t, "--store", url)
 	sql := startServe(t, "--store", url, "--engine", "sql")
 	window := map[string]any{"t_a": int64(0), "t_b": int64(4_000_000_000_000_000)}

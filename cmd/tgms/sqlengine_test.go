@@ -2,39 +2,20 @@ package main
 
 import (
 	"encoding/json"
-	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
-
-	bt "github.com/tgms-go/tgms/bitemporal"
-	"github.com/tgms-go/tgms/datasets"
-	"github.com/tgms-go/tgms/internal/pgtest"
 )
 
 // tgms call on a PostgreSQL store: --engine sql gives the result digest of
 // the in-memory read model (--engine native); an operator without SQL is refused naming those with
 // it; --engine sql on a directory is a usage error.
 func TestCallEngineSQL(t *testing.T) {
-	c := pgtest.ForTest(t)
-	dir := t.TempDir()
-	url := fmt.Sprintf("postgres://postgres@127.0.0.1:%d/postgres?sslmode=disable&schema=sqlcall", c.Port)
-	f, err := os.Create(filepath.Join(dir, "events.jsonl"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := datasets.Synthesize(datasets.SynthConfig{Events: 2_000, Seed: 5}, func(ch []bt.Event) error {
-		return datasets.WriteEventsJSONL(f, ch)
-	}); err != nil {
-		t.Fatal(err)
-	}
-	f.Close()
+	p := newPGSynth(t, "sqlcall")
+	dir, url := p.Dir, p.URL
 	files := filepath.Join(dir, "store")
-	for _, store := range []string{url, files} {
-		if out, errs, code := runCLI(t, "ingest", "--events", f.Name(), "--store", store); code != 0 {
-			t.Fatalf("ingest into %s: exit %d %s %s", store, code, out, errs)
-		}
+	if out, errs, code := runCLI(t, "ingest", "--events", p.Events, "--store", files); code != 0 {
+		t.Fatalf("ingest into %s: exit %d %s %s", files, code, out, errs)
 	}
 	// (The file store has other transaction times, so other version ids:
 	// it serves the usage error below.)

@@ -42,6 +42,9 @@ func (c *Cluster) URL() string {
 	return fmt.Sprintf("postgres://postgres@127.0.0.1:%d/postgres?sslmode=disable", c.Port)
 }
 
+// SchemaURL is URL for a store in schema (a store URL's schema parameter).
+func (c *Cluster) SchemaURL(schema string) string { return c.URL() + "&schema=" + schema }
+
 // Stop stops the server at once and, when Start made its own directory,
 // removes it.
 func (c *Cluster) Stop() error { return c.stop() }
