@@ -132,7 +132,9 @@
 // starts where D ends ("the two weeks after D" too), "since A" where A
 // starts, both running to the end of the store; "until B" and "before B"
 // end where B starts; "during P", "in P", "on D" are P's period, and so
-// is "of P" after a noun naming what is counted ("the raters of 2013"); "N days
+// is "of P" after a noun naming what is counted ("the raters of 2013")
+// or a part of P ("which day of June 2004"), and so is a period's
+// possessive ("June 2004's messages"); "N days
 // starting A" is [A, A+N). A weekday range beside a window ("(Monday to
 // Friday)") restates its first and last days: read when both agree,
 // refused when either does not. Compact day ranges name whole days, the last
@@ -150,11 +152,17 @@
 // and "January to June 1970" or "(July–September)" names whole months,
 // the last included; "April, May and June" is one window when the months
 // follow one another. A numeric zone right after a period shifts it ("3
-// May 2004 (UTC+2)"). "the end
+// May 2004 (UTC+2)"), and so does a city's zone ("June 2004, Seoul
+// time", "in Lisbon time (UTC+1)"): a city naming one zone of the IANA
+// database (embedded) reads as that zone's offset on those days, which
+// must be one offset for the whole period and agree with an offset or a
+// summer-time remark written beside it ("no summer time in January"). "the end
 // of P" (or "the close of P") only ends a range ("until", "before", "by",
-// "up to"): the instant P ends; "at the end of P" and "before P is over"
-// are refused (P's last microsecond or the one after? the period or its
-// end?). Times of day in words carry their part of the day ("eight in
+// "up to"): the instant P ends; "at the end of P" is refused (P's last
+// microsecond or the one after?). "before P is over" speaks from inside
+// P, so P is the window ("until P is over" is refused: the period or its
+// end?), and "before the day (week, month) was out" points back at the
+// window written, which must lie inside one such calendar period. Times of day in words carry their part of the day ("eight in
 // the morning", "five in the afternoon", "a quarter past eight on the
 // evening of D"; "08:00 on the evening of D" is refused), and "midnight
 // at the end of D" is where D ends. Relative days are read against the
@@ -209,7 +217,10 @@
 // quarter of an hour" too):
 // "weekly", "daily", "10-day buckets", "in buckets of 3 days", "within 2
 // hours", "δ = 90 minutes", "a one-day burst"; a rounded figure with "(N
-// µs)" beside it is read as N, which must round to the figure.
+// µs)" beside it is read as N, which must round to the figure. "Which
+// calendar day" asks for buckets that are the calendar's own: read only
+// when the window starts at a UTC midnight (a Monday's, for weeks);
+// calendar months have no fixed length and are refused.
 //
 // Belief time: "as of transaction time T", "as of belief time T", "as the
 // store believed on D" (a day means the end of that day), "believing what

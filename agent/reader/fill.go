@@ -120,7 +120,7 @@ func (x *extractor) times() (*timeRead, error) {
 			if err := mkWin(x.lo, t.w.end, "(from the start of the store) "+x.span(t.w.i-1, t.w.j), true); err != nil {
 				return nil, err
 			}
-		case t.w.prec != PrecInstant && prep != "at" && (prep != "of" || x.wholeOf(t) || x.countedOf(t)):
+		case t.w.prec != PrecInstant && prep != "at" && (prep != "of" || x.wholeOf(t) || x.countedOf(t) || x.tok(t.w.j-1).poss):
 			if err := mkWin(t.w.start, t.w.end, x.span(t.w.i, t.w.j), false); err != nil {
 				return nil, err
 			}
@@ -355,6 +355,11 @@ func (x *extractor) fill(in *intent, text string) (*Reading, string) {
 			return nil, fmt.Sprintf("%q reads as a %s, but this question needs a %s", d.written, d.role, map[bool]string{true: "bucket size", false: "duration"}[in.bucket])
 		}
 		dd := &Duration{Micros: d.us, Written: d.written}
+		if d.calendar {
+			if why := calendarBuckets(r.Window, d.us); why != "" {
+				return nil, fmt.Sprintf("%q: %s", d.written, why)
+			}
+		}
 		if in.bucket {
 			r.Bucket = dd
 		} else {
@@ -639,6 +644,8 @@ func (x *extractor) countedOf(t timeSlot) bool {
 	}
 	switch concept(w) {
 	case cEvent, cNodeNoun, cSenders, cRecipients, cBucket:
+	case cPeriod:
+		// "which day of January 1970": a part of P, so P is the window.
 	default:
 		return false
 	}
@@ -676,4 +683,26 @@ func (x *extractor) negated(t timeSlot) bool {
 		}
 	}
 	return false
+}
+
+// calendarBuckets says why buckets of size us counted from the window's
+// start are not the calendar's own ("calendar day": UTC days from
+// midnight, weeks from Monday), or "" when they are.
+func calendarBuckets(w *Window, us int64) string {
+	if w == nil {
+		return "calendar periods need a window"
+	}
+	switch {
+	case us == usWeek:
+		if w.Start%usDay != 0 || time.UnixMicro(w.Start).UTC().Weekday() != time.Monday {
+			return fmt.Sprintf("the window starts at %s, not on a Monday at midnight, so its weeks are not calendar weeks", w.StartText)
+		}
+	case us <= usDay && usDay%us == 0:
+		if w.Start%us != 0 {
+			return fmt.Sprintf("the window starts at %s, so buckets counted from it are not calendar periods", w.StartText)
+		}
+	default:
+		return "calendar months and years have no fixed length; write a bucket size"
+	}
+	return ""
 }

@@ -93,6 +93,9 @@ type durSlot struct {
 	role    string // "bucket", "delta" or "" (any)
 	i, j    int    // tokens [i, j)
 	taken   bool   // read as a window's length
+	// calendar is set for "calendar day": the buckets must be the
+	// calendar's own (UTC days from midnight, weeks from Monday).
+	calendar bool
 }
 
 var uidLikeRE = regexp.MustCompile(`^n\d+$`)
@@ -387,6 +390,11 @@ func (x *extractor) extract() error {
 			i = j - 1
 			continue
 		}
+		// "before the week was out": the window restated.
+		if j, ok := x.periodOverAt(i); ok {
+			i = j - 1
+			continue
+		}
 		// A belief-time phrase.
 		if done, err := x.beliefAt(i); err != nil {
 			return err
@@ -537,8 +545,18 @@ func (x *extractor) extract() error {
 		}
 		// "which day", "the busiest week": a one-unit bucket.
 		if u, ok := unitUS[t.low]; ok && t.kind == tWord && u >= usHour {
-			if p, _ := x.prevWord(i); p == "which" || p == "what" || p == "busiest" || p == "peak" || p == "active" || p == "single" {
-				x.s.durs = append(x.s.durs, durSlot{us: u, written: t.text, role: "bucket", i: i})
+			p, pi := x.prevWord(i)
+			cal := p == "calendar"
+			if cal {
+				p, _ = x.prevWord(pi)
+			}
+			if p == "which" || p == "what" || p == "busiest" || p == "peak" || p == "active" || p == "single" {
+				at := i
+				if cal {
+					at = pi
+					x.tok(pi).used = true
+				}
+				x.s.durs = append(x.s.durs, durSlot{us: u, written: x.span(at, i+1), role: "bucket", i: at, calendar: cal})
 				t.used = true
 				continue
 			}

@@ -84,6 +84,7 @@ type timeParser struct {
 	// ("(seven days)", "(midnight both)"), checked once it is known.
 	lengths   []restatedLength
 	midnights []string
+	overs     []restatedOver
 }
 
 func (p *timeParser) tok(i int) *token {
@@ -169,7 +170,20 @@ func (p *timeParser) at(i int) (w when, ok bool, err error) {
 	}
 	// "3 May 2004 (UTC+2)": a period in a zone with a numeric offset.
 	if w.prec != PrecInstant {
-		if off, j, zok, zerr := p.periodZone(w.j); zok {
+		off, j, zok, zerr := p.periodZone(w.j)
+		named := false
+		if !zok {
+			off, j, zok, zerr = p.namedZone(w.j, w.start, w.end)
+			named = zok && zerr == nil
+		}
+		if named {
+			how := "at " + zoneText(off/usMinute) + ", the zone's offset on those days"
+			if w.inferred != "" {
+				how = w.inferred + "; " + how
+			}
+			w.inferred = how
+		}
+		if zok {
 			text := p.span(w.i, j)
 			if zerr != nil {
 				return w, true, &dateErr{text, zerr.Error()}

@@ -144,9 +144,16 @@ func (x *extractor) exclusiveMarkers() error {
 // instant included)"), the window's length ("(seven days)", ", seven
 // days"), "(midnight both)". It returns the index after it.
 func (x *extractor) restatesAfter(w when, prep string, j int) (int, error) {
-	// "is over", "is out": the period, or only its end? refused.
-	if (x.tok(j).low == "is" || x.tok(j).low == "was") && (x.tok(j+1).low == "over" || x.tok(j+1).low == "out") {
-		return j, &Refusal{Problem: fmt.Sprintf("does %q mean during %s or until its end? write \"during %s\" or \"until the end of %s\"", x.span(w.i, j+2), w.text, w.text, w.text), Missing: []string{"time"}}
+	// "before March is over" speaks from inside March: the window is
+	// March. After any other word ("until March is over") it is refused.
+	if k, ok := x.overAt(j); ok && w.prec != PrecInstant {
+		if prep != "before" || len(x.s.times) == 0 || x.s.times[len(x.s.times)-1].w.i != w.i {
+			return j, &Refusal{Problem: fmt.Sprintf("does %q mean during %s or until its end? write \"during %s\" or \"until the end of %s\"", x.span(w.i, k), w.text, w.text, w.text), Missing: []string{"time"}}
+		}
+		x.s.times[len(x.s.times)-1].prep = "during"
+		x.s.notes = append(x.s.notes, fmt.Sprintf("%q: read as during %s", "before "+x.span(w.i, k), w.text))
+		x.use(j, k)
+		return k, nil
 	}
 	k, paren := j, false
 	switch x.tok(k).text {
@@ -299,6 +306,9 @@ func (x *extractor) settleWindows(out *timeRead) (*timeRead, error) {
 			out.wins = []Window{w}
 			out.pair = out.pair || len(full) == 0
 		}
+	}
+	if err := x.checkOvers(out.wins); err != nil {
+		return nil, err
 	}
 	for _, l := range x.lengths {
 		if len(out.wins) != 1 {

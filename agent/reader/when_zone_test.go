@@ -1,0 +1,71 @@
+package reader_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/tgms-go/tgms/agent/reader"
+)
+
+// Periods read at a named zone's offset, "before P is over", a window
+// pointed back at ("before the day was over"), a period's possessive and
+// the parts of a period ("which day of P"), each with its exact window.
+// 4 May 2004 is a Tuesday.
+func TestZonesAndPeriodWindows(t *testing.T) {
+	cases := []struct {
+		q    string
+		a, b int64
+	}{
+		// Lisbon keeps summer time in May (UTC+1); Seoul is UTC+9.
+		{"How many messages were sent on 7 May 2004 in Lisbon time?", us("2004-05-06T23:00:00Z"), us("2004-05-07T23:00:00Z")},
+		{"How many messages were sent in June 2004, Seoul time (UTC+9)?", us("2004-05-31T15:00:00Z"), us("2004-06-30T15:00:00Z")},
+		{"How many messages were sent on 9 June 2004 in Seoul time (that is UTC+9, no summer time in June)?", us("2004-06-08T15:00:00Z"), us("2004-06-09T15:00:00Z")},
+		{"How many messages were sent in August 2004, Buenos Aires time?", us("2004-08-01T03:00:00Z"), us("2004-09-01T03:00:00Z")},
+		// "before P is over" speaks from inside P.
+		{"How many messages were sent before June 2004 is over?", us("2004-06-01"), us("2004-07-01")},
+		{"How many messages were sent between Tuesday 4 May 2004 and Thursday 6 May 2004, before the week was out?", us("2004-05-04"), us("2004-05-06")},
+		{"How many messages did n12 send on 7 May 2004, before the day was over?", us("2004-05-07"), us("2004-05-08")},
+		// A period's possessive and a part of a period name the period.
+		{"What share of June 2004's messages were reciprocated?", us("2004-06-01"), us("2004-07-01")},
+		{"Which day of June 2004 had the most messages?", us("2004-06-01"), us("2004-07-01")},
+		{"Which calendar day of June 2004 had the most messages?", us("2004-06-01"), us("2004-07-01")},
+		{"Which hour of 9 June 2004 had the most messages?", us("2004-06-09"), us("2004-06-10")},
+	}
+	for _, c := range cases {
+		r, err := reader.Read(c.q, collegeEnv)
+		if err != nil {
+			t.Errorf("%q: %v", c.q, err)
+			continue
+		}
+		if r.Window == nil || r.Window.Start != c.a || r.Window.End != c.b {
+			t.Errorf("%q: window %+v, want [%s, %s)", c.q, r.Window, reader.FormatTime(c.a), reader.FormatTime(c.b))
+		}
+	}
+}
+
+// A zone's offset that the written one, a summer-time remark or the
+// period itself contradicts is refused, naming what disagrees; so is a
+// window pointed back at that is not inside the period named.
+func TestZonesAndPeriodWindowsRefused(t *testing.T) {
+	cases := []struct{ q, names string }{
+		{"How many messages were sent in June 2004, Seoul time (UTC+8)?", "UTC+9"},
+		{"How many messages were sent in June 2004, Seoul time (UTC+8)?", "UTC+8"},
+		{"How many messages were sent on 7 July 2004 in Lisbon time (UTC+1, no summer time in July)?", "summer time"},
+		{"How many messages were sent on 7 January 2004 in Lisbon time (UTC+0, no summer time in July)?", "month"},
+		{"How many messages were sent in October 2004, Chicago time?", "changes its offset"},
+		{"How many messages were sent from 3 May 2004 to 12 May 2004, before the week was out?", "one week"},
+		{"How many messages were sent until June 2004 is over?", "until the end of June 2004"},
+		{"Which calendar week of June 2004 had the most messages?", "Monday"},
+		{"Which calendar day between 2004-06-09 06:00 and 2004-06-12 had the most messages?", "calendar"},
+	}
+	for _, c := range cases {
+		r, err := reader.Read(c.q, collegeEnv)
+		if err == nil {
+			t.Errorf("%q: read as %s, want a refusal", c.q, r.Line())
+			continue
+		}
+		if !strings.Contains(err.Error(), c.names) {
+			t.Errorf("%q: refusal %q does not say %q", c.q, err, c.names)
+		}
+	}
+}
