@@ -61,8 +61,8 @@ func (p *timeParser) weekdayDate(i int, wd time.Weekday) (when, bool, error) {
 	}
 	if p.tok(k).low == "week" && k == i+1 {
 		// "Tuesday week": the Tuesday after next, counted from a day the
-		// reader would have to guess.
-		return when{i: i, j: k + 1}, true, &dateErr{p.span(i, k+1), "which day is that? write its date"}
+		// question must write.
+		return p.weekdayWeek(i, k, wd)
 	}
 	w, ok, err := p.core(k)
 	if !ok && err == nil {

@@ -169,7 +169,9 @@
 // question's own dates: "Friday the 15th" takes the month and year of
 // the nearest date written before it and must fall on a Friday; "the
 // Tuesday" is a Tuesday written before, or the first Tuesday after the
-// nearest date; "Tuesday week" is refused. A slashed date is read in one
+// nearest date; "Tuesday week" (the Tuesday after the next one) only
+// with the day it is counted from ("Tuesday week, counting from
+// Thursday 6 May", not from a Tuesday). A slashed date is read in one
 // order only when the other is impossible by a fact of the calendar (no
 // such day, a weekday written with it, "Mon 8/5/13") or of the
 // question's own writing (a slashed date whose day exceeds 12 settles

@@ -25,6 +25,9 @@ func TestZonesAndPeriodWindows(t *testing.T) {
 		{"How many messages were sent before June 2004 is over?", us("2004-06-01"), us("2004-07-01")},
 		{"How many messages were sent between Tuesday 4 May 2004 and Thursday 6 May 2004, before the week was out?", us("2004-05-04"), us("2004-05-06")},
 		{"How many messages did n12 send on 7 May 2004, before the day was over?", us("2004-05-07"), us("2004-05-08")},
+		// "Tuesday week" counted from a day the question writes.
+		{"How many messages were sent on Tuesday week, counting from Thursday 6 May 2004?", us("2004-05-18"), us("2004-05-19")},
+		{"How many messages were sent on Monday week from Wednesday 5 May 2004 (that is the Monday after next, the 17th)?", us("2004-05-17"), us("2004-05-18")},
 		// A period's possessive and a part of a period name the period.
 		{"What share of June 2004's messages were reciprocated?", us("2004-06-01"), us("2004-07-01")},
 		{"Which day of June 2004 had the most messages?", us("2004-06-01"), us("2004-07-01")},
@@ -56,6 +59,9 @@ func TestZonesAndPeriodWindowsRefused(t *testing.T) {
 		{"How many messages were sent from 3 May 2004 to 12 May 2004, before the week was out?", "one week"},
 		{"How many messages were sent until June 2004 is over?", "until the end of June 2004"},
 		{"Which calendar week of June 2004 had the most messages?", "Monday"},
+		{"How many messages were sent on Tuesday week, counting from Tuesday 4 May 2004?", "two weeks"},
+		{"How many messages were sent on Tuesday week from Thursday 6 May 2004 (so the Tuesday after next, the 11th)?", "day 18"},
+		{"How many messages were sent on Tuesday week from Thursday 6 May 2004 (so the Wednesday after next)?", "Wednesday"},
 		{"Which calendar day between 2004-06-09 06:00 and 2004-06-12 had the most messages?", "calendar"},
 	}
 	for _, c := range cases {
