@@ -164,7 +164,10 @@
 // end?), and "before the day (week, month) was out" points back at the
 // window written, which must lie inside one such calendar period. Times of day in words carry their part of the day ("eight in
 // the morning", "five in the afternoon", "a quarter past eight on the
-// evening of D"; "08:00 on the evening of D" is refused), and "midnight
+// evening of D"; "08:00 on the evening of D" is refused); without one
+// ("ten past eight", "nine o'clock") they are morning or evening, read
+// only where a range's end settles which ("between eight o'clock and
+// noon") and refused elsewhere, and "midnight
 // at the end of D" is where D ends. Relative days are read against the
 // question's own dates: "Friday the 15th" takes the month and year of
 // the nearest date written before it and must fall on a Friday; "the

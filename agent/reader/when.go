@@ -599,6 +599,9 @@ func (p *timeParser) withClock(i int, day0 int64, j int) (when, bool, error) {
 		if err != nil {
 			return w, true, &dateErr{w.text, err.Error()}
 		}
+		if p.halfDayOnly(k) {
+			return w, true, p.halfDayErr(i, k2)
+		}
 		return w, true, nil
 	}
 	// "2004-05-03 UTC": a day in UTC.
@@ -616,9 +619,11 @@ func (p *timeParser) clockFirst(i int) (when, bool, error) {
 	if err != nil {
 		return when{i: i, j: j}, true, &dateErr{p.span(i, j), err.Error()}
 	}
+	halfDay := p.halfDayOnly(i)
 	// "a quarter past eight on the evening of 1 December": the part of the
 	// day is written with the date.
 	if part, k, ofDate := p.partOfDay(j); part != "" && ofDate {
+		halfDay = false
 		h, twelve, had := p.writtenHour(i)
 		if had {
 			return when{i: i, j: k}, true, &dateErr{p.span(i, k), "the part of the day is written twice"}
@@ -660,10 +665,20 @@ func (p *timeParser) clockFirst(i int) (when, bool, error) {
 			if ok2 {
 				off2, _, _, _ := p.clock(k2)
 				day := w2.start - off2
+				if halfDay {
+					h, _, _ := p.writtenHour(i)
+					var settled bool
+					if off, settled = settleHalfDay(off, h, w2.start-day); !settled {
+						return when{i: i, j: j}, true, p.halfDayErr(i, j)
+					}
+				}
 				return when{start: day + off, end: day + off + width, prec: PrecInstant, i: i, j: j, text: p.span(i, j), inferred: w2.inferred}, true, nil
 			}
 		}
 		return when{i: i, j: j}, true, &dateErr{p.span(i, j), "a time of day needs a date, e.g. 15:30 UTC on 2004-05-03"}
+	}
+	if halfDay {
+		return when{i: i, j: d.j}, true, p.halfDayErr(i, j)
 	}
 	return when{start: d.start + off, end: d.start + off + width, prec: PrecInstant, i: i, j: d.j, text: p.span(i, d.j), inferred: d.inferred}, true, nil
 }

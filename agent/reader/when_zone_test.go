@@ -28,6 +28,9 @@ func TestZonesAndPeriodWindows(t *testing.T) {
 		// "Tuesday week" counted from a day the question writes.
 		{"How many messages were sent on Tuesday week, counting from Thursday 6 May 2004?", us("2004-05-18"), us("2004-05-19")},
 		{"How many messages were sent on Monday week from Wednesday 5 May 2004 (that is the Monday after next, the 17th)?", us("2004-05-17"), us("2004-05-18")},
+		// A range ending before noon settles a twelve-hour start.
+		{"How many messages were sent between seven o'clock and 11:30 on 9 June 2004?", us("2004-06-09T07:00:00Z"), us("2004-06-09T11:30:00Z")},
+		{"How many messages were sent between twenty to one and 03:00 on 9 June 2004?", us("2004-06-09T00:40:00Z"), us("2004-06-09T03:00:00Z")},
 		// A period's possessive and a part of a period name the period.
 		{"What share of June 2004's messages were reciprocated?", us("2004-06-01"), us("2004-07-01")},
 		{"Which day of June 2004 had the most messages?", us("2004-06-01"), us("2004-07-01")},
@@ -60,6 +63,11 @@ func TestZonesAndPeriodWindowsRefused(t *testing.T) {
 		{"How many messages were sent until June 2004 is over?", "until the end of June 2004"},
 		{"Which calendar week of June 2004 had the most messages?", "Monday"},
 		{"How many messages were sent on Tuesday week, counting from Tuesday 4 May 2004?", "two weeks"},
+		// A twelve-hour time in words with no part of the day.
+		{"How many neighbours did n12 have at twenty past seven on 9 June 2004?", "morning or the evening"},
+		{"How many neighbours did n12 have on 9 June 2004 at seven o'clock?", "morning or the evening"},
+		{"How many messages were sent between seven o'clock and 21:00 on 9 June 2004?", "morning or the evening"},
+		{"How many messages were sent from half past six on 9 June 2004 to 2004-06-10?", "morning or the evening"},
 		{"How many messages were sent on Tuesday week from Thursday 6 May 2004 (so the Tuesday after next, the 11th)?", "day 18"},
 		{"How many messages were sent on Tuesday week from Thursday 6 May 2004 (so the Wednesday after next)?", "Wednesday"},
 		{"Which calendar day between 2004-06-09 06:00 and 2004-06-12 had the most messages?", "calendar"},
