@@ -156,32 +156,34 @@
 // time", "in Lisbon time (UTC+1)"): a city naming one zone of the IANA
 // database (embedded) reads as that zone's offset on those days, which
 // must be one offset for the whole period and agree with an offset or a
-// summer-time remark written beside it ("no summer time in January"). "the end
-// of P" (or "the close of P") only ends a range ("until", "before", "by",
-// "up to"): the instant P ends; "at the end of P" is refused (P's last
-// microsecond or the one after?). "before P is over" speaks from inside
-// P, so P is the window ("until P is over" is refused: the period or its
-// end?), and "before the day (week, month) was out" points back at the
-// window written, which must lie inside one such calendar period. Times of day in words carry their part of the day ("eight in
-// the morning", "five in the afternoon", "a quarter past eight on the
+// summer-time remark written beside it ("no summer time in January").
+// "the end of P" (or "the close of P") only ends a range ("until", "before",
+// "by", "up to"): the instant P ends; "at the end of P" is refused (P's
+// last microsecond or the one after?). "before P is over" speaks from
+// inside P, so P is the window ("until P is over" is refused: the period
+// or its end?), and "before the day (week, month) was out" points back
+// at the window written, which must lie inside one such calendar period.
+// Times of day in words carry their part of the day ("eight in the
+// morning", "five in the afternoon", "a quarter past eight on the
 // evening of D"; "08:00 on the evening of D" is refused); without one
 // ("ten past eight", "nine o'clock") they are morning or evening, read
 // only where a range's end settles which ("between eight o'clock and
-// noon") and refused elsewhere, and "midnight
-// at the end of D" is where D ends. Relative days are read against the
-// question's own dates: "Friday the 15th" takes the month and year of
-// the nearest date written before it and must fall on a Friday; "the
-// Tuesday" is a Tuesday written before, or the first Tuesday after the
-// nearest date; "Tuesday week" (the Tuesday after the next one) only
-// with the day it is counted from ("Tuesday week, counting from
-// Thursday 6 May", not from a Tuesday). A slashed date is read in one
-// order only when the other is impossible by a fact of the calendar (no
-// such day, a weekday written with it, "Mon 8/5/13") or of the
-// question's own writing (a slashed date whose day exceeds 12 settles
-// the others); a restatement beside it ("03/04/1970 (the fourth of
-// March)") does not settle it. "3/24" inside a restatement is a month
-// and day in the year of the window it restates, and so are bare days
-// there ("(1 to 7)").
+// noon") and refused elsewhere, and "midnight at the end of D" is where
+// D ends. Relative days are read against the question's own dates:
+// "Friday the 15th" takes the month and year of the nearest date written
+// before it and must fall on a Friday; "the Tuesday" is a Tuesday
+// written before, or the first Tuesday after the nearest date; "Tuesday
+// week" (the Tuesday after the next one) only with the day it is counted
+// from ("Tuesday week, counting from Thursday 6 May", not from a
+// Tuesday). A slashed date is read in one order only when the other is
+// impossible by a fact of the calendar (no such day, a weekday written
+// with it, "Mon 8/5/13") or of the question's own writing (a slashed
+// date whose day exceeds 12 settles the others) or of the store (a
+// belief date whose one reading is a day before the store's first
+// transaction, when it believed nothing); a restatement beside it
+// ("03/04/1970 (the fourth of March)") does not settle it. "3/24" inside
+// a restatement is a month and day in the year of the window it
+// restates, and so are bare days there ("(1 to 7)").
 //
 // Restatements and bounds: a window written twice ("Q3 2004
 // (July–September)", "the week of 5/24/2004 (5/24-5/30)") is one window

@@ -775,7 +775,10 @@ func (x *extractor) beliefAt(i int) (int, error) {
 				before, cue = true, true
 			}
 		}
-		if w, ok, err := x.at(k); ok && k > i {
+		x.asBelief = cue
+		w, ok, err := x.at(k)
+		x.asBelief = false
+		if ok && k > i {
 			if !cue {
 				return i, nil
 			}
@@ -805,6 +808,9 @@ func (x *extractor) beliefAt(i int) (int, error) {
 				return i, &Refusal{Problem: fmt.Sprintf("the question asks for the latest belief (%q) and for the belief at %q", x.s.belief.Written, x.span(i, w.j))}
 			}
 			x.s.belief = &Belief{AsOfTT: tt, Written: x.span(i, w.j), Before: before}
+			if w.inferred != "" {
+				x.s.notes = append(x.s.notes, w.text+": "+w.inferred)
+			}
 			x.use(i, w.j)
 			return w.j, nil
 		} else if x.tok(k).used || x.tok(k).text == "?" || x.tok(k).text == ";" {

@@ -85,6 +85,11 @@ type timeParser struct {
 	lengths   []restatedLength
 	midnights []string
 	overs     []restatedOver
+	// firstTT is the store's first transaction time (0 if unknown), and
+	// asBelief is set while a belief time is read: a slashed date whose
+	// one reading is before firstTT is read in the other.
+	firstTT  int64
+	asBelief bool
 }
 
 func (p *timeParser) tok(i int) *token {
@@ -311,10 +316,19 @@ func (p *timeParser) core(i int) (when, bool, error) {
 			case a == b:
 				m, d = a, b
 			default:
-				switch order, by := p.slashOrder(); order {
-				case dayFirst:
+				order, by := p.slashOrder()
+				byTT := order == orderUnknown
+				if byTT {
+					order = p.beliefOrder(a, b, y)
+				}
+				switch {
+				case order == dayFirst && byTT:
+					d, m, how = a, b, "day first: as a belief time, "+dayMonthText(b, a, y)+" is before the store's first transaction"
+				case order == monthFirst && byTT:
+					m, d, how = a, b, "month first: as a belief time, "+dayMonthText(a, b, y)+" is before the store's first transaction"
+				case order == dayFirst:
 					d, m, how = a, b, "day first, as "+by+" is written"
-				case monthFirst:
+				case order == monthFirst:
 					m, d, how = a, b, "month first, as "+by+" is written"
 				default:
 					return bad(i+1, fmt.Sprintf("it could be %s or %s; write it as %04d-%02d-%02d or %04d-%02d-%02d",
@@ -790,4 +804,22 @@ func (p *timeParser) dayMonthYear(i, d, m, j int) (when, bool, error) {
 	w, ok2, err := p.withClock(i, utc(y, m, d), j)
 	w.inferred = how
 	return w, ok2, err
+}
+
+// beliefOrder settles a slashed date a/b/y read as a belief time: a
+// reading whose whole day is before the store's first transaction is a
+// belief of nothing, so the other reading is meant when it is a day the
+// store could believe something at.
+func (p *timeParser) beliefOrder(a, b, y int) int {
+	if !p.asBelief || p.firstTT <= 0 {
+		return orderUnknown
+	}
+	possible := func(m, d int) bool { return validDay(y, m, d) && utc(y, m, d)+usDay > p.firstTT }
+	switch dm, md := possible(b, a), possible(a, b); {
+	case dm && !md:
+		return dayFirst
+	case md && !dm:
+		return monthFirst
+	}
+	return orderUnknown
 }
