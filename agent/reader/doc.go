@@ -137,7 +137,10 @@
 // possessive ("June 2004's messages"); "N days
 // starting A" is [A, A+N). A weekday range beside a window ("(Monday to
 // Friday)") restates its first and last days: read when both agree,
-// refused when either does not. Compact day ranges name whole days, the last
+// refused when either does not; after "the week of D" it says which of
+// the week's days are meant, starting on D (which settles a slashed D).
+// A plural period noun before a range of those periods ("the days 8
+// until 10 June", "the months May to July") names what it lists. Compact day ranges name whole days, the last
 // included: "5 to 11 January 1970", "the 5th to the 11th of January",
 // "Monday 2 and Friday 6 March", "June 1-7", "May 3–9, 2004", and a dash
 // between two dates ("2004-06-01 - 2004-06-07"). No window means the

@@ -311,6 +311,11 @@ func (x *extractor) fill(in *intent, text string) (*Reading, string) {
 			return nil, fmt.Sprintf("%q restates the days of a window, but this question takes none", dr.written)
 		}
 		first := time.UnixMicro(w.Start).UTC()
+		if narrowed, ok := weekDays(w, dr); ok {
+			r.Notes = append(r.Notes, fmt.Sprintf("%q names the days of %q read", dr.written, w.Written))
+			r.Window = &narrowed
+			continue
+		}
 		last := time.UnixMicro(w.End - 1).UTC()
 		if w.End-w.Start > 7*usDay || first.Weekday() != dr.first || last.Weekday() != dr.last ||
 			w.Start%usDay != 0 || w.End%usDay != 0 {

@@ -415,6 +415,7 @@ func (x *extractor) extract() error {
 			}
 			x.s.times = append(x.s.times, timeSlot{w: w, prep: prep, i: i, startVerb: startVerb})
 			x.use(w.i, w.j)
+			x.rangeNoun(w)
 			// ", both days included" after a time belongs to it.
 			next := w.j
 			if m := x.inclusiveAt(w.j); m > w.j {

@@ -327,9 +327,9 @@ func (p *timeParser) core(i int) (when, bool, error) {
 				case order == monthFirst && byTT:
 					m, d, how = a, b, "month first: as a belief time, "+dayMonthText(a, b, y)+" is before the store's first transaction"
 				case order == dayFirst:
-					d, m, how = a, b, "day first, as "+by+" is written"
+					d, m, how = a, b, "day first, as "+by
 				case order == monthFirst:
-					m, d, how = a, b, "month first, as "+by+" is written"
+					m, d, how = a, b, "month first, as "+by
 				default:
 					return bad(i+1, fmt.Sprintf("it could be %s or %s; write it as %04d-%02d-%02d or %04d-%02d-%02d",
 						dayMonthText(a, b, y), dayMonthText(b, a, y), y, b, a, y, a, b))
@@ -445,7 +445,9 @@ func (p *timeParser) core(i int) (when, bool, error) {
 						return w, true, nil
 					}
 				}
-				return mk(w.start, w.start+usWeek, PrecWeek, w.j)
+				wk, ok, err := mk(w.start, w.start+usWeek, PrecWeek, w.j)
+				wk.inferred = w.inferred
+				return wk, ok, err
 			}
 			if n, ok := dayNum(p.tok(i + 1)); ok || p.tok(i+1).kind == tNum {
 				if !ok {

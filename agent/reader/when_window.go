@@ -410,3 +410,40 @@ func (x *extractor) lengthsBeforeRanges() {
 		}
 	}
 }
+
+// rangeNoun reads a plural period noun right before a range of those
+// periods ("the days Monday 2 until Friday 6 March", "the months January
+// to June 1970"): it names what the range lists, so it restricts
+// nothing. w is the range's first end.
+func (x *extractor) rangeNoun(w when) {
+	n := x.tok(w.i - 1)
+	if n.used || x.tok(w.i-2).low != "the" {
+		return
+	}
+	if !(n.low == "days" && w.prec == PrecDay || n.low == "months" && w.prec == PrecMonth) {
+		return
+	}
+	if k, isConn := x.rangeConn(w.j); isConn && x.tok(w.j).low != "and" {
+		if e, ok, err := x.core(k); ok && err == nil && e.prec == w.prec {
+			x.use(w.i-1, w.i)
+		}
+	}
+}
+
+// weekDays narrows a week named by its first day ("the week of 11 May
+// 1970") to the weekdays written after it ("(Monday to Friday)"): they
+// say which of its days are meant, and must start on its first day.
+func weekDays(w *Window, dr dayRange) (Window, bool) {
+	l := strings.ToLower(w.Written)
+	if !strings.HasPrefix(l, "the week of ") && !strings.HasPrefix(l, "week of ") || w.End-w.Start != usWeek || w.Start%usDay != 0 {
+		return Window{}, false
+	}
+	if time.UnixMicro(w.Start).UTC().Weekday() != dr.first {
+		return Window{}, false
+	}
+	days := (int(dr.last)-int(dr.first)+7)%7 + 1
+	n := *w
+	n.End = n.Start + int64(days)*usDay
+	n.EndText = FormatTime(n.End)
+	return n, true
+}

@@ -31,6 +31,13 @@ func TestZonesAndPeriodWindows(t *testing.T) {
 		// A range ending before noon settles a twelve-hour start.
 		{"How many messages were sent between seven o'clock and 11:30 on 9 June 2004?", us("2004-06-09T07:00:00Z"), us("2004-06-09T11:30:00Z")},
 		{"How many messages were sent between twenty to one and 03:00 on 9 June 2004?", us("2004-06-09T00:40:00Z"), us("2004-06-09T03:00:00Z")},
+		// The weekdays after "the week of D" say which of its days are
+		// meant, and settle a slashed D; a plural period noun before a
+		// range names what it lists.
+		{"Which nodes did n12 send messages to in the week of 07/06/2004 (Monday to Friday)?", us("2004-06-07"), us("2004-06-12")},
+		{"How many messages were sent in the week of 2004-06-07 (Monday to Wednesday)?", us("2004-06-07"), us("2004-06-10")},
+		{"How many messages were sent in the days Tuesday 8 until Thursday 10 June 2004?", us("2004-06-08"), us("2004-06-11")},
+		{"How many messages were sent over the months June to August 2004?", us("2004-06-01"), us("2004-09-01")},
 		// A period's possessive and a part of a period name the period.
 		{"What share of June 2004's messages were reciprocated?", us("2004-06-01"), us("2004-07-01")},
 		{"Which day of June 2004 had the most messages?", us("2004-06-01"), us("2004-07-01")},
@@ -63,6 +70,9 @@ func TestZonesAndPeriodWindowsRefused(t *testing.T) {
 		{"How many messages were sent until June 2004 is over?", "until the end of June 2004"},
 		{"Which calendar week of June 2004 had the most messages?", "Monday"},
 		{"How many messages were sent on Tuesday week, counting from Tuesday 4 May 2004?", "two weeks"},
+		{"How many messages were sent in the week of 2004-06-08 (Monday to Friday)?", "Tuesday"},
+		{"How many messages were sent in the week of 08/06/2004 (Monday to Friday)?", "could be"},
+		{"How many messages were sent in the days of June 2004?", "days"},
 		// A twelve-hour time in words with no part of the day.
 		{"How many neighbours did n12 have at twenty past seven on 9 June 2004?", "morning or the evening"},
 		{"How many neighbours did n12 have on 9 June 2004 at seven o'clock?", "morning or the evening"},
