@@ -172,7 +172,9 @@
 // ("ten past eight", "nine o'clock") they are morning or evening, read
 // only where a range's end settles which ("between eight o'clock and
 // noon") and refused elsewhere, and "midnight at the end of D" is where
-// D ends. Relative days are read against the question's own dates:
+// D ends. A time of day "N hours (minutes, days) later" is that long
+// after the instant written just before it, whose time of day it must
+// name ("from midnight on 9 June to midnight forty-eight hours later"). Relative days are read against the question's own dates:
 // "Friday the 15th" takes the month and year of the nearest date written
 // before it and must fall on a Friday; "the Tuesday" is a Tuesday
 // written before, or the first Tuesday after the nearest date; "Tuesday

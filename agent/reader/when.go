@@ -691,6 +691,9 @@ func (p *timeParser) clockFirst(i int) (when, bool, error) {
 				return when{start: day + off, end: day + off + width, prec: PrecInstant, i: i, j: j, text: p.span(i, j), inferred: w2.inferred}, true, nil
 			}
 		}
+		if w, ok, err := p.clockLater(i, off, width, j, halfDay); ok {
+			return w, ok, err
+		}
 		return when{i: i, j: j}, true, &dateErr{p.span(i, j), "a time of day needs a date, e.g. 15:30 UTC on 2004-05-03"}
 	}
 	if halfDay {

@@ -1,5 +1,7 @@
 package reader
 
+import "fmt"
+
 // A time of day written in words on a twelve-hour clock with no part of
 // the day ("ten past eight", "nine o'clock") is morning or evening: it
 // is read only when the range it starts settles which ("between eight
@@ -33,4 +35,78 @@ func settleHalfDay(off int64, h int, off2 int64) (int64, bool) {
 		return pm, true
 	}
 	return 0, false
+}
+
+// laterUnits are the units of "twenty-four hours later".
+var laterUnits = map[string]int64{"hour": usHour, "hours": usHour, "minute": usMinute, "minutes": usMinute, "day": usDay, "days": usDay}
+
+// clockLater reads "midnight twenty-four hours later" at i (the clock
+// read up to j, at off µs after midnight): the instant that long after
+// the instant written just before it, whose time of day must be the
+// clock's (on either half of the day for a twelve-hour time with no
+// part of the day: the instant settles which). ok is false when no "N
+// units later" follows.
+func (p *timeParser) clockLater(i int, off, width int64, j int, halfDay bool) (when, bool, error) {
+	k, n := j, int64(0)
+	switch t := p.tok(k); {
+	case t.kind == tNum && len(t.low) <= 3:
+		for _, c := range t.low {
+			if c < '0' || c > '9' {
+				return when{}, false, nil
+			}
+			n = n*10 + int64(c-'0')
+		}
+		k++
+	case t.kind == tWord && numberWords[t.low] > 0:
+		n, k = numberWords[t.low], k+1
+		if n >= 20 && n%10 == 0 && p.tok(k).text == "-" && numberWords[p.tok(k+1).low] >= 1 && numberWords[p.tok(k+1).low] <= 9 {
+			n, k = n+numberWords[p.tok(k+1).low], k+2
+		}
+	default:
+		return when{}, false, nil
+	}
+	u, ok := laterUnits[p.tok(k).low]
+	if !ok || p.tok(k+1).low != "later" || n <= 0 {
+		return when{}, false, nil
+	}
+	end := k + 2
+	a, found := p.lastTime(i)
+	if !found || a.prec != PrecInstant {
+		return when{i: i, j: end}, true, &dateErr{p.span(i, end), "later than which time? write the date"}
+	}
+	t := a.start + n*u
+	day := usDay
+	if halfDay {
+		day = 12 * usHour
+	}
+	if tod, want := ((t%day)+day)%day, ((off%day)+day)%day; tod != want {
+		return when{i: i, j: end}, true, &dateErr{p.span(i, end), fmt.Sprintf("%s after %s is %s", p.span(j, k+1), a.text, FormatTime(t))}
+	}
+	return when{start: t, end: t + width, prec: PrecInstant, i: i, j: end, text: p.span(i, end),
+		inferred: fmt.Sprintf("%s after %s", p.span(j, k+1), a.text)}, true, nil
+}
+
+// lastTime is the time expression written last before token i, taken
+// whole ("midnight, 1 January 1970", not its "1 January 1970").
+func (p *timeParser) lastTime(i int) (when, bool) {
+	if p.anchoring {
+		return when{}, false
+	}
+	p.anchoring = true
+	defer func() { p.anchoring = false }()
+	var best when
+	found := false
+	for k := i - 1; k >= 0 && k >= i-40; k-- {
+		w, ok, err := p.core(k)
+		if !ok || err != nil || w.j > i || w.boundary {
+			continue
+		}
+		switch {
+		case !found || w.j == best.j:
+			best, found = w, true
+		case w.j < best.j:
+			return best, true
+		}
+	}
+	return best, found
 }

@@ -38,6 +38,9 @@ func TestZonesAndPeriodWindows(t *testing.T) {
 		{"How many messages were sent in the week of 2004-06-07 (Monday to Wednesday)?", us("2004-06-07"), us("2004-06-10")},
 		{"How many messages were sent in the days Tuesday 8 until Thursday 10 June 2004?", us("2004-06-08"), us("2004-06-11")},
 		{"How many messages were sent over the months June to August 2004?", us("2004-06-01"), us("2004-09-01")},
+		// A clock "N hours later" counts from the instant written before it.
+		{"How many messages were sent from midnight on 9 June 2004 to midnight forty-eight hours later?", us("2004-06-09"), us("2004-06-11")},
+		{"How many messages were sent between 06:15 on 9 June 2004 and a quarter past six 12 hours later?", us("2004-06-09T06:15:00Z"), us("2004-06-09T18:15:00Z")},
 		// A period's possessive and a part of a period name the period.
 		{"What share of June 2004's messages were reciprocated?", us("2004-06-01"), us("2004-07-01")},
 		{"Which day of June 2004 had the most messages?", us("2004-06-01"), us("2004-07-01")},
@@ -73,6 +76,8 @@ func TestZonesAndPeriodWindowsRefused(t *testing.T) {
 		{"How many messages were sent in the week of 2004-06-08 (Monday to Friday)?", "Tuesday"},
 		{"How many messages were sent in the week of 08/06/2004 (Monday to Friday)?", "could be"},
 		{"How many messages were sent in the days of June 2004?", "days"},
+		{"How many messages were sent between 06:15 on 9 June 2004 and 19:15 twelve hours later?", "is 2004-06-09T18:15Z"},
+		{"How many messages were sent between 9 June 2004 and midnight twenty-four hours later?", "later than which time"},
 		// A twelve-hour time in words with no part of the day.
 		{"How many neighbours did n12 have at twenty past seven on 9 June 2004?", "morning or the evening"},
 		{"How many neighbours did n12 have on 9 June 2004 at seven o'clock?", "morning or the evening"},
