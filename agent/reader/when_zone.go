@@ -72,12 +72,19 @@ func (p *timeParser) namedZone(j int, s, e int64) (int64, int, bool, error) {
 	if err != nil {
 		return 0, end, true, err
 	}
-	// The zone's offset on the period's first and last days, in its own
-	// wall time.
+	// The zone's offset through the period, in its own wall time: a day
+	// apart, no zone changes its offset twice.
 	o1 := offsetAt(loc, s-offsetAt(loc, s))
-	o2 := offsetAt(loc, e-1-offsetAt(loc, e-1))
-	if o1 != o2 {
-		return 0, end, true, fmt.Errorf("%s changes its offset from UTC within the period (%s, then %s); write one offset, e.g. UTC+1", name, zoneText(o1/usMinute), zoneText(o2/usMinute))
+	for t := s; ; t += usDay {
+		if t >= e {
+			t = e - 1
+		}
+		if o2 := offsetAt(loc, t-o1); o2 != o1 {
+			return 0, end, true, fmt.Errorf("%s changes its offset from UTC within the period (%s, then %s); write one offset, e.g. UTC+1", name, zoneText(o1/usMinute), zoneText(o2/usMinute))
+		}
+		if t == e-1 {
+			break
+		}
 	}
 	written, summer, m, ok := p.zoneRemark(end)
 	if !ok {
