@@ -129,8 +129,10 @@
 // "(inclusive)", "both days included") end at the end of B's period, as
 // does "until B" with one ("before B inclusive" is refused), and so
 // does a lone "through B" (from the start of the store); "after D"
-// starts where D ends ("the two weeks after D" too), "since A" where A
-// starts, both running to the end of the store; "until B" and "before B"
+// starts where D ends ("the two weeks after D" too), "since A" and "on
+// or after A" where A starts, both running to the end of the store ("on
+// or before B" runs through B; other joined relations, "by or on D",
+// are refused); "until B" and "before B"
 // end where B starts; "during P", "in P", "on D" are P's period, and so
 // is "of P" after a noun naming what is counted ("the raters of 2013")
 // or a part of P ("which day of June 2004"), and so is a period's

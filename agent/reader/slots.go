@@ -410,6 +410,14 @@ func (x *extractor) extract() error {
 			// "N days starting A" is read as one range below; here a
 			// duration number is not a time.
 			prep, startVerb := x.timePrep(i, w)
+			if p2, joined, jerr := x.joinedPreps(i); jerr != nil {
+				return jerr
+			} else if joined {
+				prep, startVerb = p2, false
+				if prep == "through" && w.prec == PrecInstant {
+					w.end = w.start + 1 // "at or before T": T itself, not its minute
+				}
+			}
 			if w.boundary && prep == "to" && len(x.s.times) == 0 && x.tok(i-2).low != "up" && x.tok(i-3).low != "up" {
 				return &Refusal{Problem: fmt.Sprintf("%q ends what? write \"until %s\"", w.text, w.text), Missing: []string{"time"}}
 			}

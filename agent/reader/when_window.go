@@ -447,3 +447,32 @@ func weekDays(w *Window, dr dayRange) (Window, bool) {
 	n.EndText = FormatTime(n.End)
 	return n, true
 }
+
+// joinablePreps are the relations to a time that "or" and "and" can
+// join before it ("on or after D").
+var joinablePreps = map[string]bool{"on": true, "at": true, "in": true, "by": true, "before": true, "after": true, "until": true,
+	"till": true, "from": true, "since": true, "to": true, "during": true}
+
+// joinedPreps reads two relations joined before the time at i: "on or
+// after D" (and "at or after T", "in or after P", "on and after D") is
+// since D's start, "on or before D" through its end (through T itself
+// for an instant). Any other pair is refused: which relation is meant?
+func (x *extractor) joinedPreps(i int) (prep string, joined bool, err error) {
+	second, pi := x.prevWord(i)
+	conj := x.tok(pi - 1).low
+	if !joinablePreps[second] || conj != "or" && conj != "and" {
+		return "", false, nil
+	}
+	first := x.tok(pi - 2).low
+	if !joinablePreps[first] {
+		return "", false, nil
+	}
+	at := func(w string) bool { return w == "on" || w == "at" || w == "in" || w == "during" }
+	switch {
+	case at(first) && second == "after" || first == "after" && at(second):
+		return "since", true, nil
+	case at(first) && second == "before" || first == "before" && at(second):
+		return "through", true, nil
+	}
+	return "", true, &Refusal{Problem: fmt.Sprintf("%q joins two relations to one time; write \"since\", \"through\", \"before\" or \"after\" alone", x.span(pi-2, pi+1)), Missing: []string{"time"}}
+}

@@ -41,6 +41,11 @@ func TestZonesAndPeriodWindows(t *testing.T) {
 		// A clock "N hours later" counts from the instant written before it.
 		{"How many messages were sent from midnight on 9 June 2004 to midnight forty-eight hours later?", us("2004-06-09"), us("2004-06-11")},
 		{"How many messages were sent between 06:15 on 9 June 2004 and a quarter past six 12 hours later?", us("2004-06-09T06:15:00Z"), us("2004-06-09T18:15:00Z")},
+		// "on or after D" starts with D, "on or before D" ends with it.
+		{"How many messages were sent on or after 9 June 2004?", us("2004-06-09"), collegeEnv.VtMax},
+		{"How many messages were sent on or before 9 June 2004?", collegeEnv.VtMin, us("2004-06-10")},
+		{"How many messages were sent at or before 12:30 on 9 June 2004?", collegeEnv.VtMin, us("2004-06-09T12:30:00Z") + 1},
+		{"How many messages were sent in or after August 2004?", us("2004-08-01"), collegeEnv.VtMax},
 		// A period's possessive and a part of a period name the period.
 		{"What share of June 2004's messages were reciprocated?", us("2004-06-01"), us("2004-07-01")},
 		{"Which day of June 2004 had the most messages?", us("2004-06-01"), us("2004-07-01")},
@@ -79,6 +84,8 @@ func TestZonesAndPeriodWindowsRefused(t *testing.T) {
 		{"How many messages were sent in the days of June 2004?", "days"},
 		{"How many messages were sent between 06:15 on 9 June 2004 and 19:15 twelve hours later?", "is 2004-06-09T18:15Z"},
 		{"How many messages were sent between 9 June 2004 and midnight twenty-four hours later?", "later than which time"},
+		{"How many messages were sent by or on 9 June 2004?", "joins two relations"},
+		{"How many messages were sent before and after 9 June 2004?", "joins two relations"},
 		// A twelve-hour time in words with no part of the day.
 		{"How many neighbours did n12 have at twenty past seven on 9 June 2004?", "morning or the evening"},
 		{"How many neighbours did n12 have on 9 June 2004 at seven o'clock?", "morning or the evening"},
