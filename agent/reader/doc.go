@@ -101,7 +101,7 @@
 // swapped, or when another slashed date of the same question settles its
 // writer's order ("15/05/2004" is day first); "May 3, 2004", "May 3rd 2004", "3 May 2004", "the 3rd of May
 // 2004"; a time of day before or after a date ("noon UTC on May 3, 2004",
-// "May 3, 2004 at 15:30 UTC", "3pm", "midnight", "10:00+02:00"); months
+// "May 3, 2004 at 15:30 UTC", "3pm", "3 p.m.", "midnight", "10:00+02:00"); months
 // ("May 2004", "in June": a missing year is filled in when exactly one
 // year of the store's extent fits, or inside parentheses after a period
 // of one year, which it restates, or when the question writes one year

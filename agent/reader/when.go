@@ -533,7 +533,7 @@ func (p *timeParser) clock(i int) (off, width int64, j int, err error) {
 			off -= zo
 		}
 	}
-	if a := p.tok(j).low; a == "am" || a == "pm" {
+	if a := strings.ReplaceAll(p.tok(j).low, ".", ""); a == "am" || a == "pm" {
 		if h < 1 || h > 12 {
 			return 0, 0, j, fmt.Errorf("%d %s is not a time of day", h, a)
 		}

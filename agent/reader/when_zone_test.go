@@ -28,6 +28,7 @@ func TestZonesAndPeriodWindows(t *testing.T) {
 		// "Tuesday week" counted from a day the question writes.
 		{"How many messages were sent on Tuesday week, counting from Thursday 6 May 2004?", us("2004-05-18"), us("2004-05-19")},
 		{"How many messages were sent on Monday week from Wednesday 5 May 2004 (that is the Monday after next, the 17th)?", us("2004-05-17"), us("2004-05-18")},
+		{"How many messages were sent between 9 a.m. and 5 p.m. on 9 June 2004?", us("2004-06-09T09:00:00Z"), us("2004-06-09T17:00:00Z")},
 		// A range ending before noon settles a twelve-hour start.
 		{"How many messages were sent between seven o'clock and 11:30 on 9 June 2004?", us("2004-06-09T07:00:00Z"), us("2004-06-09T11:30:00Z")},
 		{"How many messages were sent between twenty to one and 03:00 on 9 June 2004?", us("2004-06-09T00:40:00Z"), us("2004-06-09T03:00:00Z")},
