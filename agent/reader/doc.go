@@ -129,7 +129,8 @@
 // "(inclusive)", "both days included") end at the end of B's period, as
 // does "until B" with one ("before B inclusive" is refused), and so
 // does a lone "through B" (from the start of the store); "after D"
-// starts where D ends ("the two weeks after D" too), "since A" and "on
+// starts where D ends ("the two weeks after D" too; after an instant,
+// the microsecond after it), "since A" and "on
 // or after A" where A starts, both running to the end of the store ("on
 // or before B" runs through B; other joined relations, "by or on D",
 // are refused); "until B" and "before B"
@@ -176,7 +177,9 @@
 // noon") and refused elsewhere, and "midnight at the end of D" is where
 // D ends. A time of day "N hours (minutes, days) later" is that long
 // after the instant written just before it, whose time of day it must
-// name ("from midnight on 9 June to midnight forty-eight hours later"). Relative days are read against the question's own dates:
+// name ("from midnight on 9 June to midnight forty-eight hours later").
+// A part of the day no time of day reads ("on 9 June in the evening",
+// "the morning of D", "overnight") is refused: it has no agreed hours. Relative days are read against the question's own dates:
 // "Friday the 15th" takes the month and year of the nearest date written
 // before it and must fall on a Friday; "the Tuesday" is a Tuesday
 // written before, or the first Tuesday after the nearest date; "Tuesday

@@ -62,7 +62,7 @@ func (x *extractor) times() (*timeRead, error) {
 				}
 				start := t.w.start
 				if prep == "after" {
-					start = t.w.end
+					start = afterStart(t.w)
 				}
 				if err := mkWin(start, end, x.span(t.w.i, n.w.j), incl); err != nil {
 					return nil, err
@@ -80,9 +80,10 @@ func (x *extractor) times() (*timeRead, error) {
 				if d.us == 0 {
 					return nil, fmt.Errorf("%q has no fixed length when it starts on a given day; write where it ends", d.written+" "+x.span(t.w.i-1, t.w.j))
 				}
-				// "the two weeks after D" starts when D ends.
+				// "the two weeks after D" starts when D ends, "the 24
+				// hours after T" at T.
 				s := t.w.start
-				if prep == "after" {
+				if prep == "after" && t.w.prec != PrecInstant {
 					s = t.w.end
 				}
 				if err := mkWin(s, s+d.us, d.written+" "+x.span(t.w.i-1, t.w.j), false); err != nil {
@@ -92,7 +93,7 @@ func (x *extractor) times() (*timeRead, error) {
 			}
 			start := t.w.start
 			if prep == "after" {
-				start = t.w.end
+				start = afterStart(t.w)
 			}
 			// "counted from A" beside a window that starts at A adds nothing.
 			if slices.ContainsFunc(out.wins, func(w Window) bool { return w.Start == start }) || x.startsLater(ts, k, start) {
@@ -710,4 +711,14 @@ func calendarBuckets(w *Window, us int64) string {
 		return "calendar months and years have no fixed length; write a bucket size"
 	}
 	return ""
+}
+
+// afterStart is where "after w" starts: where a period ends, or the
+// microsecond after an instant ("after noon" is after 12:00:00, not
+// after the minute 12:00 as written).
+func afterStart(w when) int64 {
+	if w.prec == PrecInstant {
+		return w.start + 1
+	}
+	return w.end
 }

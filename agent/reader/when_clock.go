@@ -110,3 +110,29 @@ func (p *timeParser) lastTime(i int) (when, bool) {
 	}
 	return best, found
 }
+
+// dayParts are the parts of a day, which have no agreed hours.
+var dayParts = map[string]bool{"morning": true, "afternoon": true, "evening": true, "night": true, "mornings": true,
+	"afternoons": true, "evenings": true, "nights": true, "overnight": true}
+
+// partOfDayWords refuses a part of the day no time of day read ("on 3
+// May in the evening", "the morning of 3 May"): it restricts the window
+// to hours nobody wrote. Before the question's first content word a
+// greeting ("Good morning, …") is not one.
+func (x *extractor) partOfDayWords() error {
+	for i, t := range x.toks {
+		if t.used || t.kind != tWord || !dayParts[t.low] {
+			continue
+		}
+		prev := x.tok(i - 1).low
+		if t.low != "overnight" && prev != "the" && prev != "this" && prev != "that" && prev != "each" && prev != "every" && prev != "in" && prev != "at" && prev != "per" {
+			continue
+		}
+		written := x.span(i-1, i+1)
+		if t.low == "overnight" {
+			written = t.text
+		}
+		return &Refusal{Problem: fmt.Sprintf("which hours are %q? write them, e.g. \"from 18:00 to 23:00 on 3 May 2004\"", written), Missing: []string{"time"}}
+	}
+	return nil
+}

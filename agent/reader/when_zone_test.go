@@ -47,6 +47,9 @@ func TestZonesAndPeriodWindows(t *testing.T) {
 		{"How many messages were sent on or before 9 June 2004?", collegeEnv.VtMin, us("2004-06-10")},
 		{"How many messages were sent at or before 12:30 on 9 June 2004?", collegeEnv.VtMin, us("2004-06-09T12:30:00Z") + 1},
 		{"How many messages were sent in or after August 2004?", us("2004-08-01"), collegeEnv.VtMax},
+		// "after T" starts just after the instant T, "the N hours after T" at T.
+		{"How many messages were sent after noon on 9 June 2004?", us("2004-06-09T12:00:00Z") + 1, collegeEnv.VtMax},
+		{"How many messages were sent in the 6 hours after 12:00 on 9 June 2004?", us("2004-06-09T12:00:00Z"), us("2004-06-09T18:00:00Z")},
 		// A period's possessive and a part of a period name the period.
 		{"What share of June 2004's messages were reciprocated?", us("2004-06-01"), us("2004-07-01")},
 		{"Which day of June 2004 had the most messages?", us("2004-06-01"), us("2004-07-01")},
@@ -87,6 +90,9 @@ func TestZonesAndPeriodWindowsRefused(t *testing.T) {
 		{"How many messages were sent between 9 June 2004 and midnight twenty-four hours later?", "later than which time"},
 		{"How many messages were sent by or on 9 June 2004?", "joins two relations"},
 		{"How many messages were sent before and after 9 June 2004?", "joins two relations"},
+		{"How many messages were sent on 9 June 2004 in the evening?", "which hours"},
+		{"How many messages were sent on the morning of 9 June 2004?", "which hours"},
+		{"How many messages were sent overnight on 9 June 2004?", "which hours"},
 		// A twelve-hour time in words with no part of the day.
 		{"How many neighbours did n12 have at twenty past seven on 9 June 2004?", "morning or the evening"},
 		{"How many neighbours did n12 have on 9 June 2004 at seven o'clock?", "morning or the evening"},
