@@ -179,7 +179,9 @@
 // after the instant written just before it, whose time of day it must
 // name ("from midnight on 9 June to midnight forty-eight hours later").
 // A part of the day no time of day reads ("on 9 June in the evening",
-// "the morning of D", "overnight") is refused: it has no agreed hours. Relative days are read against the question's own dates:
+// "the morning of D", "overnight") is refused: it has no agreed hours.
+// So is a period named from the moment of asking ("this week", "last
+// month", "that day") in a question that writes no time. Relative days are read against the question's own dates:
 // "Friday the 15th" takes the month and year of the nearest date written
 // before it and must fall on a Friday; "the Tuesday" is a Tuesday
 // written before, or the first Tuesday after the nearest date; "Tuesday

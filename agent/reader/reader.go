@@ -56,6 +56,9 @@ func prepare(text string, env Env) (*extractor, error) {
 	if err := x.partOfDayWords(); err != nil {
 		return nil, err
 	}
+	if err := x.relativePeriods(); err != nil {
+		return nil, err
+	}
 	if err := x.zoneAt(); err != nil {
 		return nil, err
 	}

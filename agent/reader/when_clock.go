@@ -136,3 +136,28 @@ func (x *extractor) partOfDayWords() error {
 	}
 	return nil
 }
+
+// deictic are the words that name a period relative to when the
+// question is asked ("this week", "next month", "that day").
+var deictic = map[string]bool{"this": true, "that": true, "these": true, "those": true, "next": true, "coming": true, "past": true,
+	"previous": true, "current": true, "same": true, "last": true}
+
+// deicticPeriods are the periods "this week" and "last month" name.
+var deicticPeriods = map[string]bool{"day": true, "week": true, "month": true, "year": true, "quarter": true, "fortnight": true,
+	"weekend": true, "hour": true, "days": true, "weeks": true, "months": true, "years": true, "decade": true}
+
+// relativePeriods refuses "this week", "last month", "that day" in a
+// question that writes no time: the period is relative to a moment the
+// store does not know, and the whole store is not it.
+func (x *extractor) relativePeriods() error {
+	if len(x.s.times) > 0 {
+		return nil
+	}
+	for i, t := range x.toks {
+		if t.used || t.kind != tWord || !deicticPeriods[t.low] || !deictic[x.tok(i-1).low] {
+			continue
+		}
+		return &Refusal{Problem: fmt.Sprintf("which %s is %q? write its dates, e.g. \"from 2004-05-03 to 2004-05-10\"", t.low, x.span(i-1, i+1)), Missing: []string{"time"}}
+	}
+	return nil
+}

@@ -93,6 +93,9 @@ func TestZonesAndPeriodWindowsRefused(t *testing.T) {
 		{"How many messages were sent on 9 June 2004 in the evening?", "which hours"},
 		{"How many messages were sent on the morning of 9 June 2004?", "which hours"},
 		{"How many messages were sent overnight on 9 June 2004?", "which hours"},
+		{"How many messages did n12 send this month?", "which month"},
+		{"Which node sent the most messages that week?", "which week"},
+		{"How many messages were sent over the past year?", "which year"},
 		// A twelve-hour time in words with no part of the day.
 		{"How many neighbours did n12 have at twenty past seven on 9 June 2004?", "morning or the evening"},
 		{"How many neighbours did n12 have on 9 June 2004 at seven o'clock?", "morning or the evening"},
