@@ -124,7 +124,10 @@
 // and "only" right after a time ("on 1 May only"), which restates its
 // window.
 //
-// Ranges: "from A to B", "between A and B", "A .. B" are [A, B); "A
+// Ranges: "from A to B", "between A and B", "A .. B" are [A, B), but
+// with both ends whole months, quarters or years ("from January 1970 to
+// June 1970", "between 2004 and 2005") "to" is refused: does it include
+// B, as "January to June 1970" does? "A
 // through B" and "A to B" with an inclusion marker after B ("inclusive",
 // "(inclusive)", "both days included") end at the end of B's period, as
 // does "until B" with one ("before B inclusive" is refused), and so

@@ -60,6 +60,9 @@ func (x *extractor) times() (*timeRead, error) {
 					n.w.prec == PrecMonth && t.w.compact && t.w.prec == PrecMonth {
 					end, incl = n.w.end, true
 				}
+				if err := wholePeriodEnd(t.w, n.w, conn, incl); err != nil {
+					return nil, err
+				}
 				start := t.w.start
 				if prep == "after" {
 					start = afterStart(t.w)

@@ -476,3 +476,25 @@ func (x *extractor) joinedPreps(i int) (prep string, joined bool, err error) {
 	}
 	return "", true, &Refusal{Problem: fmt.Sprintf("%q joins two relations to one time; write \"since\", \"through\", \"before\" or \"after\" alone", x.span(pi-2, pi+1)), Missing: []string{"time"}}
 }
+
+// wholePeriodEnd refuses "from January 1970 to June 1970" and "between
+// 2004 and 2005": with both ends written as whole months, quarters or
+// years, "to B" could end where B starts or include it ("January to
+// June 1970" includes June), so the question must say ("through June
+// 1970", "until June 1970", "June inclusive").
+func wholePeriodEnd(a, b when, conn string, incl bool) error {
+	if incl || a.compact || b.compact || a.prec != b.prec {
+		return nil
+	}
+	switch a.prec {
+	case PrecMonth, PrecQuarter, PrecYear:
+	default:
+		return nil
+	}
+	switch conn {
+	case "to", "and", "-", "–":
+	default:
+		return nil
+	}
+	return &Refusal{Problem: fmt.Sprintf("does %q include %s? write \"through %s\" or \"until %s\"", a.text+" "+conn+" "+b.text, b.text, b.text, b.text), Missing: []string{"time"}}
+}

@@ -50,6 +50,9 @@ func TestZonesAndPeriodWindows(t *testing.T) {
 		// "after T" starts just after the instant T, "the N hours after T" at T.
 		{"How many messages were sent after noon on 9 June 2004?", us("2004-06-09T12:00:00Z") + 1, collegeEnv.VtMax},
 		{"How many messages were sent in the 6 hours after 12:00 on 9 June 2004?", us("2004-06-09T12:00:00Z"), us("2004-06-09T18:00:00Z")},
+		// Whole periods at both ends, with the end said.
+		{"How many messages were sent from June 2004 through August 2004?", us("2004-06-01"), us("2004-09-01")},
+		{"How many messages were sent from June 2004 until August 2004?", us("2004-06-01"), us("2004-08-01")},
 		// A period's possessive and a part of a period name the period.
 		{"What share of June 2004's messages were reciprocated?", us("2004-06-01"), us("2004-07-01")},
 		{"Which day of June 2004 had the most messages?", us("2004-06-01"), us("2004-07-01")},
@@ -96,6 +99,8 @@ func TestZonesAndPeriodWindowsRefused(t *testing.T) {
 		{"How many messages did n12 send this month?", "which month"},
 		{"Which node sent the most messages that week?", "which week"},
 		{"How many messages were sent over the past year?", "which year"},
+		{"How many messages were sent from June 2004 to August 2004?", "include August 2004"},
+		{"How many messages were sent between 2004 and 2005?", "include 2005"},
 		// A twelve-hour time in words with no part of the day.
 		{"How many neighbours did n12 have at twenty past seven on 9 June 2004?", "morning or the evening"},
 		{"How many neighbours did n12 have on 9 June 2004 at seven o'clock?", "morning or the evening"},
