@@ -166,6 +166,7 @@
 // database (embedded) reads as that zone's offset on those days, which
 // must be one offset for the whole period and agree with an offset or a
 // summer-time remark written beside it ("no summer time in January").
+// "by P" is refused (before P starts, or by its end?), while
 // "the end of P" (or "the close of P") only ends a range ("until", "before",
 // "by", "up to"): the instant P ends; "at the end of P" is refused (P's
 // last microsecond or the one after?). "before P is over" speaks from

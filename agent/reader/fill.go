@@ -124,6 +124,9 @@ func (x *extractor) times() (*timeRead, error) {
 			if err := mkWin(x.lo, t.w.end, "(from the start of the store) "+x.span(t.w.i-1, t.w.j), true); err != nil {
 				return nil, err
 			}
+		case prep == "by" && t.w.prec != PrecInstant:
+			// "by May 1970": before May starts, or by its end?
+			return nil, fmt.Errorf("does \"by %s\" mean before %s starts or by its end? write \"before %s\" or \"by the end of %s\"", t.w.text, t.w.text, t.w.text, t.w.text)
 		case t.w.prec != PrecInstant && prep != "at" && (prep != "of" || x.wholeOf(t) || x.countedOf(t) || x.tok(t.w.j-1).poss):
 			if err := mkWin(t.w.start, t.w.end, x.span(t.w.i, t.w.j), false); err != nil {
 				return nil, err

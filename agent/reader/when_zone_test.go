@@ -101,6 +101,7 @@ func TestZonesAndPeriodWindowsRefused(t *testing.T) {
 		{"How many messages were sent over the past year?", "which year"},
 		{"How many messages were sent from June 2004 to August 2004?", "include August 2004"},
 		{"How many messages were sent between 2004 and 2005?", "include 2005"},
+		{"How many messages did n12 send by June 2004?", "before June 2004 starts or by its end"},
 		// A twelve-hour time in words with no part of the day.
 		{"How many neighbours did n12 have at twenty past seven on 9 June 2004?", "morning or the evening"},
 		{"How many neighbours did n12 have on 9 June 2004 at seven o'clock?", "morning or the evening"},
