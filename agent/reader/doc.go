@@ -182,6 +182,9 @@
 // D ends. A time of day "N hours (minutes, days) later" is that long
 // after the instant written just before it, whose time of day it must
 // name ("from midnight on 9 June to midnight forty-eight hours later").
+// A time of day written after a day in the same phrase, with only range
+// words between ("on 9 June between 17:00 and 18:30", "on D after 5pm"),
+// takes that day, and the day and the window inside it are one window.
 // A part of the day no time of day reads ("on 9 June in the evening",
 // "the morning of D", "overnight") is refused: it has no agreed hours.
 // So is a period named from the moment of asking ("this week", "last

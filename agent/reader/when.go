@@ -90,6 +90,9 @@ type timeParser struct {
 	// one reading is before firstTT is read in the other.
 	firstTT  int64
 	asBelief bool
+	// dayDated holds the days that times of day written after them took
+	// their date from ("on 3 May between 17:00 and 18:00").
+	dayDated map[int64]bool
 }
 
 func (p *timeParser) tok(i int) *token {
@@ -644,6 +647,10 @@ func (p *timeParser) clockFirst(i int) (when, bool, error) {
 		}
 		if w, ok, err := p.clockLater(i, off, width, j, halfDay); ok {
 			return w, ok, err
+		}
+		if d, ok := p.dayBefore(i); ok && !halfDay {
+			return when{start: d.start + off, end: d.start + off + width, prec: PrecInstant, i: i, j: j, text: p.span(i, j),
+				inferred: "on " + d.text + ", the day written before it"}, true, nil
 		}
 		return when{i: i, j: j}, true, &dateErr{p.span(i, j), "a time of day needs a date, e.g. 15:30 UTC on 2004-05-03"}
 	}

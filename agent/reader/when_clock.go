@@ -1,6 +1,9 @@
 package reader
 
-import "fmt"
+import (
+	"fmt"
+	"strings"
+)
 
 // A time of day written in words on a twelve-hour clock with no part of
 // the day ("ten past eight", "nine o'clock") is morning or evening: it
@@ -160,4 +163,64 @@ func (x *extractor) relativePeriods() error {
 		return &Refusal{Problem: fmt.Sprintf("which %s is %q? write its dates, e.g. \"from 2004-05-03 to 2004-05-10\"", t.low, x.span(i-1, i+1)), Missing: []string{"time"}}
 	}
 	return nil
+}
+
+// dayLinks are the words between a day and a time of day written after
+// it in one phrase ("on 3 May between 17:00 and 18:00", "on 3 May after
+// 5pm").
+var dayLinks = map[string]bool{"between": true, "from": true, "after": true, "before": true, "until": true, "till": true,
+	"to": true, "and": true, "since": true, ",": true}
+
+// dayBefore is the day a time of day written without one takes: the day
+// written just before it in the same phrase, with only range words and
+// other times of day between ("on 3 May 1970 between 17:00 and 18:00").
+func (p *timeParser) dayBefore(i int) (when, bool) {
+	k, links := i-1, 0
+	for ; k >= 0 && i-k <= 8; k-- {
+		t := p.tok(k)
+		if dayLinks[t.low] || dayLinks[t.text] {
+			links++
+			continue
+		}
+		l := strings.ReplaceAll(t.low, ".", "")
+		if t.kind == tClock || l == "am" || l == "pm" || l == "noon" || l == "midnight" || l == "midday" || l == "utc" || t.kind == tNum && len(t.low) <= 2 {
+			continue
+		}
+		break
+	}
+	if links == 0 || !dayLinks[p.tok(k+1).low] && !dayLinks[p.tok(k+1).text] || p.anchoring {
+		return when{}, false
+	}
+	p.anchoring = true
+	defer func() { p.anchoring = false }()
+	var day when
+	found := false
+	for s := k; s >= 0 && s >= k-8; s-- {
+		if w, ok, err := p.core(s); ok && err == nil && w.j == k+1 && w.prec == PrecDay {
+			day, found = w, true
+		}
+	}
+	if found {
+		if p.dayDated == nil {
+			p.dayDated = map[int64]bool{}
+		}
+		p.dayDated[day.start] = true
+	}
+	return day, found
+}
+
+// narrowDay keeps the window inside a day that the times of day written
+// after the day took their date from ("on 3 May between 17:00 and
+// 18:00"): the day and that window are one window, the narrower.
+func (x *extractor) narrowDay(wins []Window) ([]Window, bool) {
+	if len(wins) != 2 {
+		return wins, false
+	}
+	for k, d := range wins {
+		w := wins[1-k]
+		if x.dayDated[d.Start] && d.End-d.Start == usDay && w.Start >= d.Start && w.End <= d.End {
+			return []Window{w}, true
+		}
+	}
+	return wins, false
 }

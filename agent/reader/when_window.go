@@ -265,6 +265,10 @@ const (
 // written apart make one window. Restated lengths and "midnight both"
 // must agree with the window.
 func (x *extractor) settleWindows(out *timeRead) (*timeRead, error) {
+	if wins, ok := x.narrowDay(out.wins); ok {
+		out.wins = wins
+		x.s.notes = append(x.s.notes, fmt.Sprintf("the window %q lies in the day written before it", wins[0].Written))
+	}
 	var full, bounds []Window
 	for _, w := range out.wins {
 		if strings.HasPrefix(w.Written, fromStoreStart) || strings.HasSuffix(w.Written, toStoreEnd) {

@@ -53,6 +53,10 @@ func TestZonesAndPeriodWindows(t *testing.T) {
 		// Whole periods at both ends, with the end said.
 		{"How many messages were sent from June 2004 through August 2004?", us("2004-06-01"), us("2004-09-01")},
 		{"How many messages were sent from June 2004 until August 2004?", us("2004-06-01"), us("2004-08-01")},
+		// Times of day after a day in one phrase take that day.
+		{"How many messages were sent on 9 June 2004 between 17:00 and 18:30?", us("2004-06-09T17:00:00Z"), us("2004-06-09T18:30:00Z")},
+		{"How many messages were sent on 2004-06-09, from 4pm to 6pm?", us("2004-06-09T16:00:00Z"), us("2004-06-09T18:00:00Z")},
+		{"How many messages were sent on the 9th of June 2004 before 8am?", us("2004-06-09"), us("2004-06-09T08:00:00Z")},
 		// A period's possessive and a part of a period name the period.
 		{"What share of June 2004's messages were reciprocated?", us("2004-06-01"), us("2004-07-01")},
 		{"Which day of June 2004 had the most messages?", us("2004-06-01"), us("2004-07-01")},
@@ -102,6 +106,8 @@ func TestZonesAndPeriodWindowsRefused(t *testing.T) {
 		{"How many messages were sent from June 2004 to August 2004?", "include August 2004"},
 		{"How many messages were sent between 2004 and 2005?", "include 2005"},
 		{"How many messages did n12 send by June 2004?", "before June 2004 starts or by its end"},
+		{"How many messages were sent in June 2004 between 17:00 and 18:00?", "needs a date"},
+		{"How many messages were sent on 9 June 2004 between half past four and six?", "needs a date"},
 		// A twelve-hour time in words with no part of the day.
 		{"How many neighbours did n12 have at twenty past seven on 9 June 2004?", "morning or the evening"},
 		{"How many neighbours did n12 have on 9 June 2004 at seven o'clock?", "morning or the evening"},
