@@ -19,7 +19,7 @@ type RulePlanner struct{}
 
 // Read reads a question without planning it.
 func (RulePlanner) Read(q Question) (*reader.Reading, error) {
-	r, err := reader.Read(q.Text, reader.Env{UIDs: q.UIDs, VtMin: q.Card.VtMin, VtMax: q.Card.VtMax, RelTypes: q.Card.RelTypes})
+	r, err := reader.Read(q.Text, reader.Env{UIDs: q.UIDs, VtMin: q.Card.VtMin, VtMax: q.Card.VtMax, RelTypes: q.Card.RelTypes, FirstTT: q.Card.FirstTT})
 	if err != nil {
 		var rf *reader.Refusal
 		if errors.As(err, &rf) {

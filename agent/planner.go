@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/tgms-go/tgms/agent/reader"
+	bt "github.com/tgms-go/tgms/bitemporal"
 	"github.com/tgms-go/tgms/engine"
 	"github.com/tgms-go/tgms/exec"
 	"github.com/tgms-go/tgms/ops"
@@ -31,6 +32,9 @@ type DatasetCard struct {
 	EdgeVersions int64    `json:"n_edge_versions"`
 	RelTypes     []string `json:"rel_types"`
 	LastTT       int64    `json:"last_tt"`
+	// FirstTT is the transaction time of the store's first batch (0 when
+	// unknown): a belief time before it is a belief of nothing.
+	FirstTT int64 `json:"first_tt,omitempty"`
 }
 
 // Stats are the store statistics the plan contract reads.
@@ -52,7 +56,24 @@ func CardFor(db Store) DatasetCard {
 		rt = []string{}
 	}
 	return DatasetCard{VtMin: st.VtMin, VtMax: st.VtMax, Nodes: int64(st.Nodes), NodeVersions: int64(st.NodeVersions),
-		EdgeVersions: int64(st.EdgeVersions), RelTypes: rt, LastTT: db.LastTT()}
+		EdgeVersions: int64(st.EdgeVersions), RelTypes: rt, LastTT: db.LastTT(), FirstTT: firstTT(db)}
+}
+
+// firstTT is the transaction time of a store's first batch, for stores
+// that can read their engine; 0 otherwise.
+func firstTT(db Store) int64 {
+	rd, ok := db.(interface {
+		Read(asOf bt.Time, fn func(r engine.Reader) error) error
+	})
+	if !ok {
+		return 0
+	}
+	var tt bt.Time
+	_ = rd.Read(db.LastTT(), func(r engine.Reader) error {
+		tt = r.Store().BatchTT(1)
+		return nil
+	})
+	return tt
 }
 
 // Planner writes plans. Plan emits a first plan for a question; Repair

@@ -61,8 +61,8 @@ func (p *timeParser) weekdayDate(i int, wd time.Weekday) (when, bool, error) {
 	}
 	if p.tok(k).low == "week" && k == i+1 {
 		// "Tuesday week": the Tuesday after next, counted from a day the
-		// reader would have to guess.
-		return when{i: i, j: k + 1}, true, &dateErr{p.span(i, k+1), "which day is that? write its date"}
+		// question must write.
+		return p.weekdayWeek(i, k, wd)
 	}
 	w, ok, err := p.core(k)
 	if !ok && err == nil {
@@ -366,8 +366,8 @@ const (
 // slashOrder is the order in which this question writes slashed dates,
 // settled by one whose day exceeds 12 ("26/08/1970" is day first): a
 // writer keeps one convention within a question. It is unknown when no
-// slashed date settles it or when two settle it differently. by is the
-// date that settled it.
+// slashed date settles it or when two settle it differently. by says
+// what settled it.
 func (p *timeParser) slashOrder() (int, string) {
 	order, by := orderUnknown, ""
 	for k, t := range p.toks {
@@ -380,19 +380,19 @@ func (p *timeParser) slashOrder() (int, string) {
 		}
 		a, _ := strconv.Atoi(parts[0])
 		b, _ := strconv.Atoi(parts[1])
-		o := orderUnknown
+		o, why := orderUnknown, t.text+" is written"
 		switch {
 		case a > 12 && a <= 31 && b <= 12:
 			o = dayFirst
 		case b > 12 && b <= 31 && a <= 12:
 			o = monthFirst
 		default:
-			o = p.orderByWeekday(k, parts)
+			o, why = p.orderByWeekday(k, parts), "the weekday written with "+t.text+" says"
 		}
 		switch {
 		case o == orderUnknown:
 		case order == orderUnknown:
-			order, by = o, t.text
+			order, by = o, why
 		case order != o:
 			return orderUnknown, ""
 		}
@@ -424,7 +424,11 @@ func (p *timeParser) orderByWeekday(k int, parts []string) int {
 	}
 	wd, ok := weekdays[p.tok(w).low]
 	if !ok || p.tok(w).kind != tWord {
-		return orderUnknown
+		// "the week of 11/05/1970 (Monday to Friday)": the days named
+		// must start on the week's first day.
+		if wd, ok = p.weekOfFirstDay(k); !ok {
+			return orderUnknown
+		}
 	}
 	a, _ := strconv.Atoi(parts[0])
 	b, _ := strconv.Atoi(parts[1])
@@ -582,4 +586,26 @@ func digitRuns(s string) []string {
 		}
 	}
 	return out
+}
+
+// weekOfFirstDay is the first weekday of a range written right after
+// "the week of D" at k ("the week of 11/05/1970 (Monday to Friday)"),
+// which the week's first day, D, must be.
+func (p *timeParser) weekOfFirstDay(k int) (time.Weekday, bool) {
+	if p.tok(k-1).low != "of" || p.tok(k-2).low != "week" || p.tok(k+1).text != "(" {
+		return 0, false
+	}
+	wd, ok := weekdays[p.tok(k+2).low]
+	if !ok || p.tok(k+2).kind != tWord {
+		return 0, false
+	}
+	switch p.tok(k + 3).low {
+	case "to", "through", "thru", "until", "till", "-", "–":
+	default:
+		return 0, false
+	}
+	if _, ok := weekdays[p.tok(k+4).low]; !ok {
+		return 0, false
+	}
+	return wd, true
 }

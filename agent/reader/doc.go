@@ -158,7 +158,7 @@
 // swapped, or when another slashed date of the same question settles its
 // writer's order ("15/05/2004" is day first); "May 3, 2004", "May 3rd 2004", "3 May 2004", "the 3rd of May
 // 2004"; a time of day before or after a date ("noon UTC on May 3, 2004",
-// "May 3, 2004 at 15:30 UTC", "3pm", "midnight", "10:00+02:00"); months
+// "May 3, 2004 at 15:30 UTC", "3pm", "3 p.m.", "midnight", "10:00+02:00"); months
 // ("May 2004", "in June": a missing year is filled in when exactly one
 // year of the store's extent fits, or inside parentheses after a period
 // of one year, which it restates, or when the question writes one year
@@ -181,18 +181,29 @@
 // and "only" right after a time ("on 1 May only"), which restates its
 // window.
 //
-// Ranges: "from A to B", "between A and B", "A .. B" are [A, B); "A
+// Ranges: "from A to B", "between A and B", "A .. B" are [A, B), but
+// with both ends whole months, quarters or years ("from January 1970 to
+// June 1970", "between 2004 and 2005") "to" is refused: does it include
+// B, as "January to June 1970" does? "A
 // through B" and "A to B" with an inclusion marker after B ("inclusive",
 // "(inclusive)", "both days included") end at the end of B's period, as
 // does "until B" with one ("before B inclusive" is refused), and so
 // does a lone "through B" (from the start of the store); "after D"
-// starts where D ends ("the two weeks after D" too), "since A" where A
-// starts, both running to the end of the store; "until B" and "before B"
+// starts where D ends ("the two weeks after D" too; after an instant,
+// the microsecond after it), "since A" and "on
+// or after A" where A starts, both running to the end of the store ("on
+// or before B" runs through B; other joined relations, "by or on D",
+// are refused); "until B" and "before B"
 // end where B starts; "during P", "in P", "on D" are P's period, and so
-// is "of P" after a noun naming what is counted ("the raters of 2013"); "N days
+// is "of P" after a noun naming what is counted ("the raters of 2013")
+// or a part of P ("which day of June 2004"), and so is a period's
+// possessive ("June 2004's messages"); "N days
 // starting A" is [A, A+N). A weekday range beside a window ("(Monday to
 // Friday)") restates its first and last days: read when both agree,
-// refused when either does not. Compact day ranges name whole days, the last
+// refused when either does not; after "the week of D" it says which of
+// the week's days are meant, starting on D (which settles a slashed D).
+// A plural period noun before a range of those periods ("the days 8
+// until 10 June", "the months May to July") names what it lists. Compact day ranges name whole days, the last
 // included: "5 to 11 January 1970", "the 5th to the 11th of January",
 // "Monday 2 and Friday 6 March", "June 1-7", "May 3–9, 2004", and a dash
 // between two dates ("2004-06-01 - 2004-06-07"). No window means the
@@ -207,25 +218,48 @@
 // and "January to June 1970" or "(July–September)" names whole months,
 // the last included; "April, May and June" is one window when the months
 // follow one another. A numeric zone right after a period shifts it ("3
-// May 2004 (UTC+2)"). "the end
-// of P" (or "the close of P") only ends a range ("until", "before", "by",
-// "up to"): the instant P ends; "at the end of P" and "before P is over"
-// are refused (P's last microsecond or the one after? the period or its
-// end?). Times of day in words carry their part of the day ("eight in
-// the morning", "five in the afternoon", "a quarter past eight on the
-// evening of D"; "08:00 on the evening of D" is refused), and "midnight
-// at the end of D" is where D ends. Relative days are read against the
-// question's own dates: "Friday the 15th" takes the month and year of
-// the nearest date written before it and must fall on a Friday; "the
-// Tuesday" is a Tuesday written before, or the first Tuesday after the
-// nearest date; "Tuesday week" is refused. A slashed date is read in one
-// order only when the other is impossible by a fact of the calendar (no
-// such day, a weekday written with it, "Mon 8/5/13") or of the
-// question's own writing (a slashed date whose day exceeds 12 settles
-// the others); a restatement beside it ("03/04/1970 (the fourth of
-// March)") does not settle it. "3/24" inside a restatement is a month
-// and day in the year of the window it restates, and so are bare days
-// there ("(1 to 7)").
+// May 2004 (UTC+2)"), and so does a city's zone ("June 2004, Seoul
+// time", "in Lisbon time (UTC+1)"): a city naming one zone of the IANA
+// database (embedded) reads as that zone's offset on those days, which
+// must be one offset for the whole period and agree with an offset or a
+// summer-time remark written beside it ("no summer time in January").
+// "by P" is refused (before P starts, or by its end?), while
+// "the end of P" (or "the close of P") only ends a range ("until", "before",
+// "by", "up to"): the instant P ends; "at the end of P" is refused (P's
+// last microsecond or the one after?). "before P is over" speaks from
+// inside P, so P is the window ("until P is over" is refused: the period
+// or its end?), and "before the day (week, month) was out" points back
+// at the window written, which must lie inside one such calendar period.
+// Times of day in words carry their part of the day ("eight in the
+// morning", "five in the afternoon", "a quarter past eight on the
+// evening of D"; "08:00 on the evening of D" is refused); without one
+// ("ten past eight", "nine o'clock") they are morning or evening, read
+// only where a range's end settles which ("between eight o'clock and
+// noon") and refused elsewhere, and "midnight at the end of D" is where
+// D ends. A time of day "N hours (minutes, days) later" is that long
+// after the instant written just before it, whose time of day it must
+// name ("from midnight on 9 June to midnight forty-eight hours later").
+// A time of day written after a day in the same phrase, with only range
+// words between ("on 9 June between 17:00 and 18:30", "on D after 5pm"),
+// takes that day, and the day and the window inside it are one window.
+// A part of the day no time of day reads ("on 9 June in the evening",
+// "the morning of D", "overnight") is refused: it has no agreed hours.
+// So is a period named from the moment of asking ("this week", "last
+// month", "that day") in a question that writes no time. Relative days are read against the question's own dates:
+// "Friday the 15th" takes the month and year of the nearest date written
+// before it and must fall on a Friday; "the Tuesday" is a Tuesday
+// written before, or the first Tuesday after the nearest date; "Tuesday
+// week" (the Tuesday after the next one) only with the day it is counted
+// from ("Tuesday week, counting from Thursday 6 May", not from a
+// Tuesday). A slashed date is read in one order only when the other is
+// impossible by a fact of the calendar (no such day, a weekday written
+// with it, "Mon 8/5/13") or of the question's own writing (a slashed
+// date whose day exceeds 12 settles the others) or of the store (a
+// belief date whose one reading is a day before the store's first
+// transaction, when it believed nothing); a restatement beside it
+// ("03/04/1970 (the fourth of March)") does not settle it. "3/24" inside
+// a restatement is a month and day in the year of the window it
+// restates, and so are bare days there ("(1 to 7)").
 //
 // Restatements and bounds: a window written twice ("Q3 2004
 // (July–September)", "the week of 5/24/2004 (5/24-5/30)") is one window
@@ -319,7 +353,10 @@
 // quarter of an hour" too):
 // "weekly", "daily", "10-day buckets", "in buckets of 3 days", "within 2
 // hours", "δ = 90 minutes", "a one-day burst"; a rounded figure with "(N
-// µs)" beside it is read as N, which must round to the figure.
+// µs)" beside it is read as N, which must round to the figure. "Which
+// calendar day" asks for buckets that are the calendar's own: read only
+// when the window starts at a UTC midnight (a Monday's, for weeks);
+// calendar months have no fixed length and are refused.
 //
 // Belief time: "as of transaction time T", "as of belief time T", "as the
 // store believed on D" (a day means the end of that day), "believing what

@@ -60,9 +60,12 @@ func (x *extractor) times() (*timeRead, error) {
 					n.w.prec == PrecMonth && t.w.compact && t.w.prec == PrecMonth {
 					end, incl = n.w.end, true
 				}
+				if err := wholePeriodEnd(t.w, n.w, conn, incl); err != nil {
+					return nil, err
+				}
 				start := t.w.start
 				if prep == "after" {
-					start = t.w.end
+					start = afterStart(t.w)
 				}
 				if err := mkWin(start, end, x.span(t.w.i, n.w.j), incl); err != nil {
 					return nil, err
@@ -80,9 +83,10 @@ func (x *extractor) times() (*timeRead, error) {
 				if d.us == 0 {
 					return nil, fmt.Errorf("%q has no fixed length when it starts on a given day; write where it ends", d.written+" "+x.span(t.w.i-1, t.w.j))
 				}
-				// "the two weeks after D" starts when D ends.
+				// "the two weeks after D" starts when D ends, "the 24
+				// hours after T" at T.
 				s := t.w.start
-				if prep == "after" {
+				if prep == "after" && t.w.prec != PrecInstant {
 					s = t.w.end
 				}
 				if err := mkWin(s, s+d.us, d.written+" "+x.span(t.w.i-1, t.w.j), false); err != nil {
@@ -92,7 +96,7 @@ func (x *extractor) times() (*timeRead, error) {
 			}
 			start := t.w.start
 			if prep == "after" {
-				start = t.w.end
+				start = afterStart(t.w)
 			}
 			// "counted from A" beside a window that starts at A adds nothing.
 			if slices.ContainsFunc(out.wins, func(w Window) bool { return w.Start == start }) || x.startsLater(ts, k, start) {
@@ -120,7 +124,10 @@ func (x *extractor) times() (*timeRead, error) {
 			if err := mkWin(x.lo, t.w.end, "(from the start of the store) "+x.span(t.w.i-1, t.w.j), true); err != nil {
 				return nil, err
 			}
-		case t.w.prec != PrecInstant && prep != "at" && (prep != "of" || x.wholeOf(t) || x.countedOf(t)):
+		case prep == "by" && t.w.prec != PrecInstant:
+			// "by May 1970": before May starts, or by its end?
+			return nil, fmt.Errorf("does \"by %s\" mean before %s starts or by its end? write \"before %s\" or \"by the end of %s\"", t.w.text, t.w.text, t.w.text, t.w.text)
+		case t.w.prec != PrecInstant && prep != "at" && (prep != "of" || x.wholeOf(t) || x.countedOf(t) || x.tok(t.w.j-1).poss):
 			if err := mkWin(t.w.start, t.w.end, x.span(t.w.i, t.w.j), false); err != nil {
 				return nil, err
 			}
@@ -311,6 +318,11 @@ func (x *extractor) fill(in *intent, text string) (*Reading, string) {
 			return nil, fmt.Sprintf("%q restates the days of a window, but this question takes none", dr.written)
 		}
 		first := time.UnixMicro(w.Start).UTC()
+		if narrowed, ok := weekDays(w, dr); ok {
+			r.Notes = append(r.Notes, fmt.Sprintf("%q names the days of %q read", dr.written, w.Written))
+			r.Window = &narrowed
+			continue
+		}
 		last := time.UnixMicro(w.End - 1).UTC()
 		if w.End-w.Start > 7*usDay || first.Weekday() != dr.first || last.Weekday() != dr.last ||
 			w.Start%usDay != 0 || w.End%usDay != 0 {
@@ -361,6 +373,11 @@ func (x *extractor) fill(in *intent, text string) (*Reading, string) {
 			return nil, fmt.Sprintf("%q reads as a %s, but this question needs a %s", d.written, d.role, map[bool]string{true: "bucket size", false: "duration"}[in.bucket])
 		}
 		dd := &Duration{Micros: d.us, Written: d.written}
+		if d.calendar {
+			if why := calendarBuckets(r.Window, d.us); why != "" {
+				return nil, fmt.Sprintf("%q: %s", d.written, why)
+			}
+		}
 		if in.bucket {
 			r.Bucket = dd
 		} else {
@@ -656,6 +673,8 @@ func (x *extractor) countedOf(t timeSlot) bool {
 	}
 	switch concept(w) {
 	case cEvent, cNodeNoun, cSenders, cRecipients, cBucket:
+	case cPeriod:
+		// "which day of January 1970": a part of P, so P is the window.
 	default:
 		return false
 	}
@@ -693,4 +712,36 @@ func (x *extractor) negated(t timeSlot) bool {
 		}
 	}
 	return false
+}
+
+// calendarBuckets says why buckets of size us counted from the window's
+// start are not the calendar's own ("calendar day": UTC days from
+// midnight, weeks from Monday), or "" when they are.
+func calendarBuckets(w *Window, us int64) string {
+	if w == nil {
+		return "calendar periods need a window"
+	}
+	switch {
+	case us == usWeek:
+		if w.Start%usDay != 0 || time.UnixMicro(w.Start).UTC().Weekday() != time.Monday {
+			return fmt.Sprintf("the window starts at %s, not on a Monday at midnight, so its weeks are not calendar weeks", w.StartText)
+		}
+	case us <= usDay && usDay%us == 0:
+		if w.Start%us != 0 {
+			return fmt.Sprintf("the window starts at %s, so buckets counted from it are not calendar periods", w.StartText)
+		}
+	default:
+		return "calendar months and years have no fixed length; write a bucket size"
+	}
+	return ""
+}
+
+// afterStart is where "after w" starts: where a period ends, or the
+// microsecond after an instant ("after noon" is after 12:00:00, not
+// after the minute 12:00 as written).
+func afterStart(w when) int64 {
+	if w.prec == PrecInstant {
+		return w.start + 1
+	}
+	return w.end
 }

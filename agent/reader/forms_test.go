@@ -60,7 +60,7 @@ func TestDocumentedWindowForms(t *testing.T) {
 		// Times of day in words, and a range of two times sharing a date.
 		{"How many messages were sent between eight o'clock and noon on 3 May 2004?", us("2004-05-03T08:00:00Z"), us("2004-05-03T12:00:00Z")},
 		{"How many messages were sent from ten past eight in the evening on 3 May 2004 to midnight on 4 May 2004?", us("2004-05-03T20:10:00Z"), us("2004-05-04")},
-		{"How many messages were sent from a quarter to nine on 3 May 2004 to half past nine on 3 May 2004?", us("2004-05-03T08:45:00Z"), us("2004-05-03T09:30:00Z")},
+		{"How many messages were sent from a quarter to nine in the morning on 3 May 2004 to half past nine in the morning on 3 May 2004?", us("2004-05-03T08:45:00Z"), us("2004-05-03T09:30:00Z")},
 		// A window written twice, in agreement, is one window.
 		{"How many messages were sent in Q3 2004 (July 1 through September 30, 2004)?", us("2004-07-01"), us("2004-10-01")},
 		{"How many messages were sent in the first week of June 2004 (June 1-7)?", us("2004-06-01"), us("2004-06-08")},

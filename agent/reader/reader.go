@@ -20,6 +20,10 @@ type Env struct {
 	// ("TRUST", "MSG"), and a store with more than one makes a generic
 	// word such as "messages" ambiguous.
 	RelTypes []string
+	// FirstTT is the transaction time of the store's first batch (0 when
+	// unknown). A slashed belief date one of whose readings falls before
+	// it is read in the other order: the store believed nothing then.
+	FirstTT int64
 }
 
 // Read reads a question. It returns a Reading with its plan, or a
@@ -42,12 +46,18 @@ func Read(text string, env Env) (*Reading, error) {
 // prepare extracts the slots and reads the remaining words.
 func prepare(text string, env Env) (*extractor, error) {
 	toks := holidays(joinHyphenated(tokenize(text)))
-	x := &extractor{timeParser: timeParser{toks: toks, lo: env.VtMin, hi: env.VtMax}, env: env, s: &slots{concepts: map[string]int{}}}
+	x := &extractor{timeParser: timeParser{toks: toks, lo: env.VtMin, hi: env.VtMax, firstTT: env.FirstTT}, env: env, s: &slots{concepts: map[string]int{}}}
 	if err := x.extract(); err != nil {
 		if rf, ok := err.(*Refusal); ok {
 			return nil, rf
 		}
 		return nil, &Refusal{Problem: err.Error(), Missing: []string{"time"}}
+	}
+	if err := x.partOfDayWords(); err != nil {
+		return nil, err
+	}
+	if err := x.relativePeriods(); err != nil {
+		return nil, err
 	}
 	if err := x.zoneAt(); err != nil {
 		return nil, err

@@ -98,6 +98,9 @@ type durSlot struct {
 	role    string // "bucket", "delta" or "" (any)
 	i, j    int    // tokens [i, j)
 	taken   bool   // read as a window's length
+	// calendar is set for "calendar day": the buckets must be the
+	// calendar's own (UTC days from midnight, weeks from Monday).
+	calendar bool
 }
 
 var uidLikeRE = regexp.MustCompile(`^n\d+$`)
@@ -402,6 +405,11 @@ func (x *extractor) extract() error {
 			i = j - 1
 			continue
 		}
+		// "before the week was out": the window restated.
+		if j, ok := x.periodOverAt(i); ok {
+			i = j - 1
+			continue
+		}
 		// A belief-time phrase.
 		if done, err := x.beliefAt(i); err != nil {
 			return err
@@ -417,11 +425,20 @@ func (x *extractor) extract() error {
 			// "N days starting A" is read as one range below; here a
 			// duration number is not a time.
 			prep, startVerb := x.timePrep(i, w)
+			if p2, joined, jerr := x.joinedPreps(i); jerr != nil {
+				return jerr
+			} else if joined {
+				prep, startVerb = p2, false
+				if prep == "through" && w.prec == PrecInstant {
+					w.end = w.start + 1 // "at or before T": T itself, not its minute
+				}
+			}
 			if w.boundary && prep == "to" && len(x.s.times) == 0 && x.tok(i-2).low != "up" && x.tok(i-3).low != "up" {
 				return &Refusal{Problem: fmt.Sprintf("%q ends what? write \"until %s\"", w.text, w.text), Missing: []string{"time"}}
 			}
 			x.s.times = append(x.s.times, timeSlot{w: w, prep: prep, i: i, startVerb: startVerb})
 			x.use(w.i, w.j)
+			x.rangeNoun(w)
 			// ", both days included" after a time belongs to it.
 			next := w.j
 			if m := x.inclusiveAt(w.j); m > w.j {
@@ -552,8 +569,18 @@ func (x *extractor) extract() error {
 		}
 		// "which day", "the busiest week": a one-unit bucket.
 		if u, ok := unitUS[t.low]; ok && t.kind == tWord && u >= usHour {
-			if p, _ := x.prevWord(i); p == "which" || p == "what" || p == "busiest" || p == "peak" || p == "active" || p == "single" {
-				x.s.durs = append(x.s.durs, durSlot{us: u, written: t.text, role: "bucket", i: i})
+			p, pi := x.prevWord(i)
+			cal := p == "calendar"
+			if cal {
+				p, _ = x.prevWord(pi)
+			}
+			if p == "which" || p == "what" || p == "busiest" || p == "peak" || p == "active" || p == "single" {
+				at := i
+				if cal {
+					at = pi
+					x.tok(pi).used = true
+				}
+				x.s.durs = append(x.s.durs, durSlot{us: u, written: x.span(at, i+1), role: "bucket", i: at, calendar: cal})
 				t.used = true
 				continue
 			}
@@ -772,7 +799,10 @@ func (x *extractor) beliefAt(i int) (int, error) {
 				before, cue = true, true
 			}
 		}
-		if w, ok, err := x.at(k); ok && k > i {
+		x.asBelief = cue
+		w, ok, err := x.at(k)
+		x.asBelief = false
+		if ok && k > i {
 			if !cue {
 				return i, nil
 			}
@@ -802,6 +832,9 @@ func (x *extractor) beliefAt(i int) (int, error) {
 				return i, &Refusal{Problem: fmt.Sprintf("the question asks for the latest belief (%q) and for the belief at %q", x.s.belief.Written, x.span(i, w.j))}
 			}
 			x.s.belief = &Belief{AsOfTT: tt, Written: x.span(i, w.j), Before: before}
+			if w.inferred != "" {
+				x.s.notes = append(x.s.notes, w.text+": "+w.inferred)
+			}
 			x.use(i, w.j)
 			return w.j, nil
 		} else if x.tok(k).used || x.tok(k).text == "?" || x.tok(k).text == ";" {

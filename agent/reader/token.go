@@ -27,6 +27,7 @@ type token struct {
 	text string // as written (a quote without its quotation marks)
 	low  string // lower case, possessive 's dropped
 	used bool   // consumed by a slot
+	poss bool   // written with a possessive 's ("2013's")
 }
 
 var tokenRE = regexp.MustCompile(strings.Join([]string{
@@ -37,7 +38,7 @@ var tokenRE = regexp.MustCompile(strings.Join([]string{
 	`\d{1,4}/\d{1,2}/\d{1,4}`,
 	`\d{1,2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:[Zz]\b|[+-]\d{2}:?\d{2})?`,
 	`\d+(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?`,
-	`\b(?:[iI]\.[eE]|[eE]\.[gG])\.`,
+	`\b(?:[iI]\.[eE]|[eE]\.[gG]|[aApP]\.[mM])\.`,
 	`[\p{L}_][\p{L}\p{N}_]*(?:['’][\p{L}]+)?`,
 	`\.\.|->|→|>=|<=|≥|≤|[^\s\p{L}\p{N}]`,
 }, "|"))
@@ -68,7 +69,8 @@ func tokenize(s string) []*token {
 			t.kind = tNum
 			t.low = strings.ReplaceAll(m, ",", "")
 		case len(m) == 4 && m[1] == '.' && m[3] == '.':
-			// "i.e.", "e.g.": one word, read as the discourse marker it is.
+			// "i.e.", "e.g.": one word, read as the discourse marker it is;
+			// "a.m.", "p.m.": one word, read with the hour before it.
 			t.kind, t.low = tWord, strings.ToLower(m[:3])
 		case unicode.IsLetter(r[0]) || r[0] == '_':
 			t.kind = tWord
@@ -86,6 +88,7 @@ func tokenize(s string) []*token {
 		// "2013's": a year's possessive reads as the year.
 		if t.kind == tWord && t.low == "s" && len(out) >= 2 && (out[len(out)-1].text == "'" || out[len(out)-1].text == "’") && out[len(out)-2].kind == tNum {
 			out = out[:len(out)-1]
+			out[len(out)-1].poss = true
 			continue
 		}
 		out = append(out, t)

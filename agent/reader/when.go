@@ -84,6 +84,15 @@ type timeParser struct {
 	// ("(seven days)", "(midnight both)"), checked once it is known.
 	lengths   []restatedLength
 	midnights []string
+	overs     []restatedOver
+	// firstTT is the store's first transaction time (0 if unknown), and
+	// asBelief is set while a belief time is read: a slashed date whose
+	// one reading is before firstTT is read in the other.
+	firstTT  int64
+	asBelief bool
+	// dayDated holds the days that times of day written after them took
+	// their date from ("on 3 May between 17:00 and 18:00").
+	dayDated map[int64]bool
 }
 
 func (p *timeParser) tok(i int) *token {
@@ -169,7 +178,20 @@ func (p *timeParser) at(i int) (w when, ok bool, err error) {
 	}
 	// "3 May 2004 (UTC+2)": a period in a zone with a numeric offset.
 	if w.prec != PrecInstant {
-		if off, j, zok, zerr := p.periodZone(w.j); zok {
+		off, j, zok, zerr := p.periodZone(w.j)
+		named := false
+		if !zok {
+			off, j, zok, zerr = p.namedZone(w.j, w.start, w.end)
+			named = zok && zerr == nil
+		}
+		if named {
+			how := "at " + zoneText(off/usMinute) + ", the zone's offset on those days"
+			if w.inferred != "" {
+				how = w.inferred + "; " + how
+			}
+			w.inferred = how
+		}
+		if zok {
 			text := p.span(w.i, j)
 			if zerr != nil {
 				return w, true, &dateErr{text, zerr.Error()}
@@ -297,11 +319,20 @@ func (p *timeParser) core(i int) (when, bool, error) {
 			case a == b:
 				m, d = a, b
 			default:
-				switch order, by := p.slashOrder(); order {
-				case dayFirst:
-					d, m, how = a, b, "day first, as "+by+" is written"
-				case monthFirst:
-					m, d, how = a, b, "month first, as "+by+" is written"
+				order, by := p.slashOrder()
+				byTT := order == orderUnknown
+				if byTT {
+					order = p.beliefOrder(a, b, y)
+				}
+				switch {
+				case order == dayFirst && byTT:
+					d, m, how = a, b, "day first: as a belief time, "+dayMonthText(b, a, y)+" is before the store's first transaction"
+				case order == monthFirst && byTT:
+					m, d, how = a, b, "month first: as a belief time, "+dayMonthText(a, b, y)+" is before the store's first transaction"
+				case order == dayFirst:
+					d, m, how = a, b, "day first, as "+by
+				case order == monthFirst:
+					m, d, how = a, b, "month first, as "+by
 				default:
 					return bad(i+1, fmt.Sprintf("it could be %s or %s; write it as %04d-%02d-%02d or %04d-%02d-%02d",
 						dayMonthText(a, b, y), dayMonthText(b, a, y), y, b, a, y, a, b))
@@ -417,7 +448,9 @@ func (p *timeParser) core(i int) (when, bool, error) {
 						return w, true, nil
 					}
 				}
-				return mk(w.start, w.start+usWeek, PrecWeek, w.j)
+				wk, ok, err := mk(w.start, w.start+usWeek, PrecWeek, w.j)
+				wk.inferred = w.inferred
+				return wk, ok, err
 			}
 			if n, ok := dayNum(p.tok(i + 1)); ok || p.tok(i+1).kind == tNum {
 				if !ok {
@@ -503,7 +536,7 @@ func (p *timeParser) clock(i int) (off, width int64, j int, err error) {
 			off -= zo
 		}
 	}
-	if a := p.tok(j).low; a == "am" || a == "pm" {
+	if a := strings.ReplaceAll(p.tok(j).low, ".", ""); a == "am" || a == "pm" {
 		if h < 1 || h > 12 {
 			return 0, 0, j, fmt.Errorf("%d %s is not a time of day", h, a)
 		}
@@ -523,55 +556,6 @@ func (p *timeParser) clock(i int) (off, width int64, j int, err error) {
 	return off - zoff, width, j, err
 }
 
-// zone reads an optional zone after a time: UTC, GMT, Z, UTC+2, UTC-05:30.
-func (p *timeParser) zone(j int) (int64, int, error) {
-	t := p.tok(j)
-	if zoneWords[t.low] {
-		return 0, j, fmt.Errorf("time zone %s: write the time in UTC or with a numeric offset such as +02:00", t.text)
-	}
-	if t.text == "(" && (p.tok(j+1).low == "utc" || p.tok(j+1).low == "gmt") && p.tok(j+2).text == ")" {
-		return 0, j + 3, nil
-	}
-	if t.low != "utc" && t.low != "gmt" && t.low != "z" {
-		return 0, j, nil
-	}
-	j++
-	if s := p.tok(j).text; s == "+" || s == "-" {
-		n := p.tok(j + 1)
-		if n.kind == tNum || n.kind == tClock {
-			off, err := parseOffset(s + n.low)
-			return off, j + 2, err
-		}
-	}
-	return 0, j, nil
-}
-
-// parseOffset reads +2, -5, +02:00, +0530 as µs east of UTC.
-func parseOffset(s string) (int64, error) {
-	sign := int64(1)
-	if s[0] == '-' {
-		sign = -1
-	}
-	s = strings.ReplaceAll(s[1:], ":", "")
-	var h, m int
-	var err error
-	switch len(s) {
-	case 1, 2:
-		h, err = strconv.Atoi(s)
-	case 4:
-		h, err = strconv.Atoi(s[:2])
-		if err == nil {
-			m, err = strconv.Atoi(s[2:])
-		}
-	default:
-		err = fmt.Errorf("bad offset")
-	}
-	if err != nil || h > 14 || m > 59 {
-		return 0, fmt.Errorf("cannot read the UTC offset %q", s)
-	}
-	return sign * (int64(h)*usHour + int64(m)*usMinute), nil
-}
-
 // withClock reads an optional "[at] 15:30 [UTC]" after a day starting at
 // day0 (tokens up to j).
 func (p *timeParser) withClock(i int, day0 int64, j int) (when, bool, error) {
@@ -584,6 +568,9 @@ func (p *timeParser) withClock(i int, day0 int64, j int) (when, bool, error) {
 		w := when{start: day0 + off, end: day0 + off + width, prec: PrecInstant, i: i, j: k2, text: p.span(i, k2)}
 		if err != nil {
 			return w, true, &dateErr{w.text, err.Error()}
+		}
+		if p.halfDayOnly(k) {
+			return w, true, p.halfDayErr(i, k2)
 		}
 		return w, true, nil
 	}
@@ -602,9 +589,11 @@ func (p *timeParser) clockFirst(i int) (when, bool, error) {
 	if err != nil {
 		return when{i: i, j: j}, true, &dateErr{p.span(i, j), err.Error()}
 	}
+	halfDay := p.halfDayOnly(i)
 	// "a quarter past eight on the evening of 1 December": the part of the
 	// day is written with the date.
 	if part, k, ofDate := p.partOfDay(j); part != "" && ofDate {
+		halfDay = false
 		h, twelve, had := p.writtenHour(i)
 		if had {
 			return when{i: i, j: k}, true, &dateErr{p.span(i, k), "the part of the day is written twice"}
@@ -646,10 +635,27 @@ func (p *timeParser) clockFirst(i int) (when, bool, error) {
 			if ok2 {
 				off2, _, _, _ := p.clock(k2)
 				day := w2.start - off2
+				if halfDay {
+					h, _, _ := p.writtenHour(i)
+					var settled bool
+					if off, settled = settleHalfDay(off, h, w2.start-day); !settled {
+						return when{i: i, j: j}, true, p.halfDayErr(i, j)
+					}
+				}
 				return when{start: day + off, end: day + off + width, prec: PrecInstant, i: i, j: j, text: p.span(i, j), inferred: w2.inferred}, true, nil
 			}
 		}
+		if w, ok, err := p.clockLater(i, off, width, j, halfDay); ok {
+			return w, ok, err
+		}
+		if d, ok := p.dayBefore(i); ok && !halfDay {
+			return when{start: d.start + off, end: d.start + off + width, prec: PrecInstant, i: i, j: j, text: p.span(i, j),
+				inferred: "on " + d.text + ", the day written before it"}, true, nil
+		}
 		return when{i: i, j: j}, true, &dateErr{p.span(i, j), "a time of day needs a date, e.g. 15:30 UTC on 2004-05-03"}
+	}
+	if halfDay {
+		return when{i: i, j: d.j}, true, p.halfDayErr(i, j)
 	}
 	return when{start: d.start + off, end: d.start + off + width, prec: PrecInstant, i: i, j: d.j, text: p.span(i, d.j), inferred: d.inferred}, true, nil
 }

@@ -128,7 +128,7 @@ func TestWrittenWindowRefusals(t *testing.T) {
 		// A bucket origin is not a bound of the window.
 		"In May 2004, using 7-day buckets counted from 3 May 2004, which bucket had the most messages?",
 		// The period, or only its end?
-		"How many messages were sent before May 2004 is over?",
+		"How many messages were sent until May 2004 is over?",
 		"How many messages were sent at the end of May 2004?",
 	} {
 		if r, err := reader.Read(q, collegeEnv); err == nil {

@@ -19,6 +19,10 @@ func FuzzTimeParser(f *testing.F) {
 		"Mon 5/3/04 through Fri 5/7/04, over May to July 2004",
 		"midnight at the end of the Friday (midnight both) Tuesday week",
 		"the first 400 days of 2004 end of end of the the Friday the 31st 99/99/99 /1/ 1/",
+		"June 2004, Seoul time (that is UTC+9, no summer time in June) in New York time (UTC",
+		"Tuesday week, counting from Thursday 6 May 2004 (so the Tuesday after next, the 18th)",
+		"the week of 07/06/2004 (Monday to Friday) before June 2004 is over, ten past eight",
+		"between seven o'clock and 11:30 on 9 June 2004, as of transaction time 03/11/2026",
 	} {
 		f.Add(s)
 	}
@@ -28,7 +32,7 @@ func FuzzTimeParser(f *testing.F) {
 			return
 		}
 		toks := holidays(joinHyphenated(tokenize(text)))
-		p := &timeParser{toks: toks, lo: lo, hi: hi}
+		p := &timeParser{toks: toks, lo: lo, hi: hi, firstTT: utc(2026, 6, 1), asBelief: len(text)%2 == 0}
 		for i := range toks {
 			w, ok, err := p.at(i)
 			if err != nil {
@@ -54,7 +58,7 @@ func FuzzTimeParser(f *testing.F) {
 			}
 		}
 		// The whole reader turns whatever it cannot read into a refusal.
-		if _, err := Read(text, Env{VtMin: lo, VtMax: hi, IsNode: func(u string) bool { return uidLikeRE.MatchString(u) }}); err != nil {
+		if _, err := Read(text, Env{VtMin: lo, VtMax: hi, FirstTT: utc(2026, 6, 1), IsNode: func(u string) bool { return uidLikeRE.MatchString(u) }}); err != nil {
 			var rf *Refusal
 			if !errors.As(err, &rf) {
 				t.Fatalf("%q: error %T %v is not a refusal", text, err, err)

@@ -144,9 +144,16 @@ func (x *extractor) exclusiveMarkers() error {
 // instant included)"), the window's length ("(seven days)", ", seven
 // days"), "(midnight both)". It returns the index after it.
 func (x *extractor) restatesAfter(w when, prep string, j int) (int, error) {
-	// "is over", "is out": the period, or only its end? refused.
-	if (x.tok(j).low == "is" || x.tok(j).low == "was") && (x.tok(j+1).low == "over" || x.tok(j+1).low == "out") {
-		return j, &Refusal{Problem: fmt.Sprintf("does %q mean during %s or until its end? write \"during %s\" or \"until the end of %s\"", x.span(w.i, j+2), w.text, w.text, w.text), Missing: []string{"time"}}
+	// "before March is over" speaks from inside March: the window is
+	// March. After any other word ("until March is over") it is refused.
+	if k, ok := x.overAt(j); ok && w.prec != PrecInstant {
+		if prep != "before" || len(x.s.times) == 0 || x.s.times[len(x.s.times)-1].w.i != w.i {
+			return j, &Refusal{Problem: fmt.Sprintf("does %q mean during %s or until its end? write \"during %s\" or \"until the end of %s\"", x.span(w.i, k), w.text, w.text, w.text), Missing: []string{"time"}}
+		}
+		x.s.times[len(x.s.times)-1].prep = "during"
+		x.s.notes = append(x.s.notes, fmt.Sprintf("%q: read as during %s", "before "+x.span(w.i, k), w.text))
+		x.use(j, k)
+		return k, nil
 	}
 	k, paren := j, false
 	switch x.tok(k).text {
@@ -258,6 +265,10 @@ const (
 // written apart make one window. Restated lengths and "midnight both"
 // must agree with the window.
 func (x *extractor) settleWindows(out *timeRead) (*timeRead, error) {
+	if wins, ok := x.narrowDay(out.wins); ok {
+		out.wins = wins
+		x.s.notes = append(x.s.notes, fmt.Sprintf("the window %q lies in the day written before it", wins[0].Written))
+	}
 	var full, bounds []Window
 	for _, w := range out.wins {
 		if strings.HasPrefix(w.Written, fromStoreStart) || strings.HasSuffix(w.Written, toStoreEnd) {
@@ -299,6 +310,9 @@ func (x *extractor) settleWindows(out *timeRead) (*timeRead, error) {
 			out.wins = []Window{w}
 			out.pair = out.pair || len(full) == 0
 		}
+	}
+	if err := x.checkOvers(out.wins); err != nil {
+		return nil, err
 	}
 	for _, l := range x.lengths {
 		if len(out.wins) != 1 {
@@ -399,4 +413,92 @@ func (x *extractor) lengthsBeforeRanges() {
 			}
 		}
 	}
+}
+
+// rangeNoun reads a plural period noun right before a range of those
+// periods ("the days Monday 2 until Friday 6 March", "the months January
+// to June 1970"): it names what the range lists, so it restricts
+// nothing. w is the range's first end.
+func (x *extractor) rangeNoun(w when) {
+	n := x.tok(w.i - 1)
+	if n.used || x.tok(w.i-2).low != "the" {
+		return
+	}
+	if !(n.low == "days" && w.prec == PrecDay || n.low == "months" && w.prec == PrecMonth) {
+		return
+	}
+	if k, isConn := x.rangeConn(w.j); isConn && x.tok(w.j).low != "and" {
+		if e, ok, err := x.core(k); ok && err == nil && e.prec == w.prec {
+			x.use(w.i-1, w.i)
+		}
+	}
+}
+
+// weekDays narrows a week named by its first day ("the week of 11 May
+// 1970") to the weekdays written after it ("(Monday to Friday)"): they
+// say which of its days are meant, and must start on its first day.
+func weekDays(w *Window, dr dayRange) (Window, bool) {
+	l := strings.ToLower(w.Written)
+	if !strings.HasPrefix(l, "the week of ") && !strings.HasPrefix(l, "week of ") || w.End-w.Start != usWeek || w.Start%usDay != 0 {
+		return Window{}, false
+	}
+	if time.UnixMicro(w.Start).UTC().Weekday() != dr.first {
+		return Window{}, false
+	}
+	days := (int(dr.last)-int(dr.first)+7)%7 + 1
+	n := *w
+	n.End = n.Start + int64(days)*usDay
+	n.EndText = FormatTime(n.End)
+	return n, true
+}
+
+// joinablePreps are the relations to a time that "or" and "and" can
+// join before it ("on or after D").
+var joinablePreps = map[string]bool{"on": true, "at": true, "in": true, "by": true, "before": true, "after": true, "until": true,
+	"till": true, "from": true, "since": true, "to": true, "during": true}
+
+// joinedPreps reads two relations joined before the time at i: "on or
+// after D" (and "at or after T", "in or after P", "on and after D") is
+// since D's start, "on or before D" through its end (through T itself
+// for an instant). Any other pair is refused: which relation is meant?
+func (x *extractor) joinedPreps(i int) (prep string, joined bool, err error) {
+	second, pi := x.prevWord(i)
+	conj := x.tok(pi - 1).low
+	if !joinablePreps[second] || conj != "or" && conj != "and" {
+		return "", false, nil
+	}
+	first := x.tok(pi - 2).low
+	if !joinablePreps[first] {
+		return "", false, nil
+	}
+	at := func(w string) bool { return w == "on" || w == "at" || w == "in" || w == "during" }
+	switch {
+	case at(first) && second == "after" || first == "after" && at(second):
+		return "since", true, nil
+	case at(first) && second == "before" || first == "before" && at(second):
+		return "through", true, nil
+	}
+	return "", true, &Refusal{Problem: fmt.Sprintf("%q joins two relations to one time; write \"since\", \"through\", \"before\" or \"after\" alone", x.span(pi-2, pi+1)), Missing: []string{"time"}}
+}
+
+// wholePeriodEnd refuses "from January 1970 to June 1970" and "between
+// 2004 and 2005": with both ends written as whole months, quarters or
+// years, "to B" could end where B starts or include it ("January to
+// June 1970" includes June), so the question must say ("through June
+// 1970", "until June 1970", "June inclusive").
+func wholePeriodEnd(a, b when, conn string, incl bool) error {
+	if incl || a.compact || b.compact || a.prec != b.prec {
+		return nil
+	}
+	switch a.prec {
+	case PrecMonth, PrecQuarter, PrecYear:
+	default:
+		return nil
+	}
+	switch conn {
+	case "to", "and", "-", "–":
+	default:
+		return nil
+	}
+	return &Refusal{Problem: fmt.Sprintf("does %q include %s? write \"through %s\" or \"until %s\"", a.text+" "+conn+" "+b.text, b.text, b.text, b.text), Missing: []string{"time"}}
 }

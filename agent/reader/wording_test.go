@@ -142,7 +142,8 @@ func TestHolidaysAndOnly(t *testing.T) {
 }
 
 // A weekday range beside a window restates its first and last days: read
-// when they agree, refused when they do not.
+// when they agree, refused when they do not (after "the week of D" it
+// names days of that week, which must start on D).
 func TestWeekdayRangeRestatement(t *testing.T) {
 	// 2004-05-03 is a Monday.
 	ok := []string{
@@ -158,7 +159,7 @@ func TestWeekdayRangeRestatement(t *testing.T) {
 	}
 	bad := []string{
 		"How many messages were sent from 3 May 2004 to 7 May 2004 inclusive (Tuesday to Friday)?",
-		"How many messages were sent in the week of May 3, 2004 (Monday to Friday)?",
+		"How many messages were sent in the week of May 4, 2004 (Monday to Friday)?",
 		"How many messages were sent in May 2004 (Monday to Friday)?",
 	}
 	for _, q := range bad {

@@ -70,3 +70,52 @@ func zoneText(min int64) string {
 	}
 	return fmt.Sprintf("UTC%s%d:%02d", sign, min/60, min%60)
 }
+
+// zone reads an optional zone after a time: UTC, GMT, Z, UTC+2, UTC-05:30.
+func (p *timeParser) zone(j int) (int64, int, error) {
+	t := p.tok(j)
+	if zoneWords[t.low] {
+		return 0, j, fmt.Errorf("time zone %s: write the time in UTC or with a numeric offset such as +02:00", t.text)
+	}
+	if t.text == "(" && (p.tok(j+1).low == "utc" || p.tok(j+1).low == "gmt") && p.tok(j+2).text == ")" {
+		return 0, j + 3, nil
+	}
+	if t.low != "utc" && t.low != "gmt" && t.low != "z" {
+		return 0, j, nil
+	}
+	j++
+	if s := p.tok(j).text; s == "+" || s == "-" {
+		n := p.tok(j + 1)
+		if n.kind == tNum || n.kind == tClock {
+			off, err := parseOffset(s + n.low)
+			return off, j + 2, err
+		}
+	}
+	return 0, j, nil
+}
+
+// parseOffset reads +2, -5, +02:00, +0530 as µs east of UTC.
+func parseOffset(s string) (int64, error) {
+	sign := int64(1)
+	if s[0] == '-' {
+		sign = -1
+	}
+	s = strings.ReplaceAll(s[1:], ":", "")
+	var h, m int
+	var err error
+	switch len(s) {
+	case 1, 2:
+		h, err = strconv.Atoi(s)
+	case 4:
+		h, err = strconv.Atoi(s[:2])
+		if err == nil {
+			m, err = strconv.Atoi(s[2:])
+		}
+	default:
+		err = fmt.Errorf("bad offset")
+	}
+	if err != nil || h > 14 || m > 59 {
+		return 0, fmt.Errorf("cannot read the UTC offset %q", s)
+	}
+	return sign * (int64(h)*usHour + int64(m)*usMinute), nil
+}
