@@ -356,6 +356,12 @@ func (x *extractor) fill(in *intent, text string) (*Reading, string) {
 		}
 		dd := &Duration{Micros: d.us, Written: d.written}
 		if in.bucket {
+			if d.unit != "" {
+				if in.name != "busiest-bucket" {
+					return nil, fmt.Sprintf("%q buckets have no fixed width; this question needs one, e.g. \"in buckets of 7 days\"", d.written)
+				}
+				r.Options["calendar_unit"] = d.unit
+			}
 			r.Bucket = dd
 		} else {
 			r.Delta = dd
@@ -534,6 +540,11 @@ func (x *extractor) options(in *intent, r *Reading) string {
 		if prob := x.oneHour(r); prob != "" {
 			return prob
 		}
+		if prob := x.oneMonth(r); prob != "" {
+			return prob
+		}
+	case "follow-ups":
+		return x.followUpOptions(r)
 	case "correction-count":
 		c, e := x.has(cCorrect), x.has(cEvolve)
 		if c && e {
@@ -639,6 +650,12 @@ func (x *extractor) countedOf(t timeSlot) bool {
 	}
 	switch concept(w) {
 	case cEvent, cNodeNoun, cSenders, cRecipients, cBucket:
+	case cPeriod:
+		// "which day of January 1970 had the most": the periods ranked
+		// are P's, so P is the window.
+		if !x.ranksPeriods() {
+			return false
+		}
 	default:
 		return false
 	}

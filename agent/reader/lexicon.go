@@ -113,6 +113,8 @@ var phrases = []struct {
 	{"in the sense of", cIgnored}, {"in the sense that", cIgnored},
 	{"returned the favour", cRecip}, {"return the favour", cRecip}, {"favour returned", cRecip},
 	{"returned the favor", cRecip}, {"return the favor", cRecip}, {"favor returned", cRecip},
+	{"standard z score test", cBurst}, {"default z score test", cBurst}, {"usual z score test", cBurst}, {"z score test", cBurst},
+	{"it means", cIgnored}, {"which means", cIgnored}, {"how reciprocal", cRecip},
 	{"most number of", cPeak}, {"right now", ""}, {"closed by", ""}, {"each other", ""}, {"one another", ""},
 }
 

@@ -93,6 +93,7 @@ type durSlot struct {
 	role    string // "bucket", "delta" or "" (any)
 	i, j    int    // tokens [i, j)
 	taken   bool   // read as a window's length
+	unit    string // a calendar unit (day, week, month, year): buckets of the calendar, not of a fixed width
 }
 
 var uidLikeRE = regexp.MustCompile(`^n\d+$`)
@@ -438,7 +439,19 @@ func (x *extractor) extract() error {
 			i = next - 1
 			continue
 		}
-		// A duration.
+		// "day by day", "by the hour": buckets of that unit.
+		if d, j, ok := x.unitByUnit(i); ok {
+			d.j = j
+			x.s.durs = append(x.s.durs, d)
+			x.use(i, j)
+			i = j - 1
+			continue
+		}
+		// A duration, unless the unit after the number counts step by
+		// step ("1970 day by day" is no duration of 1970 days).
+		if _, _, ok := x.unitByUnit(i + 1); ok && x.tok(i+1).low != "by" {
+			continue
+		}
 		if d, j, err := x.durAt(i); err != nil {
 			return err
 		} else if j > i {
@@ -533,6 +546,12 @@ func (x *extractor) extract() error {
 			x.s.concepts[c] = i
 			x.use(i, j)
 			i = j - 1
+			continue
+		}
+		// "which calendar month", "the busiest month": calendar buckets.
+		if d, ok := x.calendarBucketAt(i); ok {
+			x.s.durs = append(x.s.durs, d)
+			t.used = true
 			continue
 		}
 		// "which day", "the busiest week": a one-unit bucket.

@@ -1,0 +1,105 @@
+package reader
+
+import (
+	"strings"
+	"time"
+)
+
+// Busiest-bucket and burst wordings: which periods a question ranks and
+// how it names its buckets.
+
+// ranksPeriods reports whether the question ranks periods: it asks for
+// the busiest, the peak or the most.
+func (x *extractor) ranksPeriods() bool {
+	return x.has(cPeak) || x.has(cMost)
+}
+
+// calendarUnitText names each calendar unit of a bucket.
+var calendarUnitText = map[string]string{"day": "day", "week": "week (ISO, Monday to Sunday)", "month": "month", "year": "year"}
+
+// calendarBucketAt reads a calendar bucket at i: "calendar" before a
+// period word ("which calendar day", "the busiest calendar week"), or a
+// month or year asked for as the busiest ("which month", "the busiest
+// year"), which have no fixed width and so are the calendar's. A week
+// written without "calendar" is seven days from the window start, as
+// before (a fixed width).
+func (x *extractor) calendarBucketAt(i int) (durSlot, bool) {
+	t := x.toks[i]
+	if t.kind != tWord {
+		return durSlot{}, false
+	}
+	unit, k := t.low, i
+	asked := func(p string) bool {
+		return p == "which" || p == "what" || p == "busiest" || p == "peak" || p == "single" || p == "heaviest"
+	}
+	switch unit {
+	case "day", "week", "month", "year":
+		p, pk := x.prevWord(i)
+		if p == "calendar" {
+			k = pk
+			if q, _ := x.prevWord(pk); !asked(q) {
+				return durSlot{}, false
+			}
+		} else if unit == "day" || unit == "week" || !asked(p) {
+			return durSlot{}, false
+		}
+	default:
+		return durSlot{}, false
+	}
+	u := map[string]int64{"day": usDay, "week": usWeek, "month": 31 * usDay, "year": 366 * usDay}[unit]
+	x.use(k, i+1)
+	return durSlot{us: u, written: x.span(k, i+1), role: "bucket", i: k, j: i + 1, unit: unit}, true
+}
+
+// calendarBusiest groups the window's events by calendar unit at UTC
+// and takes the bucket with the most events.
+func calendarBusiest(r *Reading, b *builder) {
+	s1 := b.add("aggregate_events", b.asOf(map[string]any{"window": b.window(), "limit": rowLimit,
+		"group_by":   []any{map[string]any{"dim": "time_bucket", "unit": r.Options["calendar_unit"], "utc_offset_minutes": int64(0)}},
+		"aggregates": countAgg()}))
+	s2 := b.add("compute", map[string]any{"fn": "topk", "input": ref(s1 + ".rows"), "field": "count", "k": int64(1)})
+	b.answer("interval", s2+".rows[0]")
+}
+
+// unitByUnit reads "day by day", "hour by hour" and "by the day", "by
+// the week" as buckets of that unit: the unit is the step the counting
+// takes. "by the day after D" (a deadline) is no bucket: "by the unit"
+// must end its clause or stand before a window's preposition.
+func (x *extractor) unitByUnit(i int) (durSlot, int, bool) {
+	t := x.tok(i)
+	var unit string
+	var j int
+	switch {
+	case t.low == "by" && x.tok(i+1).low == "the":
+		unit, j = x.tok(i+2).low, i+3
+	case x.tok(i+1).low == "by" && x.tok(i+2).low == t.low:
+		unit, j = t.low, i+3
+	default:
+		return durSlot{}, i, false
+	}
+	u, ok := map[string]int64{"hour": usHour, "day": usDay, "week": usWeek}[unit]
+	if !ok {
+		return durSlot{}, i, false
+	}
+	if n := x.tok(j); j < len(x.toks) && !(n.kind == tPunct && n.text != "(" || validPreps[n.low] || n.low == "in" || n.low == "on" || n.low == "for" || n.low == "across") {
+		return durSlot{}, i, false
+	}
+	return durSlot{us: u, written: x.span(i, j), role: "bucket", i: i}, j, true
+}
+
+// oneMonth refuses "which month" written without "calendar" unless the
+// question writes a window inside one calendar year: there the month of
+// the year and the calendar month are the same months; over more (or
+// over the whole store, whatever it spans) it could be either.
+func (x *extractor) oneMonth(r *Reading) string {
+	if r.Options["calendar_unit"] != "month" || strings.ToLower(r.Bucket.Written) != "month" {
+		return ""
+	}
+	if len(x.s.times) > 0 && r.Window != nil {
+		a, b := time.UnixMicro(r.Window.Start).UTC(), time.UnixMicro(r.Window.End-1).UTC()
+		if a.Year() == b.Year() {
+			return ""
+		}
+	}
+	return "the month of the year across the window, or one calendar month? write \"which month of the year\" or \"which calendar month\""
+}
