@@ -103,3 +103,52 @@ func (x *extractor) oneMonth(r *Reading) string {
 	}
 	return "the month of the year across the window, or one calendar month? write \"which month of the year\" or \"which calendar month\""
 }
+
+// nodeBurstIntents are the burst questions about one node's own
+// activity: the events it sends or receives, bucketed and tested like
+// the whole graph's.
+var nodeBurstIntents = []*intent{
+	{name: "node-burst-count", example: "How many bursts did {x}'s activity have in {D} buckets {W}?",
+		need: []string{cBurst, cHowMany}, allow: []string{cEvent, cBucket, cSend, cReceive, cEither, cAround}, nodes: 1, window: true, bucket: true, belief: true,
+		summary: func(r *Reading) string { return "the number of buckets flagged as " + nodeBurstText(r) },
+		build: func(r *Reading, b *builder) {
+			s := b.add("burst_detection", nodeBurstArgs(r, b))
+			b.answer("count", s+".rows_total")
+		}},
+	{name: "node-first-burst", example: "When did {x}'s activity first burst in {D} buckets {W}?",
+		need: []string{cBurst, cFirst}, allow: []string{cWhen, cWhich, cFirst, cEvent, cBucket, cTimeNoun, cSend, cReceive, cEither, cAround}, nodes: 1, window: true, bucket: true, belief: true,
+		summary: func(r *Reading) string { return "the first bucket flagged as " + nodeBurstText(r) },
+		build: func(r *Reading, b *builder) {
+			s := b.add("burst_detection", nodeBurstArgs(r, b))
+			b.answer("interval", s+".rows[0]")
+		}},
+}
+
+func init() { intents = append(intents, nodeBurstIntents...) }
+
+func nodeBurstText(r *Reading) string {
+	return "bursts of " + nodeText(r, "node") + "'s activity (events it sends or receives)" + strings.TrimPrefix(burstText(r), "bursts of the edge event rate")
+}
+
+func nodeBurstArgs(r *Reading, b *builder) map[string]any {
+	args := burstArgs(r, b)
+	args["target"] = map[string]any{"kind": "node_activity", "uid": b.node("node")}
+	return args
+}
+
+// nodeBurstOptions refuses one direction: a node's activity is what it
+// sends and what it receives together.
+func (x *extractor) nodeBurstOptions() string {
+	if x.has(cSend) != x.has(cReceive) {
+		return "a node's bursts count the events it sends and receives together; ask about its activity, sent and received"
+	}
+	return ""
+}
+
+// possessivePeriod reports a period written in the possessive ("March
+// 2013's pairs"): what follows is the period's, so the period is the
+// window, whatever preposition stands before it.
+func (x *extractor) possessivePeriod(t timeSlot) bool {
+	last := x.tok(t.w.j - 1)
+	return last.poss || strings.HasSuffix(last.text, "'s") || strings.HasSuffix(last.text, "’s")
+}

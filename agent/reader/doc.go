@@ -197,6 +197,34 @@
 // empty result ("when does n277 first become reachable", "the first
 // burst") is answered "none" over that window.
 //
+// Counting: a follow-up pair is two events one node sends, the second at
+// or after the first in (time, event id) order and at most δ after it,
+// over the question's window (the whole store when none is written),
+// counted as the two-hop pattern x→v, x→w; a gap written between the
+// pair's two events ("within 5 minutes of each other", "5 minutes
+// apart") says they follow one another, and a verb of arriving before
+// it ("land within a minute of each other") says when they happen. The
+// recipients may be the same unless the question writes "to a different
+// (another, distinct) recipient"; "the same recipient allowed" restates
+// that, and any other "same recipient" restricts and is refused, as are
+// pairs of received events. "of P" after a period noun the question
+// ranks ("which day of January 1970 had the most") names the window
+// those periods divide, and so does a period in the possessive ("March
+// 2013's pairs"). "calendar" before a period word ("which calendar day",
+// "the busiest calendar month") asks for buckets of the calendar (UTC),
+// and so does a month or year asked for as the busiest, as these have no
+// fixed width; "which month" written without "calendar" is read so only
+// inside one calendar year (over more, the month of the year or one
+// calendar month?). Other buckets are of a fixed width counted from the
+// window start, and a burst test needs one. "day by day", "hour by hour"
+// and "by the day" (ending a clause or before a window) are buckets of
+// that unit; "by the day after D" is a deadline. Naming the store's
+// default burst test ("by the standard z-score test") restates it. A
+// node's own bursts ("n5's activity", "sent and received") test the
+// events it sends or receives together; one direction alone is refused.
+// "created" of an event is its happening, read only where no node is
+// named (a creator or a subject would be a role).
+//
 // Fragments: a question with no word that asks ("ratings sent by n5 in
 // May", "versions of n7 as of tt T") asks how many when its first noun
 // names something only counted (events, paths, motif instances,

@@ -120,7 +120,7 @@ func (x *extractor) times() (*timeRead, error) {
 			if err := mkWin(x.lo, t.w.end, "(from the start of the store) "+x.span(t.w.i-1, t.w.j), true); err != nil {
 				return nil, err
 			}
-		case t.w.prec != PrecInstant && prep != "at" && (prep != "of" || x.wholeOf(t) || x.countedOf(t)):
+		case t.w.prec != PrecInstant && prep != "at" && (prep != "of" || x.wholeOf(t) || x.countedOf(t) || x.possessivePeriod(t)):
 			if err := mkWin(t.w.start, t.w.end, x.span(t.w.i, t.w.j), false); err != nil {
 				return nil, err
 			}
@@ -374,7 +374,7 @@ func (x *extractor) fill(in *intent, text string) (*Reading, string) {
 	if in.k {
 		r.K = max(s.k, 1)
 	}
-	if (s.z > 0 || s.history > 0) && in.name != "burst-count" && in.name != "first-burst" {
+	if (s.z > 0 || s.history > 0) && !strings.HasSuffix(in.name, "burst-count") && !strings.HasSuffix(in.name, "first-burst") {
 		return nil, "a z-score or history length fits only burst questions"
 	}
 	if s.z > 0 {
@@ -545,6 +545,8 @@ func (x *extractor) options(in *intent, r *Reading) string {
 		}
 	case "follow-ups":
 		return x.followUpOptions(r)
+	case "node-burst-count", "node-first-burst":
+		return x.nodeBurstOptions()
 	case "correction-count":
 		c, e := x.has(cCorrect), x.has(cEvolve)
 		if c && e {

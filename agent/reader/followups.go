@@ -97,21 +97,27 @@ func (x *extractor) followUpOptions(r *Reading) string {
 		return "sent or received? write \"pairs of " + x.s.nodes[0].written + "'s outgoing messages\""
 	}
 	for k, t := range x.toks {
-		w := t.low
-		if !recipientNoun(x.tok(k + 1).low) {
-			if concept(w) == cDistinct {
-				return fmt.Sprintf("I could not tell what %q makes distinct; write \"to two different recipients\"", t.text)
+		if t.kind != tWord {
+			continue
+		}
+		if recipientNoun(t.low) {
+			p, pk := x.prevWord(k)
+			pk = max(pk, 0)
+			switch {
+			case concept(p) == cDistinct || p == "another" || p == "other":
+				r.Options["distinct"] = "true"
+			case p == "same":
+				if n := x.tok(k + 1).low; n != "included" && n != "allowed" && n != "permitted" {
+					return fmt.Sprintf("%q restricts the pairs to one recipient, which I cannot count; ask for all pairs", x.span(pk, k+1))
+				}
+				r.Notes = append(r.Notes, fmt.Sprintf("%q restates that the two recipients may be the same", x.span(pk, k+2)))
+			case concept(t.low) != cNodeNoun && p != "any" && p != "to":
+				return fmt.Sprintf("I could not tell what %q says of the recipients; a follow-up pair may go to any recipients", x.span(pk, k+1))
 			}
 			continue
 		}
-		switch {
-		case concept(w) == cDistinct || w == "another" || w == "other":
-			r.Options["distinct"] = "true"
-		case w == "same":
-			if n := x.tok(k + 2).low; n != "included" && n != "allowed" && n != "permitted" {
-				return fmt.Sprintf("%q restricts the pairs to one recipient, which I cannot count; ask for all pairs", x.span(k, k+2))
-			}
-			r.Notes = append(r.Notes, fmt.Sprintf("%q restates that the two recipients may be the same", x.span(k, k+3)))
+		if concept(t.low) == cDistinct && !recipientNoun(x.tok(k+1).low) {
+			return fmt.Sprintf("I could not tell what %q makes distinct; write \"to two different recipients\"", t.text)
 		}
 	}
 	return ""

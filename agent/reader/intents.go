@@ -177,7 +177,7 @@ var intents = []*intent{
 			b.answer("value", s+".degree_series[0].degree")
 		}},
 	{name: "event-count", example: "How many messages were sent {W}?",
-		need: []string{cHowMany, cEvent}, allow: []string{cSend, cReceive}, window: true, counted: "events", belief: true, frag: "event",
+		need: []string{cHowMany, cEvent}, allow: []string{cSend, cReceive, cMade}, window: true, counted: "events", belief: true, frag: "event",
 		summary: func(r *Reading) string { return "the number of edge events (by start time)" },
 		build:   gmts("edge_event_count")},
 	{name: "node-event-count", example: "How many messages did {x} send {W}?",
@@ -442,7 +442,7 @@ var intents = []*intent{
 			b.answer("value", s2+".rows[0].edges[0].src")
 		}},
 	{name: "follow-ups", example: "How many pairs of {x}'s outgoing messages follow one another within {D} {W}?",
-		need: []string{cPair + "|" + cFollow, cFollow, cHowMany}, allow: []string{cEvent, cSend, cPair, cFirst, cDistinct}, nodes: 1, window: true, delta: true, belief: true, frag: "follow|pair",
+		need: []string{cPair + "|" + cFollow, cFollow, cHowMany}, allow: []string{cEvent, cSend, cPair, cFirst, cDistinct, cRecipients, cPartner, cSameAllowed}, nodes: 1, window: true, delta: true, belief: true, frag: "follow|pair",
 		summary: followUpText,
 		build:   followUps},
 	{name: "first-reached-versions", example: "How many versions does the first node {x} reaches {W} have?",

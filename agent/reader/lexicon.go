@@ -54,6 +54,8 @@ const (
 	cUnsupported = "unsupported"
 	cSenders     = "senders"    // a noun naming who sent
 	cRecipients  = "recipients" // a noun naming who received
+	cMade        = "made"       // a verb of an event's coming into being ("ratings created")
+	cSameAllowed = "same-ok"    // "the same recipient allowed": pairs to one recipient count too
 	// cIgnored marks a phrase of politeness or hedging: no concept, and
 	// the reading lists it as ignored.
 	cIgnored = "-"
@@ -114,6 +116,8 @@ var phrases = []struct {
 	{"returned the favour", cRecip}, {"return the favour", cRecip}, {"favour returned", cRecip},
 	{"returned the favor", cRecip}, {"return the favor", cRecip}, {"favor returned", cRecip},
 	{"standard z score test", cBurst}, {"default z score test", cBurst}, {"usual z score test", cBurst}, {"z score test", cBurst},
+	{"same recipient allowed", cSameAllowed}, {"same recipient included", cSameAllowed}, {"same recipient permitted", cSameAllowed},
+	{"same person allowed", cSameAllowed}, {"same person included", cSameAllowed}, {"same node allowed", cSameAllowed}, {"same node included", cSameAllowed},
 	{"it means", cIgnored}, {"which means", cIgnored}, {"how reciprocal", cRecip},
 	{"most number of", cPeak}, {"right now", ""}, {"closed by", ""}, {"each other", ""}, {"one another", ""},
 }
@@ -156,6 +160,7 @@ func init() {
 	addWords(cCorrect, "correction corrections corrected correcting fixed fixes revised amended")
 	addWords(cEvolve, "evolution evolved evolve evolving retracted retraction retractions")
 	addWords(cAdded, "added")
+	addWords(cMade, "created")
 	addWords(cRemoved, "removed disappeared vanished gone dropped deleted")
 	addWords(cPresent, "present existed exist existing")
 	addWords(cSnapshot, "snapshot snapshots")

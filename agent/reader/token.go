@@ -27,6 +27,7 @@ type token struct {
 	text string // as written (a quote without its quotation marks)
 	low  string // lower case, possessive 's dropped
 	used bool   // consumed by a slot
+	poss bool   // a number written with a possessive 's ("2013's")
 }
 
 var tokenRE = regexp.MustCompile(strings.Join([]string{
@@ -86,6 +87,7 @@ func tokenize(s string) []*token {
 		// "2013's": a year's possessive reads as the year.
 		if t.kind == tWord && t.low == "s" && len(out) >= 2 && (out[len(out)-1].text == "'" || out[len(out)-1].text == "’") && out[len(out)-2].kind == tNum {
 			out = out[:len(out)-1]
+			out[len(out)-1].poss = true
 			continue
 		}
 		out = append(out, t)
