@@ -45,8 +45,9 @@
 //     (Mondays, Mon, weekends) and future time (will, forecast, next).
 //     Direction and role words (from, to, by, sent, received) are read by
 //     the intents, never ignored. A node that is the subject of a passive
-//     sending verb ("was n5 sent", "n5 has been rated") receives, and is
-//     refused; so is a reach question's node written where paths end
+//     sending verb ("was n5 sent", "n5 has been rated") receives, and the
+//     reading says so (refused when other words make it the sender); a
+//     reach question's node written where paths end is refused
 //     ("reached n5"), and "more than N hops" (only "no more than" and "at
 //     most" bound a path).
 //   - Words that cannot change intent, ignored and listed in the reading.
