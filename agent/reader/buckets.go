@@ -18,7 +18,8 @@ func (x *extractor) ranksPeriods() bool {
 var calendarUnitText = map[string]string{"day": "day", "week": "week (ISO, Monday to Sunday)", "month": "month", "year": "year"}
 
 // calendarBucketAt reads a calendar bucket at i: "calendar" before a
-// period word ("which calendar day", "the busiest calendar week"), or a
+// period word ("which calendar day", "the busiest calendar week", "ISO
+// week": Monday to Sunday), or a
 // month or year asked for as the busiest ("which month", "the busiest
 // year"), which have no fixed width and so are the calendar's. A week
 // written without "calendar" is seven days from the window start, as
@@ -35,9 +36,13 @@ func (x *extractor) calendarBucketAt(i int) (durSlot, bool) {
 	switch unit {
 	case "day", "week", "month", "year":
 		p, pk := x.prevWord(i)
-		if p == "calendar" {
+		if p == "calendar" || p == "iso" && unit == "week" {
 			k = pk
-			if q, _ := x.prevWord(pk); !asked(q) {
+			// "the ISO calendar week": ISO weeks are the calendar's.
+			if q, qk := x.prevWord(pk); q == "iso" && unit == "week" {
+				k = qk
+			}
+			if q, _ := x.prevWord(k); !asked(q) {
 				return durSlot{}, false
 			}
 		} else if unit == "day" || unit == "week" || !asked(p) {

@@ -39,6 +39,8 @@ func TestCountingWordings(t *testing.T) {
 		{"On 2004-06-02, how many pairs of n40's sent messages were at most 15 minutes apart?", "follow-ups", "temporal_pattern", "2004-06-02", "2004-06-03", "distinct", "false"},
 		{"How many pairs of n40's outgoing messages follow one another within an hour, to a different recipient, in May 2004?", "follow-ups", "temporal_pattern", "2004-05-01", "2004-06-01", "distinct", "true"},
 		{"How many pairs of n40's outgoing messages follow one another within an hour (the same recipient allowed) in May 2004?", "follow-ups", "temporal_pattern", "2004-05-01", "2004-06-01", "distinct", "false"},
+		{"During the week of 2004-06-07, how many times did n40 write a further message strictly after the previous one, at most 2 hours after it, counted as pairs?", "follow-ups", "temporal_pattern", "2004-06-07", "2004-06-14", "order", `"strict"`},
+		{"What was the busiest ISO week of Q3 2004?", "busiest-bucket", "aggregate_events", "2004-07-01", "2004-10-01", "group_by", `[{"dim":"time_bucket","unit":"week","utc_offset_minutes":0}]`},
 		{"Which calendar day of July 2004 carried the most messages?", "busiest-bucket", "aggregate_events", "2004-07-01", "2004-08-01", "group_by", `[{"dim":"time_bucket","unit":"day","utc_offset_minutes":0}]`},
 		{"What was the busiest calendar month of 2004?", "busiest-bucket", "aggregate_events", "2004-01-01", "2005-01-01", "group_by", `[{"dim":"time_bucket","unit":"month","utc_offset_minutes":0}]`},
 		{"Which month between May and September 2004 had the most messages?", "busiest-bucket", "aggregate_events", "2004-05-01", "2004-10-01", "group_by", `[{"dim":"time_bucket","unit":"month","utc_offset_minutes":0}]`},

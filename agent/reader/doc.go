@@ -46,9 +46,9 @@
 //     Direction and role words (from, to, by, sent, received) are read by
 //     the intents, never ignored. A node that is the subject of a passive
 //     sending verb ("was n5 sent", "n5 has been rated") receives, and the
-//     reading says so (refused when other words make it the sender); a
-//     reach question's node written where paths end is refused
-//     ("reached n5"), and "more than N hops" (only "no more than" and "at
+//     reading says so (refused when other words make it the sender). A
+//     reach question's node written where paths end ("reached n5") is
+//     refused, and so is "more than N hops" (only "no more than" and "at
 //     most" bound a path).
 //   - Words that cannot change intent, ignored and listed in the reading.
 //     By class: greetings and thanks, politeness formulae ("could you",
@@ -204,15 +204,19 @@
 // counted as the two-hop pattern x→v, x→w; a gap written between the
 // pair's two events ("within 5 minutes of each other", "5 minutes
 // apart") says they follow one another, and a verb of arriving before
-// it ("land within a minute of each other") says when they happen. The
-// recipients may be the same unless the question writes "to a different
+// it ("land within a minute of each other") says when they happen; so
+// does an event written against its predecessor ("a further message",
+// "later than a previous one", "after the one before"), and "strictly"
+// asks for the second at a later time (a tie at one instant is no pair).
+// The recipients may be the same unless the question writes "to a different
 // (another, distinct) recipient"; "the same recipient allowed" restates
 // that, and any other "same recipient" restricts and is refused, as are
 // pairs of received events. "of P" after a period noun the question
 // ranks ("which day of January 1970 had the most") names the window
 // those periods divide, and so does a period in the possessive ("March
 // 2013's pairs"). "calendar" before a period word ("which calendar day",
-// "the busiest calendar month") asks for buckets of the calendar (UTC),
+// "the busiest calendar month") asks for buckets of the calendar (UTC;
+// "ISO week" and "calendar week" run Monday to Sunday),
 // and so does a month or year asked for as the busiest, as these have no
 // fixed width; "which month" written without "calendar" is read so only
 // inside one calendar year (over more, the month of the year or one

@@ -96,6 +96,9 @@ func (x *extractor) followUpOptions(r *Reading) string {
 	if !x.has(cSend) && !x.has(cFollow) {
 		return "sent or received? write \"pairs of " + x.s.nodes[0].written + "'s outgoing messages\""
 	}
+	if x.has(cStrict) {
+		r.Options["order"] = "strict"
+	}
 	for k, t := range x.toks {
 		if t.kind != tWord {
 			continue

@@ -442,7 +442,7 @@ var intents = []*intent{
 			b.answer("value", s2+".rows[0].edges[0].src")
 		}},
 	{name: "follow-ups", example: "How many pairs of {x}'s outgoing messages follow one another within {D} {W}?",
-		need: []string{cPair + "|" + cFollow, cFollow, cHowMany}, allow: []string{cEvent, cSend, cPair, cFirst, cDistinct, cRecipients, cPartner, cSameAllowed}, nodes: 1, window: true, delta: true, belief: true, frag: "follow|pair",
+		need: []string{cPair + "|" + cFollow, cFollow, cHowMany}, allow: []string{cEvent, cSend, cPair, cFirst, cDistinct, cRecipients, cPartner, cSameAllowed, cStrict, cTimeOrder}, nodes: 1, window: true, delta: true, belief: true, frag: "follow|pair",
 		summary: followUpText,
 		build:   followUps},
 	{name: "first-reached-versions", example: "How many versions does the first node {x} reaches {W} have?",

@@ -56,6 +56,7 @@ const (
 	cRecipients  = "recipients" // a noun naming who received
 	cMade        = "made"       // a verb of an event's coming into being ("ratings created")
 	cSameAllowed = "same-ok"    // "the same recipient allowed": pairs to one recipient count too
+	cStrict      = "strict"     // "strictly later": a later time, not only a later place in (time, event id) order
 	// cIgnored marks a phrase of politeness or hedging: no concept, and
 	// the reading lists it as ignored.
 	cIgnored = "-"
@@ -118,6 +119,8 @@ var phrases = []struct {
 	{"standard z score test", cBurst}, {"default z score test", cBurst}, {"usual z score test", cBurst}, {"z score test", cBurst},
 	{"same recipient allowed", cSameAllowed}, {"same recipient included", cSameAllowed}, {"same recipient permitted", cSameAllowed},
 	{"same person allowed", cSameAllowed}, {"same person included", cSameAllowed}, {"same node allowed", cSameAllowed}, {"same node included", cSameAllowed},
+	{"later than a previous one", cFollow}, {"later than the previous one", cFollow}, {"later than an earlier one", cFollow}, {"later than the one before", cFollow},
+	{"after a previous one", cFollow}, {"after the previous one", cFollow}, {"after an earlier one", cFollow}, {"after the one before", cFollow},
 	{"it means", cIgnored}, {"which means", cIgnored}, {"how reciprocal", cRecip},
 	{"most number of", cPeak}, {"right now", ""}, {"closed by", ""}, {"each other", ""}, {"one another", ""},
 }
@@ -171,7 +174,8 @@ func init() {
 	addWords(cPingPong, "pingpong alternating")
 	addWords(cMotif, "motif motifs pattern patterns instance instances")
 	addWords(cPair, "pair pairs ordered")
-	addWords(cFollow, "follow follows followed gap gaps")
+	addWords(cFollow, "follow follows followed gap gaps further")
+	addWords(cStrict, "strictly")
 	addWords(cGained, "gained gain gains gaining acquired")
 	addWords(cLost, "lost lose loses losing")
 	addWords(cBetween, "between")
