@@ -157,3 +157,14 @@ func (x *extractor) possessivePeriod(t timeSlot) bool {
 	last := x.tok(t.w.j - 1)
 	return last.poss || strings.HasSuffix(last.text, "'s") || strings.HasSuffix(last.text, "’s")
 }
+
+// burstVerb reads a verb of arriving right after a burst noun ("when
+// did the first burst hit", "the spike arrived") as the burst happening:
+// its subject is the burst, so nothing reaches a node.
+func (x *extractor) burstVerb(out map[string]int) {
+	b, ok1 := out[cBurst]
+	r, ok2 := out[cReach]
+	if ok1 && ok2 && r == b+1 && x.toks[r].kind == tWord {
+		delete(out, cReach)
+	}
+}

@@ -50,6 +50,8 @@ func TestCountingWordings(t *testing.T) {
 		{"In daily buckets over June 2004, how many bursts were there by the usual z-score test?", "burst-count", "burst_detection", "2004-06-01", "2004-07-01", "target", `{"kind":"edge_event_rate"}`},
 		{"When did n33's activity first burst in 6-hour buckets in June 2004?", "node-first-burst", "burst_detection", "2004-06-01", "2004-07-01", "target", `{"kind":"node_activity","uid":"n33"}`},
 		{"How many bursts did the traffic of n33, sent and received, have in daily buckets from June to August 2004?", "node-burst-count", "burst_detection", "2004-06-01", "2004-09-01", "target", `{"kind":"node_activity","uid":"n33"}`},
+		{"2004: when did the first weekly spike hit?", "first-burst", "burst_detection", "2004-01-01", "2005-01-01", "stride", "604800000000"},
+		{"The reciprocity over the third week of May 2004, how much was it?", "reciprocity", "graph_metric_timeseries", "2004-05-15", "2004-05-22", "", ""},
 		{"What share of June 2004's sender-recipient pairs were reciprocated?", "reciprocity", "graph_metric_timeseries", "2004-06-01", "2004-07-01", "", ""},
 		{"How many messages were created during the second week of June 2004?", "event-count", "graph_metric_timeseries", "2004-06-08", "2004-06-15", "", ""},
 	}
@@ -94,6 +96,11 @@ func TestCountingRefusals(t *testing.T) {
 		{"How many bursts did n33's sent messages have in daily buckets in June 2004?", "sends and receives"},
 		// "1970 day by day": no duration of 1970 days.
 		{"Taking 2004 day by day, how many bursts were there?", ""},
+		// "how much is it" asks for the value of a measure, and a count of
+		// messages is none.
+		{"The messages in May 2004, how much is it?", ""},
+		// A verb of arriving away from the burst noun still reaches.
+		{"When did the first daily burst of messages from n5 reach n7 in May 2004?", ""},
 		// "by the day after D" is a deadline, not a bucket.
 		{"How many bursts were there by the day after 2004-06-09?", ""},
 	}

@@ -224,7 +224,10 @@
 // window start, and a burst test needs one. "day by day", "hour by hour"
 // and "by the day" (ending a clause or before a window) are buckets of
 // that unit; "by the day after D" is a deadline. Naming the store's
-// default burst test ("by the standard z-score test") restates it. A
+// default burst test ("by the standard z-score test") restates it, and a
+// verb of arriving right after a burst noun ("when did the first burst
+// hit") is the burst happening. "how much is it" after a measure asks
+// for its value ("the reciprocity in May, how much is it?"). A
 // node's own bursts ("n5's activity", "sent and received") test the
 // events it sends or receives together; one direction alone is refused.
 // "created" of an event is its happening, read only where no node is

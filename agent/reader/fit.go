@@ -56,6 +56,9 @@ func (x *extractor) effective(in *intent) map[string]int {
 	if in.name == "follow-ups" {
 		x.followUpConcepts(out)
 	}
+	if in.accepts(cBurst) && !in.accepts(cReach) {
+		x.burstVerb(out)
+	}
 	if nodeAnswers[in.name] {
 		if i, ok := x.listsEvents(); ok {
 			out["asks-not-nodes"] = i

@@ -88,6 +88,7 @@ var phrases = []struct {
 	{"in principle", cIgnored}, {"all told", cIgnored}, {"thank you", cIgnored},
 	{"in order of time", cTimeOrder}, {"no earlier than", cTimeOrder},
 	{"back and forth", cPingPong}, {"ping pong", cPingPong}, {"tit for tat", cPingPong},
+	{"how much is it", cIgnored}, {"how much it is", cIgnored}, {"how much was it", cIgnored}, {"how much it was", cIgnored},
 	{"most active", cPeak}, {"how many", cHowMany}, {"how much mail", cHowMany + "+" + cEvent}, {"how much email", cHowMany + "+" + cEvent},
 	{"how much traffic", cHowMany + "+" + cEvent}, {"how much activity", cHowMany + "+" + cEvent}, {"how much", cUnsupported}, {"number of", cHowMany},
 	{"on record", ""}, {"take part in", cAround}, {"takes part in", cAround}, {"took part in", cAround}, {"taking part in", cAround}, {"part of", ""},
