@@ -168,3 +168,28 @@ func (x *extractor) burstVerb(out map[string]int) {
 		delete(out, cReach)
 	}
 }
+
+// stepBuckets reads the step buckets at i ("day by day", "by the hour"),
+// or steps over a number before them ("1970 day by day" is no duration
+// of 1970 days). It returns the index after what it read.
+func (x *extractor) stepBuckets(i int) (int, bool) {
+	if d, j, ok := x.unitByUnit(i); ok {
+		d.j = j
+		x.s.durs = append(x.s.durs, d)
+		x.use(i, j)
+		return j, true
+	}
+	if _, _, ok := x.unitByUnit(i + 1); ok && x.tok(i+1).low != "by" {
+		return i + 1, true
+	}
+	return i, false
+}
+
+// calendarBucket records the calendar bucket at i, if there is one.
+func (x *extractor) calendarBucket(i int) bool {
+	d, ok := x.calendarBucketAt(i)
+	if ok {
+		x.s.durs = append(x.s.durs, d)
+	}
+	return ok
+}

@@ -115,3 +115,37 @@ func TestCountingRefusals(t *testing.T) {
 		}
 	}
 }
+
+// The suggestions of a refused counting question keep its node and
+// window wherever a suggestion reads.
+func TestCountingSuggestionsKeepTheSlots(t *testing.T) {
+	for _, c := range []struct {
+		q, node string
+		a, b    string
+	}{
+		{"How many bursts did n33's sent messages have in daily buckets in June 2004?", "n33", "2004-06-01", "2004-07-01"},
+		{"How many pairs of n40's outgoing messages to the same recipient follow one another within an hour in May 2004?", "n40", "2004-05-01", "2004-06-01"},
+		{"Which month had the most messages between 2004-06-01 and 2005-03-01?", "", "2004-06-01", "2005-03-01"},
+	} {
+		_, err := reader.Read(c.q, collegeEnv)
+		rf, ok := err.(*reader.Refusal)
+		if !ok || len(rf.Suggestions) == 0 {
+			t.Errorf("%q: %v, want a refusal with suggestions", c.q, err)
+			continue
+		}
+		for _, s := range rf.Suggestions {
+			r, err := reader.Read(s, collegeEnv)
+			if err != nil {
+				continue
+			}
+			if r.Window != nil && (r.Window.Start != us(c.a) || r.Window.End != us(c.b)) {
+				t.Errorf("%q\n  suggestion %q reads the window [%s, %s)", c.q, s, r.Window.StartText, r.Window.EndText)
+			}
+			for _, n := range r.Nodes {
+				if c.node != "" && n.UID != c.node && (n.Role == "node" || n.Role == "source") {
+					t.Errorf("%q\n  suggestion %q reads %s as the %s", c.q, s, n.UID, n.Role)
+				}
+			}
+		}
+	}
+}

@@ -93,7 +93,7 @@ type durSlot struct {
 	role    string // "bucket", "delta" or "" (any)
 	i, j    int    // tokens [i, j)
 	taken   bool   // read as a window's length
-	unit    string // a calendar unit (day, week, month, year): buckets of the calendar, not of a fixed width
+	unit    string // calendar buckets (day, week, month, year), not a fixed width
 }
 
 var uidLikeRE = regexp.MustCompile(`^n\d+$`)
@@ -440,18 +440,11 @@ func (x *extractor) extract() error {
 			continue
 		}
 		// "day by day", "by the hour": buckets of that unit.
-		if d, j, ok := x.unitByUnit(i); ok {
-			d.j = j
-			x.s.durs = append(x.s.durs, d)
-			x.use(i, j)
+		if j, ok := x.stepBuckets(i); ok {
 			i = j - 1
 			continue
 		}
-		// A duration, unless the unit after the number counts step by
-		// step ("1970 day by day" is no duration of 1970 days).
-		if _, _, ok := x.unitByUnit(i + 1); ok && x.tok(i+1).low != "by" {
-			continue
-		}
+		// A duration.
 		if d, j, err := x.durAt(i); err != nil {
 			return err
 		} else if j > i {
@@ -548,10 +541,7 @@ func (x *extractor) extract() error {
 			i = j - 1
 			continue
 		}
-		// "which calendar month", "the busiest month": calendar buckets.
-		if d, ok := x.calendarBucketAt(i); ok {
-			x.s.durs = append(x.s.durs, d)
-			t.used = true
+		if x.calendarBucket(i) { // "which calendar month", "the busiest month"
 			continue
 		}
 		// "which day", "the busiest week": a one-unit bucket.
