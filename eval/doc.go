@@ -25,7 +25,7 @@
 //	t2     planted patterns of a synthetic store: triangles, ping-pongs, bursts
 //	t3     multi-step: nodes added, neighbours gained, first burst
 //	t4     compositions: reach → motifs, reach → history, reach → motif
-//	       participant, resolve → co_active
+//	       participant, follow-up pairs (a two-hop temporal pattern)
 //	probe  correction probes in before/now pairs: how many versions of a
 //	       corrected node were believed just before its correction, and now
 //

@@ -344,18 +344,21 @@ var t4Templates = []template{
 			return nil
 		}
 		gap := wholeHours(max(hour, g.span/200))
-		who := map[string]any{"src": ref("s1.rows[0].uid")}
 		return &draft{
 			question: para(p,
 				fmt.Sprintf("How many ordered pairs of edges sent by %s follow one another within %s?", x, exact(gap)),
 				fmt.Sprintf("Count the pairs of %s's outgoing edges that follow each other within %s.", x, exact(gap)),
 				fmt.Sprintf("For node %s, how many pairs of its outgoing interactions follow one another with a gap of at most %s?", x, exact(gap))),
 			uids: []string{x},
+			// Events, by start time, over the whole store: the second at
+			// or after the first in (t, eid) order, at most gap later, to
+			// any recipients. (co_active would join edge versions, so a
+			// corrected edge's fragments would pair as separate events.)
 			steps: []step{
-				mkStep("s1", "resolve_entities", map[string]any{"query": x, "limit": rowLimit}),
-				mkStep("s2", "co_active", map[string]any{"a_spec": who, "b_spec": who, "allen_relation": map[string]any{"relation": "before", "gap": gap}, "limit": rowLimit}, "s1"),
+				mkStep("s1", "temporal_pattern", map[string]any{"window": win(g.t0, g.t1), "bind": map[string]any{"u": []any{x}},
+					"hops": []any{map[string]any{"src": "u", "dst": "v"}, map[string]any{"src": "u", "dst": "w"}}, "within": gap, "distinct": false, "output": "count"}),
 			},
-			from: "s2.rows_total",
+			from: "s1.count",
 		}
 	}},
 }

@@ -45,9 +45,10 @@
 //     (Mondays, Mon, weekends) and future time (will, forecast, next).
 //     Direction and role words (from, to, by, sent, received) are read by
 //     the intents, never ignored. A node that is the subject of a passive
-//     sending verb ("was n5 sent", "n5 has been rated") receives, and is
-//     refused; so is a reach question's node written where paths end
-//     ("reached n5"), and "more than N hops" (only "no more than" and "at
+//     sending verb ("was n5 sent", "n5 has been rated") receives, and the
+//     reading says so (refused when other words make it the sender). A
+//     reach question's node written where paths end ("reached n5") is
+//     refused, and so is "more than N hops" (only "no more than" and "at
 //     most" bound a path).
 //   - Words that cannot change intent, ignored and listed in the reading.
 //     By class: greetings and thanks, politeness formulae ("could you",
@@ -340,6 +341,41 @@
 // with no end written anywhere (reach by the end of D, or ever after?).
 // ", when messages can be passed along" after a reach question, with
 // no slot in it, restates the model the same way.
+//
+// Counting: a follow-up pair is two events one node sends, the second at
+// or after the first in (time, event id) order and at most δ after it,
+// over the question's window (the whole store when none is written),
+// counted as the two-hop pattern x→v, x→w; a gap written between the
+// pair's two events ("within 5 minutes of each other", "5 minutes
+// apart") says they follow one another, and a verb of arriving before
+// it ("land within a minute of each other") says when they happen; so
+// does an event written against its predecessor ("a further message",
+// "later than a previous one", "after the one before"), and "strictly"
+// asks for the second at a later time (a tie at one instant is no pair).
+// The recipients may be the same unless the question writes "to a different
+// (another, distinct) recipient"; "the same recipient allowed" restates
+// that, and any other "same recipient" restricts and is refused, as are
+// pairs of received events. "of P" after a period noun the question
+// ranks ("which day of January 1970 had the most") names the window
+// those periods divide, and so does a period in the possessive ("March
+// 2013's pairs"). "calendar" before a period word ("which calendar day",
+// "the busiest calendar month") asks for buckets of the calendar (UTC;
+// "ISO week" and "calendar week" run Monday to Sunday),
+// and so does a month or year asked for as the busiest, as these have no
+// fixed width; "which month" written without "calendar" is read so only
+// inside one calendar year (over more, the month of the year or one
+// calendar month?). Other buckets are of a fixed width counted from the
+// window start, and a burst test needs one. "day by day", "hour by hour"
+// and "by the day" (ending a clause or before a window) are buckets of
+// that unit; "by the day after D" is a deadline. Naming the store's
+// default burst test ("by the standard z-score test") restates it, and a
+// verb of arriving right after a burst noun ("when did the first burst
+// hit") is the burst happening. "how much is it" after a measure asks
+// for its value ("the reciprocity in May, how much is it?"). A
+// node's own bursts ("n5's activity", "sent and received") test the
+// events it sends or receives together; one direction alone is refused.
+// "created" of an event is its happening, read only where no node is
+// named (a creator or a subject would be a role).
 //
 // Fragments: a question with no word that asks ("ratings sent by n5 in
 // May", "versions of n7 as of tt T") asks how many when its first noun

@@ -127,7 +127,7 @@ func (x *extractor) times() (*timeRead, error) {
 		case prep == "by" && t.w.prec != PrecInstant:
 			// "by May 1970": before May starts, or by its end?
 			return nil, fmt.Errorf("does \"by %s\" mean before %s starts or by its end? write \"before %s\" or \"by the end of %s\"", t.w.text, t.w.text, t.w.text, t.w.text)
-		case t.w.prec != PrecInstant && prep != "at" && (prep != "of" || x.wholeOf(t) || x.countedOf(t) || x.tok(t.w.j-1).poss):
+		case t.w.prec != PrecInstant && prep != "at" && (prep != "of" || x.wholeOf(t) || x.countedOf(t) || x.possessivePeriod(t)):
 			if err := mkWin(t.w.start, t.w.end, x.span(t.w.i, t.w.j), false); err != nil {
 				return nil, err
 			}
@@ -379,6 +379,12 @@ func (x *extractor) fill(in *intent, text string) (*Reading, string) {
 			}
 		}
 		if in.bucket {
+			if d.unit != "" {
+				if in.name != "busiest-bucket" {
+					return nil, fmt.Sprintf("%q buckets have no fixed width; this question needs one, e.g. \"in buckets of 7 days\"", d.written)
+				}
+				r.Options["calendar_unit"] = d.unit
+			}
 			r.Bucket = dd
 		} else {
 			r.Delta = dd
@@ -391,7 +397,7 @@ func (x *extractor) fill(in *intent, text string) (*Reading, string) {
 	if in.k {
 		r.K = max(s.k, 1)
 	}
-	if (s.z > 0 || s.history > 0) && in.name != "burst-count" && in.name != "first-burst" {
+	if (s.z > 0 || s.history > 0) && !strings.HasSuffix(in.name, "burst-count") && !strings.HasSuffix(in.name, "first-burst") {
 		return nil, "a z-score or history length fits only burst questions"
 	}
 	if s.z > 0 {
@@ -568,6 +574,13 @@ func (x *extractor) options(in *intent, r *Reading) string {
 		if prob := x.oneHour(r); prob != "" {
 			return prob
 		}
+		if prob := x.oneMonth(r); prob != "" {
+			return prob
+		}
+	case "follow-ups":
+		return x.followUpOptions(r)
+	case "node-burst-count", "node-first-burst":
+		return x.nodeBurstOptions()
 	case "correction-count":
 		c, e := x.has(cCorrect), x.has(cEvolve)
 		if c && e {
@@ -674,7 +687,11 @@ func (x *extractor) countedOf(t timeSlot) bool {
 	switch concept(w) {
 	case cEvent, cNodeNoun, cSenders, cRecipients, cBucket:
 	case cPeriod:
-		// "which day of January 1970": a part of P, so P is the window.
+		// "which day of January 1970 had the most": the periods ranked
+		// are P's, so P is the window.
+		if !x.ranksPeriods() {
+			return false
+		}
 	default:
 		return false
 	}

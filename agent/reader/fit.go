@@ -61,6 +61,12 @@ func (x *extractor) effective(in *intent) map[string]int {
 	if _, neg := out[cNot]; neg && in == cycleIntent && x.negatesOnlyDates() {
 		delete(out, cNot)
 	}
+	if in.name == "follow-ups" {
+		x.followUpConcepts(out)
+	}
+	if in.accepts(cBurst) && !in.accepts(cReach) {
+		x.burstVerb(out)
+	}
 	if nodeAnswers[in.name] {
 		if i, ok := x.listsEvents(); ok {
 			out["asks-not-nodes"] = i
@@ -83,7 +89,7 @@ func (x *extractor) listsEvents() (int, bool) {
 			continue
 		}
 		j := k + 1
-		for x.tok(j).low == "the" || x.tok(j).low == "all" || x.tok(j).low == "every" || x.tok(j).low == "of" {
+		for x.tok(j).low == "the" || x.tok(j).low == "all" || x.tok(j).low == "every" || x.tok(j).low == "of" || x.tok(j).low == "single" || x.tok(j).low == "calendar" {
 			j++
 		}
 		if c := concept(x.tok(j).low); (c == cEvent || c == cPeriod || c == cBucket || c == cTimeNoun) && !x.tok(j).used {

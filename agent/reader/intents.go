@@ -177,7 +177,7 @@ var intents = []*intent{
 			b.answer("value", s+".degree_series[0].degree")
 		}},
 	{name: "event-count", example: "How many messages were sent {W}?",
-		need: []string{cHowMany, cEvent}, allow: []string{cSend, cReceive}, window: true, counted: "events", belief: true, frag: "event",
+		need: []string{cHowMany, cEvent}, allow: []string{cSend, cReceive, cMade}, window: true, counted: "events", belief: true, frag: "event",
 		summary: func(r *Reading) string { return "the number of edge events (by start time)" },
 		build:   gmts("edge_event_count")},
 	{name: "node-event-count", example: "How many messages did {x} send {W}?",
@@ -217,9 +217,16 @@ var intents = []*intent{
 	{name: "busiest-bucket", example: "Which {D} bucket had the most messages {W}?",
 		need: []string{cPeak + "|" + cMost}, allow: []string{cWhich, cWhen, cEvent, cBucket, cSend, cTimeNoun}, window: true, bucket: true, belief: true,
 		summary: func(r *Reading) string {
+			if r.Options["calendar_unit"] != "" {
+				return "the calendar " + calendarUnitText[r.Options["calendar_unit"]] + " with the most edge events (UTC; the first and last clipped to the window)"
+			}
 			return "the bucket with the most edge events (buckets counted from the window start)"
 		},
 		build: func(r *Reading, b *builder) {
+			if r.Options["calendar_unit"] != "" {
+				calendarBusiest(r, b)
+				return
+			}
 			s1 := b.add("graph_metric_timeseries", b.asOf(map[string]any{"metric": "edge_event_count", "window": b.window(), "stride": r.Bucket.Micros, "limit": rowLimit}))
 			s2 := b.add("compute", map[string]any{"fn": "topk", "input": ref(s1 + ".rows"), "field": "value", "k": int64(1)})
 			b.answer("interval", s2+".rows[0]")
@@ -434,16 +441,10 @@ var intents = []*intent{
 			s2 := b.add("find_temporal_motif_instances", b.asOf(map[string]any{"motif": "M_triangle_cyclic", "delta": r.Delta.Micros, "window": b.window(), "node_filter": ref(s1 + ".rows[*].uid"), "limit": rowLimit}))
 			b.answer("value", s2+".rows[0].edges[0].src")
 		}},
-	{name: "follow-ups", example: "How many pairs of {x}'s outgoing messages follow one another within {D}?",
-		need: []string{cPair + "|" + cFollow, cFollow, cHowMany}, allow: []string{cEvent, cSend, cPair, cFirst}, nodes: 1, delta: true, belief: true,
-		summary: func(r *Reading) string {
-			return "ordered pairs (a, b) of edges sent by " + nodeText(r, "node") + " where b starts after a ends, with a gap of at most δ"
-		},
-		build: func(r *Reading, b *builder) {
-			who := map[string]any{"src": b.node("node")}
-			s := b.add("co_active", b.asOf(map[string]any{"a_spec": who, "b_spec": who, "allen_relation": map[string]any{"relation": "before", "gap": r.Delta.Micros}, "limit": rowLimit}))
-			b.answer("count", s+".rows_total")
-		}},
+	{name: "follow-ups", example: "How many pairs of {x}'s outgoing messages follow one another within {D} {W}?",
+		need: []string{cPair + "|" + cFollow, cFollow, cHowMany}, allow: []string{cEvent, cSend, cPair, cFirst, cDistinct, cRecipients, cPartner, cSameAllowed, cStrict, cTimeOrder}, nodes: 1, window: true, delta: true, belief: true, frag: "follow|pair",
+		summary: followUpText,
+		build:   followUps},
 	{name: "first-reached-versions", example: "How many versions does the first node {x} reaches {W} have?",
 		need: []string{cReach, cFirst, cVersion, cHowMany}, allow: []string{cTimeOrder, cPath, cEvent}, nodes: 1, window: true, belief: true, frag: "version",
 		summary: func(r *Reading) string {

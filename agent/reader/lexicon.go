@@ -54,6 +54,9 @@ const (
 	cUnsupported = "unsupported"
 	cSenders     = "senders"    // a noun naming who sent
 	cRecipients  = "recipients" // a noun naming who received
+	cMade        = "made"       // a verb of an event's coming into being ("ratings created")
+	cSameAllowed = "same-ok"    // "the same recipient allowed": pairs to one recipient count too
+	cStrict      = "strict"     // "strictly later": a later time, not only a later place in (time, event id) order
 	// cIgnored marks a phrase of politeness or hedging: no concept, and
 	// the reading lists it as ignored.
 	cIgnored = "-"
@@ -85,6 +88,7 @@ var phrases = []struct {
 	{"in principle", cIgnored}, {"all told", cIgnored}, {"thank you", cIgnored},
 	{"in order of time", cTimeOrder}, {"no earlier than", cTimeOrder},
 	{"back and forth", cPingPong}, {"ping pong", cPingPong}, {"tit for tat", cPingPong},
+	{"how much is it", cIgnored}, {"how much it is", cIgnored}, {"how much was it", cIgnored}, {"how much it was", cIgnored},
 	{"most active", cPeak}, {"how many", cHowMany}, {"how much mail", cHowMany + "+" + cEvent}, {"how much email", cHowMany + "+" + cEvent},
 	{"how much traffic", cHowMany + "+" + cEvent}, {"how much activity", cHowMany + "+" + cEvent}, {"how much", cUnsupported}, {"number of", cHowMany},
 	{"on record", ""}, {"take part in", cAround}, {"takes part in", cAround}, {"took part in", cAround}, {"taking part in", cAround}, {"part of", ""},
@@ -113,6 +117,12 @@ var phrases = []struct {
 	{"in the sense of", cIgnored}, {"in the sense that", cIgnored},
 	{"returned the favour", cRecip}, {"return the favour", cRecip}, {"favour returned", cRecip},
 	{"returned the favor", cRecip}, {"return the favor", cRecip}, {"favor returned", cRecip},
+	{"standard z score test", cBurst}, {"default z score test", cBurst}, {"usual z score test", cBurst}, {"z score test", cBurst},
+	{"same recipient allowed", cSameAllowed}, {"same recipient included", cSameAllowed}, {"same recipient permitted", cSameAllowed},
+	{"same person allowed", cSameAllowed}, {"same person included", cSameAllowed}, {"same node allowed", cSameAllowed}, {"same node included", cSameAllowed},
+	{"later than a previous one", cFollow}, {"later than the previous one", cFollow}, {"later than an earlier one", cFollow}, {"later than the one before", cFollow},
+	{"after a previous one", cFollow}, {"after the previous one", cFollow}, {"after an earlier one", cFollow}, {"after the one before", cFollow},
+	{"it means", cIgnored}, {"which means", cIgnored}, {"how reciprocal", cRecip},
 	{"most number of", cPeak}, {"right now", ""}, {"closed by", ""}, {"each other", ""}, {"one another", ""},
 }
 
@@ -154,6 +164,7 @@ func init() {
 	addWords(cCorrect, "correction corrections corrected correcting fixed fixes revised amended")
 	addWords(cEvolve, "evolution evolved evolve evolving retracted retraction retractions")
 	addWords(cAdded, "added")
+	addWords(cMade, "created")
 	addWords(cRemoved, "removed disappeared vanished gone dropped deleted")
 	addWords(cPresent, "present existed exist existing")
 	addWords(cSnapshot, "snapshot snapshots")
@@ -164,7 +175,8 @@ func init() {
 	addWords(cPingPong, "pingpong alternating")
 	addWords(cMotif, "motif motifs pattern patterns instance instances")
 	addWords(cPair, "pair pairs ordered")
-	addWords(cFollow, "follow follows followed gap gaps")
+	addWords(cFollow, "follow follows followed gap gaps further")
+	addWords(cStrict, "strictly")
 	addWords(cGained, "gained gain gains gaining acquired")
 	addWords(cLost, "lost lose loses losing")
 	addWords(cBetween, "between")

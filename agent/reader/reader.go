@@ -73,16 +73,18 @@ func prepare(text string, env Env) (*extractor, error) {
 
 var beForms = map[string]bool{"was": true, "were": true, "is": true, "are": true, "be": true, "been": true, "being": true, "get": true, "got": true, "gets": true}
 
-// passiveNode refuses a node that is the subject of a passive sending
-// verb ("was n5 sent", "n5 has been rated", "had n5 been given"): there
-// the node receives, the reverse of the active voice the intents read.
+// passiveNode reads a node that is the subject of a passive sending verb
+// ("was n5 sent", "n5 has been rated", "had n5 been given") as the node
+// that receives, the reverse of the active voice, and says so; a node
+// other words already make the sender is refused.
 func (x *extractor) passiveNode() error {
 	participle := func(k int) bool {
 		t := x.tok(k)
 		return t.kind == tWord && concept(t.low) == cSend && !strings.HasSuffix(t.low, "ing") &&
 			(t.low == "sent" || t.low == "written" || strings.HasSuffix(t.low, "ed") || strings.HasSuffix(t.low, "en"))
 	}
-	for _, n := range x.s.nodes {
+	for k := range x.s.nodes {
+		n := &x.s.nodes[k]
 		i := n.i
 		before := x.tok(i - 1).low
 		if isNodeNoun(before) || before == "the" {
@@ -92,8 +94,12 @@ func (x *extractor) passiveNode() error {
 			x.tok(i+1).low == "been" && participle(i+2) || // "has n5 been sent"
 			beForms[x.tok(i+1).low] && participle(i+2) || // "n5 was rated"
 			(x.tok(i+1).low == "has" || x.tok(i+1).low == "had" || x.tok(i+1).low == "have") && x.tok(i+2).low == "been" && participle(i+3)
+		if passive && n.cue == "src" {
+			return &Refusal{Problem: fmt.Sprintf("%s is the subject of a passive verb, so it receives, but other words make it the sender; write \"sent to %s\" or \"sent by %s\"", n.written, n.written, n.written)}
+		}
 		if passive {
-			return &Refusal{Problem: fmt.Sprintf("%s is the subject of a passive verb, so it receives; write \"sent to %s\" or \"received by %s\"", n.written, n.written, n.written)}
+			n.cue = "dst"
+			x.s.notes = append(x.s.notes, fmt.Sprintf("%s is the subject of a passive verb: it receives", n.written))
 		}
 	}
 	return nil

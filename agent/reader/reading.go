@@ -144,7 +144,9 @@ func (r *Reading) Line() string {
 	for _, in := range r.Instants {
 		fmt.Fprintf(&b, ", %s %s", in.Role, in.Text)
 	}
-	if r.Bucket != nil {
+	if u := r.Options["calendar_unit"]; u != "" && r.Bucket != nil {
+		fmt.Fprintf(&b, ", buckets of one calendar %s (UTC)", calendarUnitText[u])
+	} else if r.Bucket != nil {
 		fmt.Fprintf(&b, ", buckets of %s", FormatDuration(r.Bucket.Micros))
 	}
 	if r.Delta != nil {

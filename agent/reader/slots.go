@@ -101,6 +101,7 @@ type durSlot struct {
 	// calendar is set for "calendar day": the buckets must be the
 	// calendar's own (UTC days from midnight, weeks from Monday).
 	calendar bool
+	unit     string // calendar buckets (day, week, month, year), not a fixed width
 }
 
 var uidLikeRE = regexp.MustCompile(`^n\d+$`)
@@ -470,6 +471,11 @@ func (x *extractor) extract() error {
 			i = next - 1
 			continue
 		}
+		// "day by day", "by the hour": buckets of that unit.
+		if j, ok := x.stepBuckets(i); ok {
+			i = j - 1
+			continue
+		}
 		// A duration.
 		if d, j, err := x.durAt(i); err != nil {
 			return err
@@ -565,6 +571,9 @@ func (x *extractor) extract() error {
 			x.s.concepts[c] = i
 			x.use(i, j)
 			i = j - 1
+			continue
+		}
+		if x.calendarBucket(i) { // "which calendar month", "the busiest month"
 			continue
 		}
 		// "which day", "the busiest week": a one-unit bucket.
