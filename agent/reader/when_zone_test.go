@@ -88,7 +88,6 @@ func TestZonesAndPeriodWindowsRefused(t *testing.T) {
 		{"How many messages were sent in 2003, Chicago time?", "changes its offset"},
 		{"How many messages were sent from 3 May 2004 to 12 May 2004, before the week was out?", "one week"},
 		{"How many messages were sent until June 2004 is over?", "until the end of June 2004"},
-		{"Which calendar week of June 2004 had the most messages?", "Monday"},
 		{"How many messages were sent on Tuesday week, counting from Tuesday 4 May 2004?", "two weeks"},
 		{"How many messages were sent in the week of 2004-06-08 (Monday to Friday)?", "Tuesday"},
 		{"How many messages were sent in the week of 08/06/2004 (Monday to Friday)?", "could be"},
@@ -115,7 +114,6 @@ func TestZonesAndPeriodWindowsRefused(t *testing.T) {
 		{"How many messages were sent from half past six on 9 June 2004 to 2004-06-10?", "morning or the evening"},
 		{"How many messages were sent on Tuesday week from Thursday 6 May 2004 (so the Tuesday after next, the 11th)?", "day 18"},
 		{"How many messages were sent on Tuesday week from Thursday 6 May 2004 (so the Wednesday after next)?", "Wednesday"},
-		{"Which calendar day between 2004-06-09 06:00 and 2004-06-12 had the most messages?", "calendar"},
 	}
 	for _, c := range cases {
 		r, err := reader.Read(c.q, collegeEnv)
