@@ -293,14 +293,10 @@ func (db *DB) ingest(ctx context.Context, events []bt.Event, nodeLabel string, s
 	var res IngestResult
 	var chunks [][]bt.Op
 	for start := 0; start < len(events); start += ChunkEvents {
-		op := bt.Ingest(events[start:min(start+ChunkEvents, len(events))], nodeLabel)
-		if err := op.Validate(0); err != nil {
-			if oe := (*bt.OpError)(nil); errors.As(err, &oe) && oe.Event >= 0 {
-				oe.Event += start
-			}
-			return res, err
-		}
-		chunks = append(chunks, []bt.Op{op})
+		chunks = append(chunks, []bt.Op{bt.Ingest(events[start:min(start+ChunkEvents, len(events))], nodeLabel)})
+	}
+	if err := validateChunks(chunks); err != nil {
+		return res, err
 	}
 	if err := db.checkNewIdentities(events); err != nil {
 		return res, err
@@ -464,6 +460,11 @@ func (db *DB) commitProv(pl *bt.Planner, batches [][]bt.Op, sources []string, pr
 		return 0, 0, db.failed
 	}
 	recs := make([]*eventlog.Record, 0, len(batches))
+	// Each batch's record is encoded on another goroutine while the next
+	// batch is planned and applied.
+	var encoding sync.WaitGroup
+	encs := make([]*eventlog.Encoded, len(batches))
+	defer encoding.Wait()
 	var refused error
 	for i, ops := range batches {
 		if len(ops) > MaxBatchOps {
@@ -499,9 +500,20 @@ func (db *DB) commitProv(pl *bt.Planner, batches [][]bt.Op, sources []string, pr
 			return 0, 0, db.failed
 		}
 		recs = append(recs, rec)
+		if encodeAhead(ops) {
+			encoding.Go(func() { encs[i] = eventlog.Encode(rec) })
+		} else {
+			encs[i] = eventlog.Encode(rec)
+		}
 	}
 	if len(recs) > 0 {
-		if _, err := db.log.Append(recs...); err != nil {
+		encoding.Wait()
+		encs = encs[:len(recs)]
+		_, err := db.log.AppendEncoded(encs...)
+		for _, e := range encs {
+			e.Release()
+		}
+		if err != nil {
 			db.failed = fmt.Errorf("%w: %v", ErrFailed, err)
 			return 0, 0, db.failed
 		}
@@ -516,6 +528,17 @@ func (db *DB) commitProv(pl *bt.Planner, batches [][]bt.Op, sources []string, pr
 		db.maybeCheckpoint()
 	}
 	return first, last, refused
+}
+
+// encodeAhead says whether a batch is large enough to encode on a
+// goroutine of its own: one that holds a bulk ingest op of many events.
+func encodeAhead(ops []bt.Op) bool {
+	for i := range ops {
+		if ops[i].Kind == bt.OpIngest && len(ops[i].Events) >= 1024 {
+			return true
+		}
+	}
+	return false
 }
 
 // plan plans one batch against the store. With fix, a new batch whose
