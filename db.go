@@ -267,8 +267,11 @@ type IngestResult struct {
 
 // Ingest bulk-loads events in batches of ChunkEvents, with group commit:
 // several batches are applied, then logged with one fsync, then published
-// together. ack, if not nil, is called after each group is durable with the
-// number of events durable so far and the group's last transaction time.
+// together; the next group is planned and applied in memory (unpublished)
+// while the previous one is logged, and each batch's log record is encoded
+// on a second goroutine. ack, if not nil, is called after each group is
+// durable with the number of events durable so far and the group's last
+// transaction time.
 //
 // Every node's first version starts at its earliest event whatever the
 // order of the input: input of more than one batch that is not sorted by
@@ -293,14 +296,10 @@ func (db *DB) ingest(ctx context.Context, events []bt.Event, nodeLabel string, s
 	var res IngestResult
 	var chunks [][]bt.Op
 	for start := 0; start < len(events); start += ChunkEvents {
-		op := bt.Ingest(events[start:min(start+ChunkEvents, len(events))], nodeLabel)
-		if err := op.Validate(0); err != nil {
-			if oe := (*bt.OpError)(nil); errors.As(err, &oe) && oe.Event >= 0 {
-				oe.Event += start
-			}
-			return res, err
-		}
-		chunks = append(chunks, []bt.Op{op})
+		chunks = append(chunks, []bt.Op{bt.Ingest(events[start:min(start+ChunkEvents, len(events))], nodeLabel)})
+	}
+	if err := validateChunks(chunks); err != nil {
+		return res, err
 	}
 	if err := db.checkNewIdentities(events); err != nil {
 		return res, err
@@ -335,8 +334,43 @@ func (db *DB) ingest(ctx context.Context, events []bt.Event, nodeLabel string, s
 			db.maybeCheckpoint()
 		}
 	}()
+	// Each group is logged on a goroutine of its own while the next one
+	// is planned and applied: the fsync of one overlaps the work of the
+	// next. A group is acknowledged, counted and published only once its
+	// fsync is done; a staged group is always logged (or the store fails),
+	// so the store in memory never runs ahead of the log.
+	var logging chan groupLogged
+	wait := func() error {
+		if logging == nil {
+			return nil
+		}
+		r := <-logging
+		logging = nil
+		if r.err != nil {
+			db.failed = r.err
+			return fmt.Errorf("ingest stopped after %d durable events: %w", done, r.err)
+		}
+		if r.batches == 0 {
+			return nil
+		}
+		done += r.events
+		if res.FirstTT == 0 {
+			res.FirstTT = r.first
+		}
+		res.LastTT = r.last
+		res.Batches += r.batches
+		res.Events = done
+		if ack != nil {
+			ack(done, r.last)
+		}
+		return nil
+	}
+	defer wait() // on every return, after which the deferred checkpoint runs
 	for len(chunks) > 0 {
 		if err := ctx.Err(); err != nil {
+			if werr := wait(); werr != nil {
+				return res, werr
+			}
 			return res, fmt.Errorf("ingest stopped after %d durable events (%d batches): %w", done, res.Batches, err)
 		}
 		n := max(1, db.opt.GroupEvents/ChunkEvents)
@@ -346,24 +380,39 @@ func (db *DB) ingest(ctx context.Context, events []bt.Event, nodeLabel string, s
 		if sources != nil {
 			gsrc, sources = sources[:len(group)], sources[len(group):]
 		}
-		first, last, err := db.commitSourced(&planner, group, gsrc, nil)
+		st, err := db.stage(&planner, group, gsrc, nil, nil)
+		if werr := wait(); werr != nil {
+			return res, werr // st, if staged, is never logged: the store has failed
+		}
 		if err != nil {
 			return res, fmt.Errorf("ingest stopped after %d durable events: %w", done, err)
 		}
-		for _, b := range group {
-			done += len(b[0].Events)
+		r := groupLogged{batches: len(st.recs)}
+		for _, b := range group[:len(st.recs)] {
+			r.events += len(b[0].Events)
 		}
-		if res.FirstTT == 0 {
-			res.FirstTT = first
-		}
-		res.LastTT = last
-		res.Batches += len(group)
-		res.Events = done
-		if ack != nil {
-			ack(done, last)
+		ch := make(chan groupLogged, 1)
+		logging = ch
+		go func() {
+			r.first, r.last, r.err = db.logGroup(st)
+			ch <- r
+		}()
+		if st.refused != nil {
+			if werr := wait(); werr != nil {
+				return res, werr
+			}
+			return res, fmt.Errorf("ingest stopped after %d durable events: %w", done, st.refused)
 		}
 	}
-	return res, nil
+	err := wait()
+	return res, err
+}
+
+// groupLogged is what logging one group of a bulk ingest did.
+type groupLogged struct {
+	first, last     bt.Time
+	events, batches int
+	err             error
 }
 
 // inTimeOrder returns events in non-decreasing vt_s order: events itself
@@ -452,70 +501,6 @@ func (db *DB) commitGroup(batches [][]bt.Op) (first, last bt.Time, err error) {
 // the caller checks they increase and follow the store's last).
 func (db *DB) commitSourced(pl *bt.Planner, batches [][]bt.Op, sources []string, tts []bt.Time) (first, last bt.Time, err error) {
 	return db.commitProv(pl, batches, sources, nil, tts)
-}
-
-// commitProv is commitSourced with the stated provenance of each batch
-// (nil: none stated; only Prov and Override of each are read).
-func (db *DB) commitProv(pl *bt.Planner, batches [][]bt.Op, sources []string, provs []bt.Batch, tts []bt.Time) (first, last bt.Time, err error) {
-	if db.opt.ReadOnly {
-		return 0, 0, ErrReadOnly
-	}
-	if db.failed != nil {
-		return 0, 0, db.failed
-	}
-	recs := make([]*eventlog.Record, 0, len(batches))
-	var refused error
-	for i, ops := range batches {
-		if len(ops) > MaxBatchOps {
-			refused = &groupError{i, fmt.Errorf("the batch has %d ops, over the limit of %d per batch (MaxBatchOps): split it into several batches", len(ops), MaxBatchOps)}
-			break
-		}
-		var tt bt.Time
-		if tts != nil {
-			tt, db.clockLast = tts[i], tts[i]
-		} else {
-			tt = db.tick()
-		}
-		seq := db.store.Batches() + 1
-		eff, ops, err := db.plan(pl, tt, seq, ops, true)
-		if err != nil {
-			refused = &groupError{i, err}
-			break
-		}
-		rec := &eventlog.Record{TT: tt, Seq: seq, Ops: ops}
-		if sources != nil {
-			rec.Source = sources[i]
-		}
-		if provs != nil {
-			rec.Prov, rec.Override = provs[i].Prov, provs[i].Override
-		}
-		prov := rec.Provenance()
-		eff.Prov = &prov
-		db.mu.Lock()
-		err = db.store.Apply(eff)
-		db.mu.Unlock()
-		if err != nil {
-			db.failed = fmt.Errorf("%w: %v", ErrFailed, err)
-			return 0, 0, db.failed
-		}
-		recs = append(recs, rec)
-	}
-	if len(recs) > 0 {
-		if _, err := db.log.Append(recs...); err != nil {
-			db.failed = fmt.Errorf("%w: %v", ErrFailed, err)
-			return 0, 0, db.failed
-		}
-		if err := db.advanceSeal(); err != nil {
-			db.failed = fmt.Errorf("%w: %v", ErrFailed, err)
-			return 0, 0, db.failed
-		}
-		db.mu.Lock()
-		db.published = recs[len(recs)-1].TT
-		db.mu.Unlock()
-		first, last = recs[0].TT, recs[len(recs)-1].TT
-		db.maybeCheckpoint()
-	}
-	return first, last, refused
 }
 
 // plan plans one batch against the store. With fix, a new batch whose

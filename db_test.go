@@ -192,12 +192,18 @@ func TestBadInputLeavesStoreUnchanged(t *testing.T) {
 	defer db.Close()
 	history(t, db)
 	want, batches := db.Digest(), db.Stats().Batches
-	bad := events(130_000, "x")
-	bad[120_000].VtE = bad[120_000].VtS // an empty interval in the third chunk
-	_, err := db.Ingest(bad, "", nil)
-	var oe *bt.OpError
-	if !errors.As(err, &oe) || oe.Event != 120_000 {
-		t.Fatalf("err = %v, want an OpError for event 120000", err)
+	// Empty intervals at these events; the error names the first, as a
+	// check in input order would, though chunks are checked in parallel.
+	for _, at := range [][]int{{120_000}, {120_000, 129_999}, {60_000, 120_000}, {1, 60_000, 129_999}} {
+		bad := events(130_000, "x")
+		for _, i := range at {
+			bad[i].VtE = bad[i].VtS
+		}
+		_, err := db.Ingest(bad, "", nil)
+		var oe *bt.OpError
+		if !errors.As(err, &oe) || oe.Event != at[0] {
+			t.Fatalf("bad events %v: err = %v, want an OpError for event %d", at, err, at[0])
+		}
 	}
 	dup := events(10, "y")
 	dup[3].Disc, dup[7].Disc = "d", "d"

@@ -379,12 +379,18 @@ func (l *Log) LastTT() bitemporal.Time {
 // unusable: it tries to cut the file back to its previous end, and every
 // later call returns the same error.
 func (l *Log) Append(recs ...*Record) (int64, error) {
+	return l.appendFrames(len(recs), func(i int) (*Record, []byte) { return recs[i], nil })
+}
+
+// appendFrames is Append for n records, the i-th given by rec: the record
+// and its payload, or a nil payload to encode it here.
+func (l *Log) appendFrames(n int, rec func(i int) (*Record, []byte)) (int64, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if err := l.usable(); err != nil {
 		return l.end, err
 	}
-	if len(recs) == 0 {
+	if n == 0 {
 		return l.end, nil
 	}
 	if l.opt.ReadOnly {
@@ -394,7 +400,8 @@ func (l *Log) Append(recs ...*Record) (int64, error) {
 	buf := l.buf[:0]
 	last, chain := l.last, l.chain
 	var srcs []Source
-	for i, r := range recs {
+	for i := range n {
+		r, payload := rec(i)
 		if r.Seq != seq+1 {
 			return l.end, fmt.Errorf("eventlog: append to %s: record %d has sequence number %d, want %d", l.path, i, r.Seq, seq+1)
 		}
@@ -412,7 +419,11 @@ func (l *Log) Append(recs ...*Record) (int64, error) {
 		start := len(buf)
 		fh := int(l.hdr.frame)
 		buf = append(buf, make([]byte, fh)...)
-		buf = AppendRecord(buf, r)
+		if payload == nil {
+			buf = AppendRecord(buf, r)
+		} else {
+			buf = append(buf, payload...)
+		}
 		n := len(buf) - start - fh
 		if n > MaxPayload {
 			return l.end, fmt.Errorf("eventlog: append to %s: record %d (seq %d) encodes to %d bytes, over the %d-byte limit; split the batch", l.path, i, r.Seq, n, MaxPayload)

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"syscall"
 	"testing"
@@ -52,7 +53,7 @@ func BenchmarkIngestCSV10Durable(b *testing.B) {
 
 func benchDurable(b *testing.B, p string, n int, m tabular.Mapping) {
 	b.ResetTimer()
-	cpu0 := cpuTime()
+	cpu0, allocs0 := cpuTime(), mallocs()
 	for i := range b.N {
 		rd, err := tabular.Open(p, "")
 		if err != nil {
@@ -74,8 +75,60 @@ func benchDurable(b *testing.B, p string, n int, m tabular.Mapping) {
 			b.Fatal(err)
 		}
 	}
-	b.ReportMetric(float64(n)*float64(b.N)/b.Elapsed().Seconds(), "events/s")
-	b.ReportMetric(float64(n)*float64(b.N)/(cpuTime()-cpu0).Seconds(), "events/cpu-s")
+	reportRates(b, n, cpu0, allocs0)
+}
+
+// reportRates reports events per second of wall and of CPU time, and
+// heap allocations per event, for b.N runs over n events each.
+func reportRates(b *testing.B, n int, cpu0 time.Duration, allocs0 uint64) {
+	events := float64(n) * float64(b.N)
+	b.ReportMetric(events/b.Elapsed().Seconds(), "events/s")
+	b.ReportMetric(events/(cpuTime()-cpu0).Seconds(), "events/cpu-s")
+	b.ReportMetric(float64(mallocs()-allocs0)/events, "allocs/event")
+}
+
+func mallocs() uint64 {
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	return ms.Mallocs
+}
+
+// BenchmarkWriteCSV10Durable is the write half of
+// BenchmarkIngestCSV10Durable: the events read once, then written into a
+// new store with fsync on each run (planning, applying, encoding and
+// logging).
+func BenchmarkWriteCSV10Durable(b *testing.B) {
+	n := 500_000
+	if testing.Short() {
+		n = 50_000
+	}
+	p := tenColumns(b, n)
+	m := tabular.Mapping{Src: "src", Dst: "dst", Time: "ts", TimeFormat: tabular.UnixS, RelTypeCol: "kind", Props: []string{"*"},
+		Types: map[string]string{"amount": "float", "count": "int", "ok": "bool"}}
+	rd, err := tabular.Open(p, "")
+	if err != nil {
+		b.Fatal(err)
+	}
+	et, err := tabular.ReadEvents(rd, &m, tabular.Options{})
+	rd.Close()
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ResetTimer()
+	cpu0, allocs0 := cpuTime(), mallocs()
+	for i := range b.N {
+		db, err := tgms.Open(filepath.Join(b.TempDir(), fmt.Sprint(i)), nil)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if _, err := db.IngestFrom(tgms.Source{Name: "events.csv", SHA256: et.SHA256}, false, et.Events, et.NodeLabel, nil); err != nil {
+			b.Fatal(err)
+		}
+		if err := db.Close(); err != nil {
+			b.Fatal(err)
+		}
+	}
+	reportRates(b, n, cpu0, allocs0)
 }
 
 type tenCols struct {
