@@ -44,9 +44,11 @@ type StreamOptions struct {
 // texts and digest as IngestFrom of all the events at once.
 //
 // Content of more than one batch that is not in vt_s order is written
-// sorted, as Ingest does: the events are then held in memory, the whole
-// content at once (a third pass reads them). An input sorted by its time
-// column loads in bounded memory.
+// sorted (stably), as Ingest does: the second pass then cuts it into
+// runs of Hold events (at least ChunkEvents), each sorted and written to
+// a temporary file (see os.TempDir), and the write reads a merge of the
+// runs. Memory stays bounded either way; the temporary files take about
+// the size of the events and are removed when the ingest ends.
 //
 // The second pass must read what the first did: if it yields other
 // events (the file changed in between), the ingest stops there, the
@@ -85,18 +87,23 @@ func (db *DB) IngestStream(ctx context.Context, name string, pass EventPass, opt
 	case chk.held != nil:
 		return db.ingest(ctx, chk.held, opt.NodeLabel, src.text, opt.Ack)
 	case !chk.sorted && chk.total > ChunkEvents:
-		all := make([]bt.Event, 0, chk.total)
-		sha2, err := pass(func(evs []bt.Event) error {
-			all = append(all, evs...)
-			return nil
-		})
-		if err == nil && (sha2 != sha || len(all) != chk.total) {
-			err = fmt.Errorf("%s changed while it was read (%d events, SHA-256 %s, then %d events, %s); nothing was written: load it again", name, chk.total, sha, len(all), sha2)
+		runs := sortRuns{}
+		defer runs.close()
+		sha2, n, err := runs.spill(func(fn func([]bt.Event) error) (string, error) {
+			return pass(func(evs []bt.Event) error {
+				if err := ctx.Err(); err != nil {
+					return fmt.Errorf("ingest stopped while sorting, before anything was written: %w", err)
+				}
+				return fn(evs)
+			})
+		}, max(hold, ChunkEvents))
+		if err == nil && (sha2 != sha || n != chk.total) {
+			err = fmt.Errorf("%s changed while it was read (%d events, SHA-256 %s, then %d events, %s); nothing was written: load it again", name, chk.total, sha, n, sha2)
 		}
 		if err != nil {
 			return IngestResult{}, err
 		}
-		return db.ingest(ctx, all, opt.NodeLabel, src.text, opt.Ack)
+		pass = runs.merge(sha)
 	}
 	return db.ingestSecondPass(ctx, src, pass, &chk, opt)
 }

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"os"
 	"strings"
 	"testing"
 
@@ -71,7 +72,8 @@ func shaOf(t *testing.T, evs []bt.Event) string {
 
 // IngestStream gives the batches, source texts and digest of IngestFrom
 // of the whole content at once, whether it writes what the first pass
-// kept or reads the content again, for content in time order and not.
+// kept or reads the content again, for content in time order and not
+// (sorted through temporary runs, which are removed).
 func TestIngestStreamMatchesIngestFrom(t *testing.T) {
 	for _, c := range []struct {
 		name       string
@@ -85,10 +87,13 @@ func TestIngestStreamMatchesIngestFrom(t *testing.T) {
 		{"two passes, slices larger than a batch", 3 * ChunkEvents, ChunkEvents + 1, false, 10, 2},
 		{"one batch unsorted", ChunkEvents - 5, 1000, true, -1, 2},
 		{"unsorted kept", ChunkEvents + 7000, 4096, true, 0, 1},
-		{"unsorted read again", ChunkEvents + 7000, 4096, true, -1, 2},
+		{"unsorted sorted in two runs", ChunkEvents + 7000, 4096, true, -1, 2},
+		{"unsorted sorted in four runs", 3*ChunkEvents + 11, 5000, true, -1, 2},
 		{"empty", 0, 1, false, -1, 2},
 	} {
 		t.Run(c.name, func(t *testing.T) {
+			tmp := t.TempDir()
+			t.Setenv("TMPDIR", tmp) // where the sorted runs go
 			evs := streamEvents(c.n, c.shuffled)
 			src := Source{Name: "file e.csv", SHA256: shaOf(t, evs)}
 			a := open(t, t.TempDir(), nil)
@@ -115,6 +120,9 @@ func TestIngestStreamMatchesIngestFrom(t *testing.T) {
 			}
 			if sa, sb := fmt.Sprint(a.Sources()), fmt.Sprint(b.Sources()); sa != sb {
 				t.Fatalf("sources %s, want %s", sb, sa)
+			}
+			if left, _ := os.ReadDir(tmp); len(left) > 0 {
+				t.Fatalf("temporary files left: %v", left)
 			}
 		})
 	}
