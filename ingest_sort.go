@@ -190,7 +190,7 @@ func (h *runHeap) Less(i, j int) bool {
 	return a.idx < b.idx
 }
 func (h *runHeap) Swap(i, j int) { h.rs[i], h.rs[j] = h.rs[j], h.rs[i] }
-func (h *runHeap) Push(x any)   { h.rs = append(h.rs, x.(*runReader)) }
+func (h *runHeap) Push(x any)    { h.rs = append(h.rs, x.(*runReader)) }
 func (h *runHeap) Pop() any {
 	r := h.rs[len(h.rs)-1]
 	h.rs = h.rs[:len(h.rs)-1]
