@@ -53,6 +53,10 @@ type binder struct {
 	all         bool // props '*' on JSONL: every unused field
 	types       map[string]Type
 	buf         []byte
+	// clean says no row has been bad so far (each sets it before it
+	// calls fn); fn sets stop to end the read with that error.
+	clean bool
+	stop  error
 }
 
 func newBinder(rd Reader, file string, m *Mapping) (*binder, error) {
@@ -407,7 +411,12 @@ func (b *binder) each(opt Options, fn func(r *Row) *CellError) (*Problems, int64
 			continue
 		}
 		n++
-		if e := fn(&row); e != nil {
+		b.clean = probs.Count() == 0
+		e := fn(&row)
+		if b.stop != nil {
+			return nil, n, b.stop
+		}
+		if e != nil {
 			probs.add(e)
 			if probs.full() {
 				break

@@ -76,4 +76,12 @@
 // the line (Parquet: row group and row), the column, the value and what
 // was expected; readers collect them into a *Problems (up to a limit) and
 // return nothing to write when there is any.
+//
+// # Large tables
+//
+// ReadEvents returns every event of a table at once; ScanEvents hands
+// them over in slices as it reads, holding no more than one, for a load
+// that must not grow with the table. tgms ingest reads a large event
+// table twice through it (see tgms.DB.IngestStream): once to check every
+// row, once to write.
 package tabular

@@ -26,6 +26,65 @@ type EventTable struct {
 // returned when any row is bad: the error is a *Problems naming each bad
 // cell (up to opt.MaxProblems).
 func ReadEvents(rd Reader, m *Mapping, opt Options) (*EventTable, error) {
+	out := &EventTable{}
+	sc, err := scanEvents(rd, m, opt, func(ev *bt.Event) error {
+		if len(out.Events) == cap(out.Events) {
+			out.Events = growFor(out.Events, rd.Done())
+		}
+		out.Events = append(out.Events, *ev)
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	out.Rows, out.NodeLabel, out.SHA256 = sc.Rows, sc.NodeLabel, sc.SHA256
+	return out, nil
+}
+
+// EventScan is what ScanEvents reports of a table it read.
+type EventScan struct {
+	Rows      int64
+	NodeLabel string // label of the nodes the events create
+	SHA256    string // of the file's bytes
+}
+
+// ScanEvents reads rd as ReadEvents does, but hands the events to fn as
+// it goes, in order, in slices of at most chunk events (the slice is
+// reused once fn returns), so memory does not grow with the table. fn is
+// called only while every row so far was good: after a bad row ScanEvents
+// goes on collecting problems (up to opt.MaxProblems) and returns them as
+// a *Problems. An error from fn stops the read and is returned as it is.
+func ScanEvents(rd Reader, m *Mapping, opt Options, chunk int, fn func(events []bt.Event) error) (*EventScan, error) {
+	buf := make([]bt.Event, 0, max(1, chunk))
+	sc, err := scanEvents(rd, m, opt, func(ev *bt.Event) error {
+		buf = append(buf, *ev)
+		if len(buf) < cap(buf) {
+			return nil
+		}
+		err := fn(buf)
+		buf = buf[:0]
+		return err
+	})
+	if err == nil && len(buf) > 0 {
+		err = fn(buf)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return sc, nil
+}
+
+// NodeLabelOf is the label of the nodes an event table's events create.
+func NodeLabelOf(m *Mapping) string {
+	if m.Label == "" {
+		return DefaultNodeLabel
+	}
+	return m.Label
+}
+
+// scanEvents reads every row of rd through m and calls emit with each
+// event while no row has been bad.
+func scanEvents(rd Reader, m *Mapping, opt Options, emit func(ev *bt.Event) error) (*EventScan, error) {
 	file := rowFile(rd)
 	b, err := newBinder(rd, file, m)
 	if err != nil {
@@ -69,11 +128,7 @@ func ReadEvents(rd Reader, m *Mapping, opt Options) (*EventTable, error) {
 	if err := b.bindProps(m.Props); err != nil {
 		return nil, mappingErr(err)
 	}
-	label := m.Label
-	if label == "" {
-		label = DefaultNodeLabel
-	}
-	out := &EventTable{NodeLabel: label}
+	out := &EventScan{NodeLabel: NodeLabelOf(m)}
 	rel := m.RelType
 	probs, n, err := b.each(opt, func(r *Row) *CellError {
 		var ev bt.Event
@@ -120,10 +175,9 @@ func ReadEvents(rd Reader, m *Mapping, opt Options) (*EventTable, error) {
 		if ev.Props, e = b.propsOf(r); e != nil {
 			return e
 		}
-		if len(out.Events) == cap(out.Events) {
-			out.Events = growFor(out.Events, rd.Done())
+		if b.clean {
+			b.stop = emit(&ev)
 		}
-		out.Events = append(out.Events, ev)
 		return nil
 	})
 	if err != nil {

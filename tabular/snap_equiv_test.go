@@ -93,7 +93,8 @@ func load(t *testing.T, dir string, events []bt.Event, label string) string {
 }
 
 // The three SNAP datasets, converted to CSV here and loaded through a
-// column mapping, give the digests of the built-in loaders.
+// column mapping, whole or streamed, give the digests of the built-in
+// loaders.
 func TestMappingMatchesSNAPLoaders(t *testing.T) {
 	if testing.Short() {
 		t.Skip("loads the three SNAP datasets twice")
@@ -129,6 +130,14 @@ func TestMappingMatchesSNAPLoaders(t *testing.T) {
 			b := load(t, filepath.Join(dir, "b"), et.Events, et.NodeLabel)
 			if a != b {
 				t.Fatalf("digest through the mapping %s, built-in loader %s", b, a)
+			}
+			// Streamed: checked in one pass, written as a second reads it.
+			db := testStore(t, filepath.Join(dir, "c"))
+			if _, err := loadStream(t, db, csv, m); err != nil {
+				t.Fatal(err)
+			}
+			if c := db.Digest(); c != a {
+				t.Fatalf("digest of the streamed load %s, built-in loader %s", c, a)
 			}
 		})
 	}

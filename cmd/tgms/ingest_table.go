@@ -6,7 +6,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"time"
 
@@ -129,35 +128,32 @@ func (t *tableFlags) run(cmd *cobra.Command, store, file, nodeLabel string, noSy
 	if store == "" && !t.dryRun {
 		return usageError{errors.New("--store DIR is required")}
 	}
-	rd, err := tabular.Open(path, m.Format)
-	if err != nil {
-		return asTable(err)
-	}
-	defer rd.Close()
 	opt := tabular.Options{MaxProblems: 1}
 	if t.dryRun {
 		opt.MaxProblems = max(1, t.maxProblems)
 	}
 	w, errw := cmd.OutOrStdout(), cmd.ErrOrStderr()
+	if kind == "events" {
+		return t.runEvents(cmd.Context(), w, errw, store, path, &m, opt, noSync, again)
+	}
+	rd, err := tabular.Open(path, m.Format)
+	if err != nil {
+		return asTable(err)
+	}
+	defer rd.Close()
 	meter := newMeter(errw, "read "+filepath.Base(path), 1000, "‰")
 	opt.Progress = func(done float64, rows int64) { meter.set(int64(done*1000), rows) }
-	start := time.Now()
-	var events *tabular.EventTable
 	var nodes *tabular.NodeTable
 	var changes *tabular.ChangeLog
-	switch kind {
-	case "events":
-		events, err = tabular.ReadEvents(rd, &m, opt)
-	case "nodes":
+	if kind == "nodes" {
 		nodes, err = tabular.ReadNodes(rd, &m, opt)
-	default:
+	} else {
 		changes, err = tabular.ReadChanges(rd, &m, opt)
 	}
 	meter.finish()
 	if err != nil {
 		return asTable(err)
 	}
-	readTime := time.Since(start)
 	if changes != nil && len(changes.Batches) == 0 {
 		return badInput("%s has no changes (only a header): nothing to write", path)
 	}
@@ -172,7 +168,7 @@ func (t *tableFlags) run(cmd *cobra.Command, store, file, nodeLabel string, noSy
 				defer closeDB(db, errw)
 			}
 		}
-		return dryRun(w, db, path, events, nodes, changes)
+		return dryRun(w, db, path, nodes, changes)
 	}
 	db, err := openWith(store, storeOptions(tgms.Options{NoSync: noSync}))
 	if err != nil {
@@ -180,19 +176,6 @@ func (t *tableFlags) run(cmd *cobra.Command, store, file, nodeLabel string, noSy
 	}
 	defer closeDB(db, errw)
 	switch kind {
-	case "events":
-		bar := newMeter(errw, "ingest", int64(len(events.Events)), "events")
-		wstart := time.Now()
-		res, err := ingestInterruptible(cmd.Context(), db, src, again, events.Events, events.NodeLabel, func(done int, _ bt.Time) { bar.set(int64(done), int64(done)) })
-		bar.finish()
-		if errors.Is(err, tgms.ErrRepeatIngest) {
-			return inputError{err}
-		}
-		if err != nil {
-			return asInput(err)
-		}
-		el := time.Since(start)
-		fmt.Fprintf(w, "ingested %d events from %s in %d batches (%.0f events/s: read %s, write %s)\n", res.Events, path, res.Batches, float64(res.Events)/el.Seconds(), readTime.Round(time.Millisecond), time.Since(wstart).Round(time.Millisecond))
 	case "nodes":
 		var batches [][]bt.Op
 		for i := 0; i < len(nodes.Ops); i += tgms.ChunkEvents {
@@ -275,7 +258,7 @@ func asTable(err error) error {
 }
 
 // dryRun prints what a load would write.
-func dryRun(w io.Writer, db *tgms.DB, path string, ev *tabular.EventTable, nodes *tabular.NodeTable, ch *tabular.ChangeLog) error {
+func dryRun(w io.Writer, db *tgms.DB, path string, nodes *tabular.NodeTable, ch *tabular.ChangeLog) error {
 	if ch != nil {
 		dir := ""
 		if db != nil {
@@ -287,40 +270,6 @@ func dryRun(w io.Writer, db *tgms.DB, path string, ev *tabular.EventTable, nodes
 	}
 	fmt.Fprintf(w, "dry run: %s is valid; nothing was written\n", path)
 	switch {
-	case ev != nil:
-		fmt.Fprintf(w, "  %d events in %d batches; nodes they create get label %q\n", len(ev.Events), (len(ev.Events)+tgms.ChunkEvents-1)/tgms.ChunkEvents, ev.NodeLabel)
-		rels := map[string]int{}
-		uids := map[string]bool{}
-		vmin, vmax := bt.Time(-1), bt.Time(-1)
-		intervals := 0
-		for i := range ev.Events {
-			e := &ev.Events[i]
-			rels[e.RelType]++
-			uids[e.Src], uids[e.Dst] = true, true
-			iv := e.Valid()
-			if e.VtE != 0 {
-				intervals++
-			}
-			if vmin < 0 || iv.Start < vmin {
-				vmin = iv.Start
-			}
-			if iv.End < bt.OpenEnd && iv.End > vmax {
-				vmax = iv.End
-			}
-		}
-		fmt.Fprintf(w, "  %d distinct node uids, %d interval facts, valid time %s .. %s\n", len(uids), intervals, bt.FormatRFC3339(max(vmin, 0)), bt.FormatRFC3339(max(vmax, 0)))
-		for _, r := range slices.Sorted(mapKeys(rels)) {
-			fmt.Fprintf(w, "  rel type %-20s %d\n", r, rels[r])
-		}
-		for i := range min(3, len(ev.Events)) {
-			e := &ev.Events[i]
-			fmt.Fprintf(w, "  e.g. %s -[%s]-> %s %s props %s\n", e.Src, e.RelType, e.Dst, e.Valid(), e.Props.JSON())
-		}
-		if db != nil {
-			if err := db.IngestCheck(tgms.Source{Name: path, SHA256: ev.SHA256}); err != nil {
-				fmt.Fprintf(w, "  note: %v\n", err)
-			}
-		}
 	case nodes != nil:
 		uids := map[string]bool{}
 		for _, op := range nodes.Ops {
