@@ -289,9 +289,9 @@ func runDiffSnapshots(c *Call) (map[string]any, error) {
 	// Every added or removed edge needs its eid (the lists are in eid
 	// order); only the rows a page returns are built.
 	type edgeEntry struct {
-		eid string
-		key bt.EdgeKey
-		row map[string]any // props_changed rows only
+		eid    string
+		key    bt.EdgeKey
+		v1, v2 uint32 // props_changed entries: the versions at t1 and t2
 	}
 	entry := func(v uint32) edgeEntry {
 		k := r.EdgeKey(v)
@@ -305,9 +305,7 @@ func runDiffSnapshots(c *Call) (map[string]any, error) {
 			eRemoved = append(eRemoved, entry(v1))
 		case v1 != v2 && r.Props(v1) != r.Props(v2):
 			en := entry(v1)
-			en.row = map[string]any{"kind": "edge", "id": en.eid,
-				"from": map[string]any{"props": r.Props(v1).Map()},
-				"to":   map[string]any{"props": r.Props(v2).Map()}}
+			en.v1, en.v2 = v1, v2
 			eChanged = append(eChanged, en)
 		}
 	}
@@ -334,7 +332,7 @@ func runDiffSnapshots(c *Call) (map[string]any, error) {
 	edgeList := func(xs []edgeEntry) []any {
 		out := make([]any, 0, min(limit, len(xs)))
 		for _, x := range xs[:min(limit, len(xs))] {
-			out = append(out, map[string]any{"eid": x.eid, "src": x.key.Src, "dst": x.key.Dst, "rel_type": x.key.RelType})
+			out = append(out, &diffEdgeRow{eid: x.eid, src: x.key.Src, dst: x.key.Dst, rel: x.key.RelType})
 		}
 		return out
 	}
@@ -343,16 +341,16 @@ func runDiffSnapshots(c *Call) (map[string]any, error) {
 		if len(changed) == limit {
 			break
 		}
-		changed = append(changed, map[string]any{"kind": "node", "id": n.uid,
-			"from": map[string]any{"label": n.from.Label, "props": n.from.Props.Map()},
-			"to":   map[string]any{"label": n.to.Label, "props": n.to.Props.Map()}})
+		changed = append(changed, newDiffChangeRow(&diffChangeRow{node: true, id: n.uid,
+			fromLabel: n.from.Label, toLabel: n.to.Label, from: n.from.Props, to: n.to.Props}))
 	}
 	for _, e := range eChanged {
 		if len(changed) == limit {
 			break
 		}
-		changed = append(changed, e.row)
+		changed = append(changed, newDiffChangeRow(&diffChangeRow{id: e.eid, from: r.Props(e.v1), to: r.Props(e.v2)}))
 	}
+	c.typed = true
 	totals := []int{len(nAdded), len(nRemoved), len(eAdded), len(eRemoved), len(nChanged) + len(eChanged)}
 	return map[string]any{
 		"nodes_added":         uidList(nAdded),
