@@ -51,4 +51,3 @@ func BenchmarkRegistry(b *testing.B) {
 		})
 	}
 }
-
