@@ -191,12 +191,22 @@ func provMap(p *bt.Provenance, all bool) map[string]any {
 // newNodeVersionRow is node version v (id vid) as a typed row, or nil
 // when its bag holds a float (the caller then builds the map row).
 func newNodeVersionRow(v bt.NodeVersion, vid string) *nodeVersionRow {
-	size, floats := canon.TextFootprint(v.Props.JSON())
-	if floats {
+	r, ok := makeNodeVersionRow(v, vid)
+	if !ok {
 		return nil
 	}
-	return &nodeVersionRow{uid: v.UID, vid: vid, label: v.Label, props: v.Props, propsSize: size,
-		vts: v.Valid.Start, vte: v.Valid.End, tts: v.TTs, createdBy: v.CreatedBy}
+	return &r
+}
+
+// makeNodeVersionRow is newNodeVersionRow as a value, and false when the
+// bag holds a float.
+func makeNodeVersionRow(v bt.NodeVersion, vid string) (nodeVersionRow, bool) {
+	size, floats := canon.TextFootprint(v.Props.JSON())
+	if floats {
+		return nodeVersionRow{}, false
+	}
+	return nodeVersionRow{uid: v.UID, vid: vid, label: v.Label, props: v.Props, propsSize: size,
+		vts: v.Valid.Start, vte: v.Valid.End, tts: v.TTs, createdBy: v.CreatedBy}, true
 }
 
 // newEdgeVersionRow is edge version v as a typed row.
