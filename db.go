@@ -676,6 +676,13 @@ func (db *DB) Call(ctx context.Context, op string, args map[string]any) (*ops.En
 	return ops.Execute(ctx, db, op, args)
 }
 
+// CallWith is Call with options (see ops.ExecOptions): a caller that only
+// encodes the envelope (Envelope.Canonical) passes Typed and skips
+// building row maps; the bytes and digests are the same.
+func (db *DB) CallWith(ctx context.Context, op string, args map[string]any, opt ops.ExecOptions) (*ops.Envelope, error) {
+	return ops.ExecuteWith(ctx, db, op, args, opt)
+}
+
 // Card describes the dataset (see engine.Card): its currently believed
 // versions.
 func (db *DB) Card() *engine.Card {

@@ -37,7 +37,11 @@ type DiffAcc struct {
 // entries: node lists by uid, edge lists by eid, props_changed node
 // entries by uid and then edge entries by eid. It is the one rendering of
 // a diff, whichever backend computed it.
-func (d *DiffAcc) Payload(limit int) map[string]any {
+func (d *DiffAcc) Payload(limit int) map[string]any { return d.payload(limit, false) }
+
+// payload is Payload with the list entries as typed rows (typedrow_lists.go)
+// when typed is set; both encode to the same canonical bytes.
+func (d *DiffAcc) payload(limit int, typed bool) map[string]any {
 	slices.Sort(d.NodesAdded)
 	slices.Sort(d.NodesRemoved)
 	slices.SortFunc(d.NodesChanged, func(a, b DiffNodeChange) int { return strings.Compare(a.UID, b.UID) })
@@ -53,12 +57,21 @@ func (d *DiffAcc) Payload(limit int) map[string]any {
 		out := make([]any, 0, min(limit, len(ks)))
 		for _, i := range order[:min(limit, len(ks))] {
 			k := ks[i]
+			if typed {
+				out = append(out, &diffEdgeRow{eid: eids[i], src: k.Src, dst: k.Dst, rel: k.RelType})
+				continue
+			}
 			out = append(out, map[string]any{"eid": eids[i], "src": k.Src, "dst": k.Dst, "rel_type": k.RelType})
 		}
 		return out
 	}
 	changed := make([]any, 0, min(limit, len(d.NodesChanged)+len(d.EdgesChanged)))
 	for _, n := range d.NodesChanged[:min(limit, len(d.NodesChanged))] {
+		if typed {
+			changed = append(changed, newDiffChangeRow(&diffChangeRow{node: true, id: n.UID,
+				fromLabel: n.FromLabel, toLabel: n.ToLabel, from: n.From, to: n.To}))
+			continue
+		}
 		changed = append(changed, map[string]any{"kind": "node", "id": n.UID,
 			"from": map[string]any{"label": n.FromLabel, "props": n.From.Map()},
 			"to":   map[string]any{"label": n.ToLabel, "props": n.To.Map()}})
@@ -66,6 +79,10 @@ func (d *DiffAcc) Payload(limit int) map[string]any {
 	eids, order := byEID(len(d.EdgesChanged), func(i int) bt.EdgeKey { return d.EdgesChanged[i].Key })
 	for _, i := range order[:min(limit-len(changed), len(order))] {
 		e := d.EdgesChanged[i]
+		if typed {
+			changed = append(changed, newDiffChangeRow(&diffChangeRow{id: eids[i], from: e.From, to: e.To}))
+			continue
+		}
 		changed = append(changed, map[string]any{"kind": "edge", "id": eids[i],
 			"from": map[string]any{"props": e.From.Map()},
 			"to":   map[string]any{"props": e.To.Map()}})

@@ -25,11 +25,16 @@ type ExecOptions struct {
 	// with PayloadBytes); 0 means DefaultMemBudget. Over it, the call is
 	// E_LIMIT.
 	MemBudget int64
-	// Typed leaves version rows (entity_history's, snapshot_subgraph's,
-	// co_active's, ...) in the payload as typed values that encode
-	// themselves (canon.Sized) instead of maps: for callers that only
-	// encode the envelope (Envelope.Canonical gives the same bytes). The
-	// default builds the maps.
+	// Typed leaves rows built from the store's columns (entity_history's,
+	// version_history's, snapshot_subgraph's, co_active's pairs,
+	// diff_snapshots' lists, neighborhood_evolution's series) in the
+	// payload as typed values that encode themselves (canon.Sized)
+	// instead of maps, for callers that only encode the envelope
+	// (Envelope.Canonical gives the same bytes): the servers' operator
+	// tools, tgms call and the benchmark's timed runs. The digest and size
+	// are computed from the typed rows either way. The default builds the
+	// maps, for callers that read rows (DB.Call, the executor, whose $ref
+	// paths, evidence verifier and reporter read trace rows as maps).
 	Typed bool
 }
 

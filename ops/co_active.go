@@ -340,7 +340,7 @@ func runCoActive(c *Call) (map[string]any, error) {
 			return strings.Compare(vid(p), vid(q))
 		})
 		for _, b := range match {
-			rows = append(rows, map[string]any{"a": row(a), "b": row(b)})
+			rows = append(rows, &pairRow{row(a), row(b)})
 		}
 	}
 	if rows == nil {

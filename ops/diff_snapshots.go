@@ -199,7 +199,8 @@ func runDiffSnapshots(c *Call) (map[string]any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return d.Payload(c.PageLimit()), nil
+	c.typed = true
+	return d.payload(c.PageLimit(), true), nil
 }
 
 // diffGlobal diffs the whole graph from the versions valid at exactly one

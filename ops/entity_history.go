@@ -53,6 +53,7 @@ func runEntityHistory(c *Call) (map[string]any, error) {
 	// Version ids come from the store's cache, not hashed per read.
 	hist, vids := c.R.NodeHistoryVIDs(id)
 	rows := make([]any, 0, len(hist))
+	typed := make([]nodeVersionRow, 0, len(hist)) // one allocation for the rows
 	var nr nodeRows
 	auth, all := authorities(c), c.Bool("provenance")
 	for i, v := range hist {
@@ -61,9 +62,10 @@ func runEntityHistory(c *Call) (map[string]any, error) {
 		}
 		// A typed row, encoded straight from the version; a bag with a
 		// float (which the digest rounds) keeps the map row.
-		if tr := newNodeVersionRow(v, vids[i]); tr != nil {
+		if tr, ok := makeNodeVersionRow(v, vids[i]); ok {
 			tr.prov = provMap(v.Prov, all)
-			rows = append(rows, tr)
+			typed = append(typed, tr)
+			rows = append(rows, &typed[len(typed)-1])
 			continue
 		}
 		row := nr.row(v, vids[i])

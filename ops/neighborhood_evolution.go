@@ -162,11 +162,14 @@ func (a *neighborhoodAcc[K]) add(other K, self bool, iv bt.Interval) {
 // payload is the operator's payload, neighbours named by uid.
 func (a *neighborhoodAcc[K]) payload(c *Call, uid func(K) string) map[string]any {
 	series := make([]any, a.n)
+	entries := make([]degreeRow, a.n)
 	var deg int64
 	for k := range a.n {
 		deg += a.diff[k]
-		series[k] = map[string]any{"t": a.t1 + k*a.stride, "degree": deg}
+		entries[k] = degreeRow{t: a.t1 + k*a.stride, degree: deg}
+		series[k] = &entries[k]
 	}
+	c.typed = true
 	limit := c.PageLimit()
 	list := func(from, minus map[K]bool) ([]any, int) {
 		var uids []string

@@ -3,7 +3,6 @@ package ops
 import (
 	"slices"
 	"sort"
-	"strings"
 
 	bt "github.com/tgms-go/tgms/bitemporal"
 	"github.com/tgms-go/tgms/engine"
@@ -112,14 +111,6 @@ func versionHistoryRowSchema() *Schema {
 	})
 }
 
-// versionHistoryProps is a version's property object, or null.
-func versionHistoryProps(cache aggProps, p bt.Props) any {
-	if m := cache.get(p); m != nil {
-		return m
-	}
-	return nil
-}
-
 // versionHistoryClosure renders the closing columns of a row as seen at T.
 func versionHistoryClosure(tte bt.Time, closedBy bt.OpKind, T bt.Time) (bt.Time, any, any) {
 	if tte > T {
@@ -177,7 +168,7 @@ func runVersionHistory(c *Call) (map[string]any, error) {
 			}
 		}
 	}
-	var rows []map[string]any
+	var rows []*historyRow
 	var err error
 	if kind == "node" {
 		rows, err = versionHistoryNodes(c, ids, belief)
@@ -187,22 +178,18 @@ func runVersionHistory(c *Call) (map[string]any, error) {
 	if err != nil {
 		return nil, err
 	}
-	slices.SortFunc(rows, func(a, b map[string]any) int {
-		if x, y := a["tt_s"].(int64), b["tt_s"].(int64); x != y {
-			return cmpOrdered(x, y)
-		}
-		return strings.Compare(a["vid"].(string), b["vid"].(string))
-	})
+	slices.SortFunc(rows, compareHistoryRows)
 	var corrections, evolutions int64
 	for _, r := range rows {
-		switch r["change"] {
+		switch r.change {
 		case "correction":
 			corrections++
 		case "evolution":
 			evolutions++
 		}
 	}
-	return map[string]any{"rows": rowsOf(rows), "correction_total": corrections, "evolution_total": evolutions}, nil
+	c.typed = true
+	return map[string]any{"rows": historyRowsAny(rows), "correction_total": corrections, "evolution_total": evolutions}, nil
 }
 
 // closedProv is a row's closing provenance as seen at T: none unless the
@@ -217,12 +204,11 @@ func closedProv(cb any, p *bt.Provenance) *bt.Provenance {
 	return p
 }
 
-func versionHistoryEdges(c *Call, ids []uint32, belief string) ([]map[string]any, error) {
+func versionHistoryEdges(c *Call, ids []uint32, belief string) ([]*historyRow, error) {
 	T := c.R.AsOf()
 	auth, allProv := authorities(c), c.Bool("provenance")
 	w := c.Window("window")
 	want := c.Str("change")
-	props := aggProps{}
 	var rels map[string]bool
 	if c.Has("rel_types") {
 		rels = map[string]bool{}
@@ -243,7 +229,7 @@ func versionHistoryEdges(c *Call, ids []uint32, belief string) ([]map[string]any
 	// the version id: the rows written at or before T are a prefix.
 	n := st.NumEdgeVersions()
 	end := sort.Search(n, func(v int) bool { return st.Edge(uint32(v)).TTs > T })
-	var rows []map[string]any
+	var rows []*historyRow
 	for v := range uint32(end) {
 		if v&1023 == 0 {
 			if err := c.Work(1024); err != nil {
@@ -269,13 +255,9 @@ func versionHistoryEdges(c *Call, ids []uint32, belief string) ([]map[string]any
 		if hasEID && eid != wantEID {
 			continue
 		}
-		row := map[string]any{
-			"vid": engine.VID(eid, e.TTs, e.Valid.Start), "eid": eid,
-			"src": e.Key.Src, "dst": e.Key.Dst, "rel_type": e.Key.RelType, "disc": e.Key.Disc,
-			"vt_s": e.Valid.Start, "vt_e": e.Valid.End, "tt_s": e.TTs, "tt_e": tte,
-			"created_by": e.CreatedBy.String(), "closed_by": cb, "change": change, "props": versionHistoryProps(props, e.Props),
-		}
-		putProvenance(row, e.Prov, closedProv(cb, e.ClosedProv), allProv)
+		row := newHistoryRow(engine.VID(eid, e.TTs, e.Valid.Start), e.Valid, e.TTs, tte, e.CreatedBy, cb, change, e.Props)
+		row.edge, row.eid, row.src, row.dst, row.rel, row.disc = true, eid, e.Key.Src, e.Key.Dst, e.Key.RelType, e.Key.Disc
+		row.provenance(e.Prov, closedProv(cb, e.ClosedProv), allProv)
 		rows = append(rows, row)
 	}
 	return rows, nil
@@ -316,12 +298,11 @@ func versionHistoryPins(c *Call, T bt.Time) ([]bt.Time, error) {
 	return pins, nil
 }
 
-func versionHistoryNodes(c *Call, ids []uint32, belief string) ([]map[string]any, error) {
+func versionHistoryNodes(c *Call, ids []uint32, belief string) ([]*historyRow, error) {
 	T := c.R.AsOf()
 	auth, allProv := authorities(c), c.Bool("provenance")
 	w := c.Window("window")
 	want := c.Str("change")
-	props := aggProps{}
 	if ids == nil {
 		for id := range uint32(c.R.NumNodes()) {
 			if c.R.Known(id) {
@@ -339,7 +320,7 @@ func versionHistoryNodes(c *Call, ids []uint32, belief string) ([]map[string]any
 	type key struct {
 		tts, vts bt.Time
 	}
-	var rows []map[string]any
+	var rows []*historyRow
 	st := c.R
 	for _, id := range ids {
 		seen := map[key]bool{}
@@ -361,12 +342,9 @@ func versionHistoryNodes(c *Call, ids []uint32, belief string) ([]map[string]any
 				if !versionHistoryKeep(belief, want, change) || !auth.keeps(nv.Prov) {
 					continue
 				}
-				row := map[string]any{
-					"vid": vids[i], "uid": nv.UID, "label": nv.Label,
-					"vt_s": nv.Valid.Start, "vt_e": nv.Valid.End, "tt_s": nv.TTs, "tt_e": tte,
-					"created_by": nv.CreatedBy.String(), "closed_by": cb, "change": change, "props": versionHistoryProps(props, nv.Props),
-				}
-				putProvenance(row, nv.Prov, closedProv(cb, nv.ClosedProv), allProv)
+				row := newHistoryRow(vids[i], nv.Valid, nv.TTs, tte, nv.CreatedBy, cb, change, nv.Props)
+				row.uid, row.label = nv.UID, nv.Label
+				row.provenance(nv.Prov, closedProv(cb, nv.ClosedProv), allProv)
 				rows = append(rows, row)
 			}
 		}

@@ -2,6 +2,7 @@ package ops
 
 import (
 	"errors"
+	"strconv"
 	"unicode/utf8"
 
 	bt "github.com/tgms-go/tgms/bitemporal"
@@ -50,9 +51,7 @@ func (r *nodeVersionRow) AppendCanonical(b []byte) ([]byte, error) {
 			return b, err
 		}
 	}
-	b = append(b, `,"tt_e":`...)
-	b = canon.AppendInt(b, bt.OpenEnd)
-	b = append(b, `,"tt_s":`...)
+	b = append(b, openTTe...)
 	b = canon.AppendInt(b, r.tts)
 	b = append(b, `,"uid":`...)
 	b = appendText(b, r.uid, &err)
@@ -139,6 +138,32 @@ func (r *edgeVersionRow) Map() map[string]any {
 	return m
 }
 
+// pairRow is a co_active row: {"a": edge row, "b": edge row}.
+type pairRow struct{ a, b *edgeVersionRow }
+
+// AppendCanonical appends the pair's canonical JSON.
+func (p *pairRow) AppendCanonical(b []byte) ([]byte, error) {
+	b = append(b, `{"a":`...)
+	b, err := p.a.AppendCanonical(b)
+	if err != nil {
+		return b, err
+	}
+	b = append(b, `,"b":`...)
+	if b, err = p.b.AppendCanonical(b); err != nil {
+		return b, err
+	}
+	return append(b, '}'), nil
+}
+
+// Footprint is canon.Footprint of the pair's map form.
+func (p *pairRow) Footprint() int64 {
+	return 48 + 2*(16+1) + p.a.Footprint() + p.b.Footprint()
+}
+
+// Map is the pair as a map of its two typed rows (plainRows turns them
+// into maps too).
+func (p *pairRow) Map() map[string]any { return map[string]any{"a": p.a, "b": p.b} }
+
 // appendText appends s as a canonical JSON string, or fails as Marshal
 // would when s is not UTF-8.
 func appendText(b []byte, s string, err *error) []byte {
@@ -166,12 +191,22 @@ func provMap(p *bt.Provenance, all bool) map[string]any {
 // newNodeVersionRow is node version v (id vid) as a typed row, or nil
 // when its bag holds a float (the caller then builds the map row).
 func newNodeVersionRow(v bt.NodeVersion, vid string) *nodeVersionRow {
-	size, floats := canon.TextFootprint(v.Props.JSON())
-	if floats {
+	r, ok := makeNodeVersionRow(v, vid)
+	if !ok {
 		return nil
 	}
-	return &nodeVersionRow{uid: v.UID, vid: vid, label: v.Label, props: v.Props, propsSize: size,
-		vts: v.Valid.Start, vte: v.Valid.End, tts: v.TTs, createdBy: v.CreatedBy}
+	return &r
+}
+
+// makeNodeVersionRow is newNodeVersionRow as a value, and false when the
+// bag holds a float.
+func makeNodeVersionRow(v bt.NodeVersion, vid string) (nodeVersionRow, bool) {
+	size, floats := canon.TextFootprint(v.Props.JSON())
+	if floats {
+		return nodeVersionRow{}, false
+	}
+	return nodeVersionRow{uid: v.UID, vid: vid, label: v.Label, props: v.Props, propsSize: size,
+		vts: v.Valid.Start, vte: v.Valid.End, tts: v.TTs, createdBy: v.CreatedBy}, true
 }
 
 // newEdgeVersionRow is edge version v as a typed row.
@@ -182,14 +217,22 @@ func newEdgeVersionRow(r Reader, v uint32) *edgeVersionRow {
 		vts: iv.Start, vte: iv.End}
 }
 
+// typedRow is a row that encodes itself (canon.Sized) and has a map form.
+type typedRow interface {
+	canon.Sized
+	Map() map[string]any
+}
+
+// openTTe is the tt_e member of a pinned read's node row (2^62) and the
+// start of the next, written once.
+var openTTe = `,"tt_e":` + strconv.FormatInt(bt.OpenEnd, 10) + `,"tt_s":`
+
 // rowMap is a row, map or typed, as a map (row keys read it).
 func rowMap(row any) map[string]any {
 	switch x := row.(type) {
 	case map[string]any:
 		return x
-	case *nodeVersionRow:
-		return x.Map()
-	case *edgeVersionRow:
+	case typedRow:
 		return x.Map()
 	}
 	return nil
@@ -203,11 +246,16 @@ func plainRows(payload map[string]any) {
 	var walk func(v any) any
 	walk = func(v any) any {
 		switch x := v.(type) {
-		case *nodeVersionRow, *edgeVersionRow:
+		case typedRow:
 			m, ok := seen[x]
 			if !ok {
-				m = rowMap(x)
+				m = x.Map()
 				seen[x] = m
+				for k, e := range m {
+					if _, ok := e.(typedRow); ok { // a pair row's members are rows
+						m[k] = walk(e)
+					}
+				}
 			}
 			return m
 		case []any:
@@ -217,7 +265,7 @@ func plainRows(payload map[string]any) {
 		case map[string]any:
 			for k, e := range x {
 				switch e.(type) {
-				case *nodeVersionRow, *edgeVersionRow, []any, map[string]any:
+				case typedRow, []any, map[string]any:
 					x[k] = walk(e)
 				}
 			}

@@ -75,7 +75,7 @@ func Compare(ctx context.Context, db *tgms.DB, qs []bench.Query, systems []*Syst
 	for _, q := range qs {
 		row := Row{ID: q.ID, Op: q.Op, Peers: map[string]Cell{}}
 		pq, ok := queries[q.ID]
-		full, err := nativeFull(ctx, db, q)
+		full, err := nativeFull(ctx, db, q, ops.ExecOptions{})
 		if err != nil {
 			row.Native = Cell{Status: "error", Error: err.Error()}
 			out = append(out, row)
@@ -90,12 +90,15 @@ func Compare(ctx context.Context, db *tgms.DB, qs []bench.Query, systems []*Syst
 		}
 		a := args{m: q.Args, tt: tt}
 		// The native side is timed producing the whole answer the SQL
-		// returns (every page), not the first page of it.
+		// returns (every page), not the first page of it, with its
+		// envelope and digest; its rows stay typed (they encode
+		// themselves), as a server replying to the call keeps them.
+		typed := ops.ExecOptions{Typed: true}
 		nativeStart := time.Now()
-		if _, err := nativeFull(ctx, db, q); err != nil {
+		if _, err := nativeFull(ctx, db, q, typed); err != nil {
 			return nil, fmt.Errorf("%s on native: %w", q.ID, err)
 		}
-		timed := []timedRun{{name: "native", run: func() error { _, err := nativeFull(ctx, db, q); return err }, took: time.Since(nativeStart)}}
+		timed := []timedRun{{name: "native", run: func() error { _, err := nativeFull(ctx, db, q, typed); return err }, took: time.Since(nativeStart)}}
 		for _, s := range systems {
 			c := Cell{Status: "unsupported"}
 			checked := time.Now()
@@ -217,17 +220,17 @@ func checkPeer(ctx context.Context, s *System, pq peerQuery, a args, want []stri
 	return Cell{Status: "ok", Lines: len(got)}
 }
 
-// nativeFull runs q and returns its complete payload: a paged operator
-// is read page by page (10,000 rows a page) unless the query fixes its
-// own limit, and capped lists get the largest limit.
-func nativeFull(ctx context.Context, db *tgms.DB, q bench.Query) (map[string]any, error) {
+// nativeFull runs q with opt and returns its complete payload: a paged
+// operator is read page by page (10,000 rows a page) unless the query
+// fixes its own limit, and capped lists get the largest limit.
+func nativeFull(ctx context.Context, db *tgms.DB, q bench.Query, opt ops.ExecOptions) (map[string]any, error) {
 	spec, _ := ops.Lookup(q.Op)
 	a := maps.Clone(q.Args)
 	_, fixed := a["limit"]
 	if _, has := spec.Args.Properties["limit"]; has && !fixed {
 		a["limit"] = int64(10_000)
 	}
-	env, err := db.Call(ctx, q.Op, a)
+	env, err := db.CallWith(ctx, q.Op, a, opt)
 	if err != nil {
 		return nil, err
 	}
@@ -238,7 +241,7 @@ func nativeFull(ctx context.Context, db *tgms.DB, q bench.Query) (map[string]any
 	rows, _ := p["rows"].([]any)
 	for cur, _ := p["cursor"].(string); cur != ""; cur, _ = p["cursor"].(string) {
 		a["cursor"] = cur
-		env, err := db.Call(ctx, q.Op, a)
+		env, err := db.CallWith(ctx, q.Op, a, opt)
 		if err != nil {
 			return nil, err
 		}

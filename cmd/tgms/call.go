@@ -66,7 +66,7 @@ same envelope and result digest, for the operators that have a SQL form
 			defer closeDB(db, cmd.ErrOrStderr())
 			ctx, cancel := context.WithTimeout(cmd.Context(), timeout)
 			defer cancel()
-			env, err := db.Call(ctx, args[0], raw)
+			env, err := db.CallWith(ctx, args[0], raw, ops.ExecOptions{Typed: true})
 			if err != nil {
 				var oe *ops.Error
 				if errors.As(err, &oe) {

@@ -54,7 +54,7 @@ func pgCall(cmd *cobra.Command, store, eng, op string, raw map[string]any, timeo
 	}
 	ctx, cancel := context.WithTimeout(cmd.Context(), timeout)
 	defer cancel()
-	env, err := ops.ExecuteOn(ctx, b, op, raw, ops.ExecOptions{})
+	env, err := ops.ExecuteOn(ctx, b, op, raw, ops.ExecOptions{Typed: true})
 	return printEnvelope(cmd, env, err)
 }
 

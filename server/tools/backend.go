@@ -38,7 +38,7 @@ func backendCatalog(all []*Tool, have []string) []*Tool {
 
 // callBackend is an operator tool's call through the backend.
 func (s *Service) callBackend(ctx context.Context, name string, args map[string]any) (any, *Failure) {
-	env, err := ops.ExecuteOn(ctx, s.backend, name, args, ops.ExecOptions{})
+	env, err := ops.ExecuteOn(ctx, s.backend, name, args, ops.ExecOptions{Typed: true})
 	if err != nil {
 		return nil, fromOpError(name, err)
 	}

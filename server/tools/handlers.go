@@ -108,7 +108,8 @@ func callOperator(ctx context.Context, s *Service, name string, args map[string]
 	if s.backend != nil {
 		return s.callBackend(ctx, name, args)
 	}
-	env, err := ops.Execute(ctx, s.store, name, args)
+	// The reply is only encoded: version rows stay typed.
+	env, err := ops.ExecuteWith(ctx, s.store, name, args, ops.ExecOptions{Typed: true})
 	if err != nil {
 		return nil, fromOpError(name, err)
 	}
