@@ -205,7 +205,15 @@ func (p *parquetReader) fill() error {
 	return nil
 }
 
-func (p *parquetReader) fillCol(c, w int) error {
+// fillCol decodes w rows of column c. The Parquet decoder can panic on a
+// damaged page (a level count past the page's end); that is a damaged
+// input, reported like any other unreadable page.
+func (p *parquetReader) fillCol(c, w int) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("column %q: a page cannot be decoded (%v)", p.cols[c], r)
+		}
+	}()
 	col := &p.win[c]
 	col.null, col.ints, col.flts = col.null[:0], col.ints[:0], col.flts[:0]
 	col.data, col.offs = col.data[:0], append(col.offs[:0], 0)
