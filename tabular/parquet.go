@@ -205,22 +205,15 @@ func (p *parquetReader) fill() error {
 	return nil
 }
 
-// fillCol decodes w rows of column c. The Parquet decoder can panic on a
-// damaged page (a level count past the page's end); that is a damaged
-// input, reported like any other unreadable page.
-func (p *parquetReader) fillCol(c, w int) (err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			err = fmt.Errorf("column %q: a page cannot be decoded (%v)", p.cols[c], r)
-		}
-	}()
+// fillCol decodes w rows of column c.
+func (p *parquetReader) fillCol(c, w int) error {
 	col := &p.win[c]
 	col.null, col.ints, col.flts = col.null[:0], col.ints[:0], col.flts[:0]
 	col.data, col.offs = col.data[:0], append(col.offs[:0], 0)
 	col.badK = -1
 	for got := 0; got < w; {
 		if p.vrs[c] == nil {
-			pg, err := p.pages[c].ReadPage()
+			pg, err := p.readPage(c)
 			if err == io.EOF {
 				return fmt.Errorf("column %q ends after %d of the group's rows", p.cols[c], p.row+int64(got))
 			}
@@ -244,6 +237,20 @@ func (p *parquetReader) fillCol(c, w int) (err error) {
 		}
 	}
 	return nil
+}
+
+// readPage reads column c's next page. The Parquet decoder panics on
+// some damaged pages (a level count past the page's end); that is a
+// damaged input, reported like any other unreadable page. Only the
+// library call is guarded: a panic in this package's own code still
+// crashes (and fails the fuzz targets).
+func (p *parquetReader) readPage(c int) (pg parquet.Page, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("column %q: a page cannot be decoded (%v)", p.cols[c], r)
+		}
+	}()
+	return p.pages[c].ReadPage()
 }
 
 // add appends one value; k is its row in the window.
