@@ -1,10 +1,9 @@
 package reader
 
 // A node uid names exactly one node, so a word that only describes it
-// cannot restrict what is counted or found: "the escrow desk n2125",
-// "flagged account n3759", "the external auditor (node n1005)", "n168
-// (the shared secretariat mailbox)", "n987 (which I gather is a
-// distribution list)". Such words are ignored and listed in the reading.
+// cannot restrict what is counted or found: "the payroll office n41",
+// "suspended user n77", "the outside counsel (node n302)", "n19 (the
+// team's help-desk inbox)", "n8 (which I believe is a bot)". Such words are ignored and listed in the reading.
 // A description is recognised only where it can describe nothing but the
 // node: a run of unknown words (and node nouns) right before it whose
 // left edge is a determiner, a preposition, punctuation, the start of the
@@ -107,7 +106,7 @@ func (x *extractor) describeBefore(k int) {
 	end := k - 1
 	paren := false
 	if x.tok(end).kind == tWord && concept(x.tok(end).low) == cNodeNoun && x.tok(end-1).text == "(" && x.tok(k+1).text == ")" {
-		end, paren = end-2, true // "the external auditor (node n1005)"
+		end, paren = end-2, true // "the outside counsel (node n302)"
 	} else if x.tok(end).text == "," {
 		end--
 	}
@@ -126,7 +125,7 @@ func (x *extractor) describeBefore(k int) {
 		return
 	}
 	// After "did", the node must be the subject of the verb that follows
-	// it ("did flagged sock n3759 send"); "did unfollow n5" makes the
+	// it ("did suspended user n77 send"); "did unfollow n5" makes the
 	// unknown word the verb.
 	if j >= 0 && (x.toks[j].low == "did" || x.toks[j].low == "does" || x.toks[j].low == "do") && !verbConcept[concept(x.tok(k+1).low)] {
 		return

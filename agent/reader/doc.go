@@ -65,9 +65,9 @@
 //     the latest belief), and "single" right before the period a
 //     busiest-period question asks for ("which single day"). By position: words
 //     that only describe a named node, since a uid names one node and a
-//     modifier of it restricts nothing (describe.go: "the escrow desk
-//     n2125", "flagged account n3759", "the auditor (node n1005)", "n168
-//     (the shared mailbox)", but not "unanswered n5 messages", where the
+//     modifier of it restricts nothing (describe.go: "the payroll office
+//     n41", "suspended user n77", "the counsel (node n302)", "n19
+//     (the help-desk inbox)", but not "unanswered n5 messages", where the
 //     node modifies a noun); a number or noun that restates a size the
 //     question fixes (restate.go: "the three corners" of a triangle, "the
 //     two parties" of a ping-pong exchange, "between the two" of two
@@ -223,7 +223,7 @@
 // time", "in Lisbon time (UTC+1)"): a city naming one zone of the IANA
 // database (embedded) reads as that zone's offset on those days, which
 // must be one offset for the whole period and agree with an offset or a
-// summer-time remark written beside it ("no summer time in January").
+// summer-time remark written beside it ("no daylight saving in March").
 // "by P" is refused (before P starts, or by its end?), while
 // "the end of P" (or "the close of P") only ends a range ("until", "before",
 // "by", "up to"): the instant P ends; "at the end of P" is refused (P's

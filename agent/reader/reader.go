@@ -221,7 +221,7 @@ func (x *extractor) concepts() error {
 			if c == cEvent && !genericEvent[stem(t.low)] {
 				x.mark(cEventKind, i)
 			}
-			// "did n3744 rate …", "n5 emails …": an event word right after
+			// "did n51 rate …", "n5 emails …": an event word right after
 			// a node is its verb.
 			if (c == cEvent && !genericEvent[stem(t.low)] || t.low == "rate" || t.low == "rates") && x.nodeAt(i-1) && !strings.ContainsAny(x.toks[i-1].text, "'’") {
 				x.mark(cSend, i)

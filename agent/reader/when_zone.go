@@ -12,7 +12,7 @@ import (
 // database when it names exactly one zone there; the period is read at
 // that zone's offset, which must be one offset for the whole period. An
 // offset written beside the city must be the zone's own on those days,
-// and so must a remark on summer time ("no summer time in January");
+// and so must a remark on summer time ("no daylight saving in March");
 // either disagreeing is refused, naming both.
 
 // zoneRegions are the IANA areas a city's zone is looked up in.
@@ -45,7 +45,7 @@ func offsetAt(loc *time.Location, t int64) int64 {
 }
 
 // namedZone reads ", Tokyo time", "in Brussels time", with an optional
-// "(UTC+9)" or "(this is UTC+1, no summer time in January)" after it, at
+// "(UTC+8)" or "(that is UTC+2, no daylight saving in March)" after it, at
 // j, right after a period [s, e) written in that zone's wall time. It
 // returns the offset (µs east of UTC) and the index after the words.
 func (p *timeParser) namedZone(j int, s, e int64) (int64, int, bool, error) {
@@ -105,8 +105,8 @@ func (p *timeParser) namedZone(j int, s, e int64) (int64, int, bool, error) {
 	return o1, m, true, nil
 }
 
-// zoneRemark reads "(UTC+9)", "(this is UTC+1)", "(UTC+1, no summer time
-// in January)" at j: the offset written (nil if none), the summer-time
+// zoneRemark reads "(UTC+8)", "(that is UTC+2)", "(UTC+2, no daylight saving
+// in March)" at j: the offset written (nil if none), the summer-time
 // remark ("" if none) and the index after the parenthesis.
 func (p *timeParser) zoneRemark(j int) (off *int64, summer string, end int, ok bool) {
 	if p.tok(j).text != "(" {
