@@ -142,6 +142,18 @@
 //     the second batch was written") describes a time the question
 //     writes, and restricts nothing, as a description of a named node.
 //
+// Scenes. A declarative sentence before the question that places the
+// question's node at an instant ("n5 posted a notice at 09:00 UTC on 3
+// May 2004.") gives the instant the question points back at ("at that
+// instant", "at each of those two instants"), and its other words, which
+// only describe what the node did then, are ignored and listed (scene.go).
+// It is refused when it names another node or the question names
+// another, when it writes a period or a number of times other than the
+// question points at, when a word could move or bound its time (a
+// number, a unit, "after", "around", a negation), and when a plural
+// pronoun in the question ("which of them") may point at what it
+// describes rather than at its time.
+//
 // Event words that name one kind of event ("messages", "ratings", a
 // relation type) mean the store's only relation; on a store with several
 // they are refused as ambiguous, while "edges", "events" and
@@ -168,7 +180,9 @@
 // first week of June 2004" is June 1–7, "the last week of …" the last
 // seven days, "the week of May 3, 2004" seven days from then, "2004-W23"
 // and "week 23 of 2004" ISO weeks); quarters ("Q3 2004", "2004-Q3", "the
-// third quarter of 2004"); years after a preposition ("in 2004"). A date
+// third quarter of 2004"); years after a preposition ("in 2004") or a
+// verb directing attention to them ("taking 2004 day by day", not
+// "taking 2000 ms"). A date
 // followed by "(microseconds)" is pinned to that exact instant, which must
 // lie inside the written date.
 //

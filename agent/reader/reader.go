@@ -53,6 +53,9 @@ func prepare(text string, env Env) (*extractor, error) {
 		}
 		return nil, &Refusal{Problem: err.Error(), Missing: []string{"time"}}
 	}
+	if err := x.scene(); err != nil {
+		return nil, err
+	}
 	if err := x.partOfDayWords(); err != nil {
 		return nil, err
 	}

@@ -67,6 +67,12 @@ var yearPreps = map[string]bool{"in": true, "during": true, "throughout": true, 
 	"till": true, "from": true, "to": true, "through": true, "thru": true, "between": true, "and": true, "of": true, "before": true,
 	"after": true, "by": true, "year": true, "whole": true, "all": true, "calendar": true, "within": true, "across": true, "on": true}
 
+// yearAttention are verbs that direct attention to a period: a year
+// right after one is the period looked at ("taking 2004 week by week"),
+// unless a unit follows it ("taking 2000 ms" is a duration; "2004 day by
+// day" is not).
+var yearAttention = map[string]bool{"taking": true, "considering": true}
+
 // timeParser reads time expressions out of a token list; the store's
 // valid-time extent [lo, hi) fills in a missing year when exactly one fits.
 type timeParser struct {
@@ -258,7 +264,7 @@ func (p *timeParser) core(i int) (when, bool, error) {
 			if q := p.tok(i + 1); q.kind == tQuarter && len(q.low) == 2 {
 				return p.quarter(i, y, int(q.low[1]-'0'), i+2)
 			}
-			if yearPreps[p.tok(i-1).low] || p.tok(i+1).text == ".." || p.tok(i-1).text == ".." || p.standaloneYear(i) {
+			if yearPreps[p.tok(i-1).low] || yearAttention[p.tok(i-1).low] && (unitUS[p.tok(i+1).low] == 0 || p.tok(i+2).low == "by") || p.tok(i+1).text == ".." || p.tok(i-1).text == ".." || p.standaloneYear(i) {
 				return mk(utc(y, 1, 1), utc(y+1, 1, 1), PrecYear, i+1)
 			}
 			return when{}, false, nil

@@ -1,0 +1,70 @@
+package reader_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/tgms-go/tgms/agent/reader"
+)
+
+// A sentence before the question that places the question's node at an
+// instant gives the instant the question points back at; its other words
+// only describe what happened then and are listed as ignored. A scene
+// naming another node, moving its time, writing a period, or a question
+// whose words may point at what the scene describes is refused.
+func TestSceneSentence(t *testing.T) {
+	cases := []struct {
+		q       string
+		intent  string
+		at      []int64
+		ignored string
+	}{
+		{"n5 dashed off a memo at 09:00 UTC on 3 May 2004. Which nodes was it in contact with at that instant?",
+			"neighbours-at", []int64{us("2004-05-03T09:00:00Z")}, "dashed off a memo at"},
+		{"At 16:45:10 on 12 June 2004 the registry desk, n31, broadcast a notice; how many nodes was n31 in touch with at that exact second?",
+			"neighbour-count-at", []int64{us("2004-06-12T16:45:10Z")}, "broadcast a notice"},
+		{"n5 seems to have posted a bulletin at 10:15 UTC on 4 May 2004. How many neighbours did n5 have at that very moment?",
+			"neighbour-count-at", []int64{us("2004-05-04T10:15:00Z")}, "posted a bulletin at"},
+	}
+	for _, c := range cases {
+		r, err := reader.Read(c.q, collegeEnv)
+		if err != nil {
+			t.Errorf("%q: %v", c.q, err)
+			continue
+		}
+		if r.Intent != c.intent || len(r.Instants) != len(c.at) {
+			t.Errorf("%q: read as %s", c.q, r.Line())
+			continue
+		}
+		for k, at := range c.at {
+			if r.Instants[k].T != at {
+				t.Errorf("%q: instant %d is %s, want %s", c.q, k, reader.FormatTime(r.Instants[k].T), reader.FormatTime(at))
+			}
+		}
+		if !strings.Contains(strings.Join(r.Ignored, "|"), c.ignored) {
+			t.Errorf("%q: ignored %q, want %q listed", c.q, r.Ignored, c.ignored)
+		}
+	}
+	for _, q := range []string{
+		// Another node in the scene.
+		"n5 sent a memo to n7 at 09:00 UTC on 3 May 2004. Who were n5's contacts at that instant?",
+		// The question is about another node.
+		"n5 sent a memo at 09:00 UTC on 3 May 2004. Who were n8's contacts at that instant?",
+		// A relation or a number moves the time.
+		"n5 sent a memo two hours after 09:00 UTC on 3 May 2004. Who were its contacts at that instant?",
+		"n5 sent a memo just before 09:00 UTC on 3 May 2004. Who were its contacts at that instant?",
+		"n5 sent a memo at around 09:00 UTC on 3 May 2004. Who was it in contact with at that instant?",
+		"n5 sent 3 memos at 09:00 UTC on 3 May 2004. How many neighbours did it have at that moment?",
+		// A period is no instant; two times are not "that instant".
+		"n5 sent a memo on 3 May 2004. Who were its contacts at that instant?",
+		"n5 sent a memo at 09:00 UTC on 3 May 2004 and another at 11:30 UTC on 4 May 2004. How many neighbours did it have at that moment?",
+		// "them" may be what the memo went to.
+		"n5 sent a memo to the deans at 09:00 UTC on 3 May 2004. Which of them were its neighbours at that instant?",
+		// Nothing points back: the scene's words are read, and unknown.
+		"n5 sent a memo at 09:00 UTC on 3 May 2004. Who were its contacts then?",
+	} {
+		if r, err := reader.Read(q, collegeEnv); err == nil {
+			t.Errorf("%q: read as %s, want a refusal", q, r.Line())
+		}
+	}
+}
