@@ -94,8 +94,9 @@ func TestCountingRefusals(t *testing.T) {
 		{"How many bursts were there in calendar month buckets in 2004?", ""},
 		// A node's bursts are its sent and received events together.
 		{"How many bursts did n33's sent messages have in daily buckets in June 2004?", "sends and receives"},
-		// "1970 day by day": no duration of 1970 days.
-		{"Taking 2004 day by day, how many bursts were there?", ""},
+		// "2004 day by day": no duration of 2004 days (after "taking" the
+		// year is the window, TestYearAfterAttentionVerb).
+		{"Counting 2004 day by day, how many bursts were there?", ""},
 		// "how much is it" asks for the value of a measure, and a count of
 		// messages is none.
 		{"The messages in May 2004, how much is it?", ""},

@@ -381,7 +381,12 @@
 // calendar month?). Other buckets are of a fixed width counted from the
 // window start, and a burst test needs one. "day by day", "hour by hour"
 // and "by the day" (ending a clause or before a window) are buckets of
-// that unit; "by the day after D" is a deadline. Naming the store's
+// that unit; "by the day after D" is a deadline. A clause opened by
+// "when" or "if" and a subject with a verb of counting ("…, when we use
+// weekly buckets", "if you take 10-day buckets") says which buckets are
+// meant: it is the bucket slot, neither a question nor a condition
+// (bucket_frame.go), unless it holds a node, a word no slot reads, or a
+// time other than the start of a window the question ends elsewhere. Naming the store's
 // default burst test ("by the standard z-score test") restates it, and a
 // verb of arriving right after a burst noun ("when did the first burst
 // hit") is the burst happening. "how much is it" after a measure asks

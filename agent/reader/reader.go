@@ -56,6 +56,7 @@ func prepare(text string, env Env) (*extractor, error) {
 	if err := x.scene(); err != nil {
 		return nil, err
 	}
+	x.bucketFrame()
 	if err := x.partOfDayWords(); err != nil {
 		return nil, err
 	}

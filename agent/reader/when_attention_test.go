@@ -30,3 +30,16 @@ func TestYearAfterAttentionVerb(t *testing.T) {
 		}
 	}
 }
+
+// "Taking 2004 day by day": the year is the window and the buckets are
+// days, not a duration of 2004 days.
+func TestTakingYearDayByDay(t *testing.T) {
+	env := Env{VtMin: utc(2004, 4, 15), VtMax: utc(2004, 10, 27)}
+	r, err := Read("Taking 2004 day by day, how many bursts were there?", env)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Window == nil || r.Window.Start != utc(2004, 1, 1) || r.Window.End != utc(2005, 1, 1) || r.Bucket == nil || r.Bucket.Micros != usDay {
+		t.Fatalf("read as %s, want 2004 in daily buckets", r.Line())
+	}
+}
