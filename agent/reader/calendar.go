@@ -111,7 +111,18 @@ func (p *timeParser) slashByWeekday(i, k int, wd time.Weekday) (when, bool, erro
 		}
 	}
 	if len(fit) != 1 {
-		return when{i: i, j: k + 1}, true, &dateErr{p.span(i, k+1), fmt.Sprintf("neither or both readings of %s fall on a %s", p.tok(k).text, wd)}
+		var days []string
+		for _, md := range [][2]int{{b, a}, {a, b}} {
+			if validDay(y, md[1], md[0]) {
+				t := time.Date(y, time.Month(md[1]), md[0], 0, 0, 0, 0, time.UTC)
+				days = append(days, fmt.Sprintf("%s is a %s", dayMonthText(md[0], md[1], y), t.Weekday()))
+			}
+		}
+		what := "none of the readings of %s fall"
+		if len(fit) > 1 {
+			what = "both readings of %s fall"
+		}
+		return when{i: i, j: k + 1}, true, &dateErr{p.span(i, k+1), fmt.Sprintf(what+" on a %s (%s)", p.tok(k).text, wd, strings.Join(days, ", "))}
 	}
 	w, ok, err := p.withClock(i, fit[0], k+1)
 	return w, ok, err
@@ -364,12 +375,13 @@ const (
 )
 
 // slashOrder is the order in which this question writes slashed dates,
-// settled by one whose day exceeds 12 ("26/08/1970" is day first): a
-// writer keeps one convention within a question. It is unknown when no
-// slashed date settles it or when two settle it differently. by says
-// what settled it.
-func (p *timeParser) slashOrder() (int, string) {
-	order, by := orderUnknown, ""
+// settled by one whose day exceeds 12 ("26/08/1970" is day first), by a
+// weekday written with one, or by a belief date with one possible
+// reading (lateOrderOf): a writer keeps one convention within a
+// question. It is unknown when no slashed date settles it; conflict
+// names the two that settle it differently. by says what settled it.
+func (p *timeParser) slashOrder() (order int, by, conflict string) {
+	order = orderUnknown
 	for k, t := range p.toks {
 		if t.kind != tSlash {
 			continue
@@ -388,16 +400,27 @@ func (p *timeParser) slashOrder() (int, string) {
 			o = monthFirst
 		default:
 			o, why = p.orderByWeekday(k, parts), "the weekday written with "+t.text+" says"
+			if o == orderUnknown {
+				o, why = p.lateOrderOf(parts), t.text+" can only be a belief time, in one order"
+			}
 		}
 		switch {
 		case o == orderUnknown:
 		case order == orderUnknown:
 			order, by = o, why
 		case order != o:
-			return orderUnknown, ""
+			return orderUnknown, "", fmt.Sprintf("the question writes slashed dates in both orders (%s, but %s)", orderText(order, by), orderText(o, why))
 		}
 	}
-	return order, by
+	return order, by, ""
+}
+
+// orderText says an order and what settled it.
+func orderText(o int, by string) string {
+	if o == dayFirst {
+		return "day first as " + by
+	}
+	return "month first as " + by
 }
 
 // centuryOf is the one year ending in yy (0–99) that overlaps the store's

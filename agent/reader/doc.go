@@ -271,7 +271,14 @@
 // with it, "Mon 8/5/13") or of the question's own writing (a slashed
 // date whose day exceeds 12 settles the others) or of the store (a
 // belief date whose one reading is a day before the store's first
-// transaction, when it believed nothing); a restatement beside it
+// transaction, when it believed nothing; a date both of whose readings
+// are after every valid time of the store can only be a belief time,
+// with no belief phrase before it too, and is refused when read as a
+// valid time). One writer keeps one convention within a question: an
+// order settled by a weekday or a belief date settles the question's
+// other slashed dates as a day over 12 does, two slashed dates settled
+// in different orders are refused, and so is a weekday neither reading
+// falls on (the refusal names both days); a restatement beside it
 // ("03/04/1970 (the fourth of March)") does not settle it. "3/24" inside
 // a restatement is a month and day in the year of the window it
 // restates, and so are bare days there ("(1 to 7)").

@@ -191,7 +191,7 @@ func (x *extractor) has(c string) bool { _, ok := x.s.concepts[c]; return ok }
 
 // fill reads the slots an intent needs; a non-empty problem says what is
 // missing or does not fit.
-func (x *extractor) fill(in *intent, text string) (*Reading, string) {
+func (x *extractor) fillReading(in *intent, text string) (*Reading, string) {
 	s := x.s
 	x.arrowCues()
 	r := &Reading{Intent: in.name, Options: map[string]string{}, Notes: append([]string(nil), s.notes...), Ignored: s.ignored}
@@ -267,6 +267,7 @@ func (x *extractor) fill(in *intent, text string) (*Reading, string) {
 		// believed then.
 		if len(tr.insts) == 1 && !in.window && s.belief == nil && tr.insts[0].T >= x.hi && in.belief && x.writtenInstant(tr.insts[0].T) {
 			in0 := tr.insts[0]
+			x.ttConverted = in0.T
 			x.s.belief = &Belief{AsOfTT: in0.T, Written: in0.Written}
 			defer func() { x.s.belief = nil }()
 			tr.insts = nil

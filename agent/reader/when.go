@@ -96,6 +96,12 @@ type timeParser struct {
 	// one reading is before firstTT is read in the other.
 	firstTT  int64
 	asBelief bool
+	// ttOnly are the tokens of slashed dates settled by lateOrder: read
+	// as a valid time they would be refused.
+	ttOnly []int
+	// ttConverted is the instant a reading took as its belief time for
+	// being after every valid time (-1 when none).
+	ttConverted int64
 	// dayDated holds the days that times of day written after them took
 	// their date from ("on 3 May between 17:00 and 18:00").
 	dayDated map[int64]bool
@@ -325,23 +331,9 @@ func (p *timeParser) core(i int) (when, bool, error) {
 			case a == b:
 				m, d = a, b
 			default:
-				order, by := p.slashOrder()
-				byTT := order == orderUnknown
-				if byTT {
-					order = p.beliefOrder(a, b, y)
-				}
-				switch {
-				case order == dayFirst && byTT:
-					d, m, how = a, b, "day first: as a belief time, "+dayMonthText(b, a, y)+" is before the store's first transaction"
-				case order == monthFirst && byTT:
-					m, d, how = a, b, "month first: as a belief time, "+dayMonthText(a, b, y)+" is before the store's first transaction"
-				case order == dayFirst:
-					d, m, how = a, b, "day first, as "+by
-				case order == monthFirst:
-					m, d, how = a, b, "month first, as "+by
-				default:
-					return bad(i+1, fmt.Sprintf("it could be %s or %s; write it as %04d-%02d-%02d or %04d-%02d-%02d",
-						dayMonthText(a, b, y), dayMonthText(b, a, y), y, b, a, y, a, b))
+				var serr error
+				if d, m, how, serr = p.ambiguousSlash(i, a, b, y); serr != nil {
+					return bad(i+1, serr.Error())
 				}
 			}
 		default:

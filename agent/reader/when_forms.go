@@ -425,7 +425,7 @@ func (p *timeParser) writtenHour(i int) (h int, twelve, hadPart bool) {
 // settled by a slashed date or a month and day pair whose day exceeds
 // 12 ("3/24"); unknown when none settles it or two disagree.
 func (p *timeParser) monthDayOrder() int {
-	order, _ := p.slashOrder()
+	order, _, _ := p.slashOrder()
 	for k := 0; k+2 < len(p.toks); k++ {
 		if p.tok(k).kind != tNum || p.tok(k+1).text != "/" || p.tok(k+2).kind != tNum || p.tok(k+3).text == "/" || p.tok(k-1).text == "/" {
 			continue
