@@ -426,5 +426,9 @@
 // store as it was at T" and "as the archive stood at T" (the record, not
 // the graph); "now",
 // "currently", "under current belief" or nothing: the store's latest
-// belief. A bare "as of T" is a valid time, not a belief time.
+// belief. A bare "as of T" is a valid time, not a belief time. A
+// closing "including anything recovered since" (or "with everything
+// corrected since then") asks for every write up to now: beside the
+// latest belief it restates it, and beside an earlier belief time it is
+// refused (belief_since.go).
 package reader

@@ -57,6 +57,9 @@ func prepare(text string, env Env) (*extractor, error) {
 		return nil, err
 	}
 	x.bucketFrame()
+	if err := x.writtenSince(); err != nil {
+		return nil, err
+	}
 	if err := x.partOfDayWords(); err != nil {
 		return nil, err
 	}

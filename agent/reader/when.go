@@ -102,6 +102,9 @@ type timeParser struct {
 	// ttConverted is the instant a reading took as its belief time for
 	// being after every valid time (-1 when none).
 	ttConverted int64
+	// sinceLatest is a written restatement of the latest belief
+	// ("including anything recovered since"), "" if none.
+	sinceLatest string
 	// dayDated holds the days that times of day written after them took
 	// their date from ("on 3 May between 17:00 and 18:00").
 	dayDated map[int64]bool

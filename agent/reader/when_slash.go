@@ -48,6 +48,9 @@ func (p *timeParser) lateOrder(a, b, y int) int {
 func (x *extractor) fill(in *intent, text string) (*Reading, string) {
 	x.ttConverted = -1
 	r, why := x.fillReading(in, text)
+	if r != nil && x.sinceLatest != "" && x.ttConverted >= 0 {
+		return nil, fmt.Sprintf("the question reads the store as it was at %s, but %q asks for what was written after that", FormatTime(x.ttConverted), x.sinceLatest)
+	}
 	if r == nil || len(x.ttOnly) == 0 {
 		return r, why
 	}
