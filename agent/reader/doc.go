@@ -240,8 +240,14 @@
 // summer-time remark written beside it ("no daylight saving in March").
 // "by P" is refused (before P starts, or by its end?), while
 // "the end of P" (or "the close of P") only ends a range ("until", "before",
-// "by", "up to"): the instant P ends; "at the end of P" is refused (P's
-// last microsecond or the one after?). "before P is over" speaks from
+// "by", "up to") or is a deadline ("the deadline is the end of P", "a
+// deadline of T", which end the window as "until" does; a deadline of a
+// whole period is refused, as "by P" is): the instant P ends, since as
+// a window's end P's last microsecond and the instant after it bound the
+// same events; "at the end of P" is refused (P's last microsecond or the
+// one after?). "we begin counting on D" starts the window ("counted
+// from D" alone is a bucket origin), and an "if" clause that only sets
+// a deadline frames a path question. "before P is over" speaks from
 // inside P, so P is the window ("until P is over" is refused: the period
 // or its end?), and "before the day (week, month) was out" points back
 // at the window written, which must lie inside one such calendar period.

@@ -348,7 +348,10 @@ func (x *extractor) framingClause(i int) bool {
 	for k := i + 1; k < end; k++ {
 		t := x.toks[k]
 		if t.used {
-			continue // a node or a time of the question
+			// A node or a time of the question; a deadline sets where
+			// the window ends ("if the deadline is the end of D").
+			frames = frames || t.low == "deadline" || t.low == "cutoff"
+			continue
 		}
 		if t.kind == tPunct {
 			continue
@@ -402,6 +405,21 @@ func (x *extractor) reachOutside(i, end int) bool {
 			return true
 		}
 		if getForms[t.low] && (x.tok(k+1).low == "to" || x.tok(k+1).low == "through") {
+			return true
+		}
+		// "the latest n5 could send and still get word to n7": a departure.
+		if t.low == "still" && x.stillReaches(k) && x.latestOutside(i, end) {
+			return true
+		}
+	}
+	return false
+}
+
+// latestOutside reports whether a word outside tokens [i, end) asks for
+// the latest time ("latest", "last", "how late").
+func (x *extractor) latestOutside(i, end int) bool {
+	for k, t := range x.toks {
+		if (k < i || k >= end) && !t.used && t.kind == tWord && (concept(t.low) == cLatest || t.low == "how" && x.tok(k+1).low == "late") {
 			return true
 		}
 	}

@@ -102,8 +102,23 @@ func (p *timeParser) partOf(i int) (when, bool, error) {
 // instant P ends, with every moment of P before it.
 var endWords = map[string]bool{"until": true, "till": true, "before": true, "by": true, "to": true}
 
+// deadlineAt is the number of tokens ending at b that name a deadline
+// the time after them is ("the deadline is", "a deadline of",
+// "deadline:"), 0 when there is none: a deadline is where the window
+// ends, as "until" says.
+func (p *timeParser) deadlineAt(b int) int {
+	switch l := p.tok(b).low; {
+	case p.tok(b).text == ":" || l == "is" || l == "of" || l == "being":
+		if d := p.tok(b - 1).low; d == "deadline" || d == "cutoff" || d == "cut-off" {
+			return 2
+		}
+	}
+	return 0
+}
+
 // boundary reads "end of P", "close of P" (i is "end" or "close") where
-// it ends a range ("until the end of June", "by the close of Friday"):
+// it ends a range ("until the end of June", "by the close of Friday",
+// "the deadline is the end of Friday"):
 // the instant P ends. Elsewhere "the end of P" is not read, since an
 // instant "at the end of P" could be P's last microsecond or the one
 // after.
@@ -115,7 +130,7 @@ func (p *timeParser) boundary(i int) (when, bool, error) {
 	if p.tok(b).low == "the" {
 		b--
 	}
-	bound := endWords[p.tok(b).low] && (p.tok(b).low != "to" || p.tok(b-1).low == "up")
+	bound := endWords[p.tok(b).low] && (p.tok(b).low != "to" || p.tok(b-1).low == "up") || p.deadlineAt(b) > 0
 	per, ok, err := p.core(i + 2)
 	if !ok && err == nil && p.tok(i+2).low == "the" {
 		// "by the end of the 9th": a day of the month of the nearest date.

@@ -31,6 +31,15 @@ func (x *extractor) timePrep(i int, w when) (prep string, startVerb bool) {
 	if w.boundary && prep == "by" {
 		return "until", false
 	}
+	// "the deadline is the end of D" (or an instant) ends the window; a
+	// deadline of a whole period is "by P": its start or its end?
+	if n := x.deadlineAt(pi); n > 0 {
+		x.use(pi-n+1, pi+1)
+		if w.boundary || w.prec == PrecInstant {
+			return "until", false
+		}
+		return "by", false
+	}
 	if prep != "on" {
 		return prep, false
 	}
@@ -380,7 +389,9 @@ func (x *extractor) originWritten() bool {
 			continue
 		}
 		_, pi := x.prevWord(t.w.i)
-		if w, _ := x.prevWord(pi); originWords[w] {
+		// "we begin counting on D" starts the window; "counted from D"
+		// places buckets.
+		if w, wi := x.prevWord(pi); originWords[w] && !startVerbs[x.tok(wi-1).low] {
 			return true
 		}
 	}
