@@ -50,12 +50,36 @@ func (x *extractor) descriptions() {
 			x.describeAfter(k)
 		} else if x.toks[k].used && x.tok(k+1).text == "(" && !x.tok(k+1).used {
 			x.describeTime(k)
+		} else if x.toks[k].text == "?" && x.tok(k+1).text == "(" && x.trailingNamesWindow(k+1) {
+			x.describeTime(k)
 		}
 	}
 }
 
-// describeTime ignores a parenthesis right after a written time that
-// names it by a period noun: "on 12/12/2013 (the mass-rating day)". The
+// trailingNamesWindow reports whether the parenthesis opening at k,
+// after the question's mark and closing the text, names the whole span
+// the question's times cover by a period noun of that length ("…? (the
+// audit week)" after seven days written): only then is it a name of the
+// window, as one right after a time is.
+func (x *extractor) trailingNamesWindow(k int) bool {
+	m := k + 1
+	for m < len(x.toks) && x.toks[m].text != ")" {
+		m++
+	}
+	if m != len(x.toks)-1 || len(x.s.times) == 0 {
+		return false
+	}
+	lo, hi := x.s.times[0].w.start, x.s.times[0].w.end
+	for _, ts := range x.s.times {
+		lo, hi = min(lo, ts.w.start), max(hi, ts.w.end)
+	}
+	u := unitUS[x.toks[m-1].low]
+	return u >= usHour && u <= usWeek && hi-lo == u
+}
+
+// describeTime ignores a parenthesis right after a written time (or
+// closing the question, trailingNamesWindow) that names it by a period
+// noun: "on 12/12/2013 (the mass-rating day)". The
 // slot fixes the window, and a noun phrase that names the same period
 // cannot move it. The parenthesis must start with "the", end with a
 // period noun (day, week, month, …) and hold only unknown words, filler,

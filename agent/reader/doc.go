@@ -68,7 +68,10 @@
 //     modifier of it restricts nothing (describe.go: "the payroll office
 //     n41", "suspended user n77", "the counsel (node n302)", "n19
 //     (the help-desk inbox)", but not "unanswered n5 messages", where the
-//     node modifies a noun); a number or noun that restates a size the
+//     node modifies a noun); a parenthesis naming a written time by a
+//     period noun ("on D (the audit day)"), right after it or closing the
+//     question when the question's times span exactly that period ("…?
+//     (the exam week)" after seven days); a number or noun that restates a size the
 //     question fixes (restate.go: "the three corners" of a triangle, "the
 //     two parties" of a ping-pong exchange, "between the two" of two
 //     nodes, "how many hours" in hourly buckets; never "two hops"); an
