@@ -390,7 +390,10 @@
 // those periods divide, and so does a period in the possessive ("March
 // 2013's pairs"). "calendar" before a period word ("which calendar day",
 // "the busiest calendar month") asks for buckets of the calendar (UTC;
-// "ISO week" and "calendar week" run Monday to Sunday),
+// "ISO week" and "calendar week" run Monday to Sunday, which a
+// parenthesis after one may restate, "(Monday to Sunday weeks, not
+// blocks counted from D)" with D the window's start and no Monday;
+// other weekdays there are refused, week_restate.go),
 // and so does a month or year asked for as the busiest, as these have no
 // fixed width; "which month" written without "calendar" is read so only
 // inside one calendar year (over more, the month of the year or one

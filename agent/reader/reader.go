@@ -60,6 +60,9 @@ func prepare(text string, env Env) (*extractor, error) {
 	if err := x.writtenSince(); err != nil {
 		return nil, err
 	}
+	if err := x.calendarWeekRestate(); err != nil {
+		return nil, err
+	}
 	if err := x.partOfDayWords(); err != nil {
 		return nil, err
 	}
