@@ -305,7 +305,11 @@
 // window; "on D" after a start verb ("starts on", "began writing on") is
 // the window's start when the question writes its end, and the day D
 // otherwise. A bucket origin ("7-day buckets counted from A") is no
-// bound: beside another window it is refused.
+// bound: beside another window it is refused. "from midnight" after
+// buckets restates that they are counted from the window's start when
+// the buckets counted from midnight are the same ones (a window of one
+// day from midnight, or buckets dividing a day whose grid the window's
+// start lies on), and is refused otherwise (origin_midnight.go).
 //
 // Calendar cycles: "the hour of the day", "the day of the week" (or
 // "weekday") and "the month of the year" with "most" or "busiest" ask for

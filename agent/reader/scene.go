@@ -116,7 +116,8 @@ func (x *extractor) scene() error {
 		x.toks[i].used = x.toks[i].used || !x.isNodeTok(i)
 	}
 	x.s.ignored = append(x.s.ignored, ignored...)
-	x.s.notes = append(x.s.notes, "the question points back at the time the sentence before it writes")
+	x.s.notes = append(x.s.notes, map[int]string{1: "the question points back at the time the sentence before it writes",
+		2: "the question points back at the two times the sentence before it writes"}[want])
 	return nil
 }
 

@@ -105,6 +105,9 @@ type timeParser struct {
 	// sinceLatest is a written restatement of the latest belief
 	// ("including anything recovered since"), "" if none.
 	sinceLatest string
+	// originMidnight is a bucket origin written as a bare midnight
+	// ("hourly buckets from midnight"), "" if none.
+	originMidnight string
 	// dayDated holds the days that times of day written after them took
 	// their date from ("on 3 May between 17:00 and 18:00").
 	dayDated map[int64]bool

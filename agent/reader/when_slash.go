@@ -51,6 +51,9 @@ func (x *extractor) fill(in *intent, text string) (*Reading, string) {
 	if r != nil && x.sinceLatest != "" && x.ttConverted >= 0 {
 		return nil, fmt.Sprintf("the question reads the store as it was at %s, but %q asks for what was written after that", FormatTime(x.ttConverted), x.sinceLatest)
 	}
+	if r != nil && x.originMidnight != "" && !midnightAligned(r) {
+		return nil, fmt.Sprintf("%q: buckets counted from midnight are not those counted from the window's start here; write the window from that midnight", x.originMidnight)
+	}
 	if r == nil || len(x.ttOnly) == 0 {
 		return r, why
 	}
