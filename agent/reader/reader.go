@@ -47,6 +47,9 @@ func Read(text string, env Env) (*Reading, error) {
 func prepare(text string, env Env) (*extractor, error) {
 	toks := holidays(joinHyphenated(tokenize(text)))
 	x := &extractor{timeParser: timeParser{toks: toks, lo: env.VtMin, hi: env.VtMax, firstTT: env.FirstTT}, env: env, s: &slots{concepts: map[string]int{}}}
+	for i := range x.toks {
+		x.midnightOrigin(i) // before the times: a bare midnight is no time of its own
+	}
 	if err := x.extract(); err != nil {
 		if rf, ok := err.(*Refusal); ok {
 			return nil, rf

@@ -418,11 +418,6 @@ func (x *extractor) extract() error {
 			i = done - 1
 			continue
 		}
-		// "hourly buckets from midnight": the origin of the buckets.
-		if j, ok := x.midnightOrigin(i); ok {
-			i = j - 1
-			continue
-		}
 		// A time expression.
 		if w, ok, err := x.at(i); ok {
 			if err != nil {
