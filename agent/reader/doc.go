@@ -148,7 +148,9 @@
 // Scenes. A declarative sentence before the question that places the
 // question's node at an instant ("n5 posted a notice at 09:00 UTC on 3
 // May 2004.") gives the instant the question points back at ("at that
-// instant", "at each of those two instants"), and its other words, which
+// instant", "at each of those two instants", "between those two
+// instants"; "since that moment" would be a window, and is not read so),
+// and its other words, which
 // only describe what the node did then, are ignored and listed (scene.go).
 // It is refused when it names another node or the question names
 // another, when it writes a period or a number of times other than the

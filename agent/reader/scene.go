@@ -128,12 +128,19 @@ func (x *extractor) isNodeTok(i int) bool {
 }
 
 // pointsBack is how many instants the words from i on point back at:
-// 1 for "that (very, exact, same) instant (second, moment)", 2 for
-// "(each of) those two instants"; 0 when they point at none.
+// 1 for "at that (very, exact, same) instant (second, moment)", 2 for
+// "at (each of) those two instants" or "between those two instants"; 0
+// when they point at none.
 func (x *extractor) pointsBack(i int) int {
 	for k := i; k < len(x.toks); k++ {
+		// Only "at" (or "between" two instants) points at the instants
+		// themselves: "since that moment" would be a window from it.
+		at := x.tok(k-1).low == "at"
 		switch x.tok(k).low {
 		case "that":
+			if !at {
+				continue
+			}
 			j := k + 1
 			if l := x.tok(j).low; l == "very" || l == "exact" || l == "same" || l == "precise" {
 				j++
@@ -142,7 +149,8 @@ func (x *extractor) pointsBack(i int) int {
 				return 1
 			}
 		case "those":
-			if x.tok(k+1).low == "two" {
+			each := x.tok(k-1).low == "of" && x.tok(k-2).low == "each" && x.tok(k-3).low == "at"
+			if x.tok(k+1).low == "two" && (at || each || x.tok(k-1).low == "between") {
 				if l := x.tok(k + 2).low; l == "instants" || l == "moments" || l == "times" {
 					return 2
 				}

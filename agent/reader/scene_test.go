@@ -23,6 +23,8 @@ func TestSceneSentence(t *testing.T) {
 			"neighbours-at", []int64{us("2004-05-03T09:00:00Z")}, "dashed off a memo at"},
 		{"At 16:45:10 on 12 June 2004 the registry desk, n31, broadcast a notice; how many nodes was n31 in touch with at that exact second?",
 			"neighbour-count-at", []int64{us("2004-06-12T16:45:10Z")}, "broadcast a notice"},
+		{"n5 posted a bulletin at 10:15 UTC on 4 May 2004 and another at 16:00 UTC on 9 May 2004. Which neighbours did it gain between those two instants?",
+			"neighbours-gained", []int64{us("2004-05-04T10:15:00Z"), us("2004-05-09T16:00:00Z")}, "posted a bulletin at"},
 		{"n5 seems to have posted a bulletin at 10:15 UTC on 4 May 2004. How many neighbours did n5 have at that very moment?",
 			"neighbour-count-at", []int64{us("2004-05-04T10:15:00Z")}, "posted a bulletin at"},
 	}
@@ -60,6 +62,8 @@ func TestSceneSentence(t *testing.T) {
 		"n5 sent a memo at 09:00 UTC on 3 May 2004 and another at 11:30 UTC on 4 May 2004. How many neighbours did it have at that moment?",
 		// "them" may be what the memo went to.
 		"n5 sent a memo to the deans at 09:00 UTC on 3 May 2004. Which of them were its neighbours at that instant?",
+		// "since that moment" is a window from it, not the instant.
+		"n5 sent a memo at 09:00 UTC on 3 May 2004. How many neighbours did it have since that moment?",
 		// Nothing points back: the scene's words are read, and unknown.
 		"n5 sent a memo at 09:00 UTC on 3 May 2004. Who were its contacts then?",
 	} {
