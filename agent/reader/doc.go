@@ -376,7 +376,10 @@
 // comparison) is a condition, and refused; so is "if n5 starts on D"
 // with no end written anywhere (reach by the end of D, or ever after?).
 // ", when messages can be passed along" after a reach question, with
-// no slot in it, restates the model the same way.
+// no slot in it, restates the model the same way, and so does a clause
+// saying each node passes on only what it has already received ("on the
+// assumption that each recipient forwards only what it has already
+// received", model_clause.go): that is time order along a path.
 //
 // Counting: a follow-up pair is two events one node sends, the second at
 // or after the first in (time, event id) order and at most δ after it,

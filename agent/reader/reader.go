@@ -66,6 +66,7 @@ func prepare(text string, env Env) (*extractor, error) {
 	if err := x.calendarWeekRestate(); err != nil {
 		return nil, err
 	}
+	x.modelClause()
 	if err := x.partOfDayWords(); err != nil {
 		return nil, err
 	}
