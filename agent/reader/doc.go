@@ -157,7 +157,13 @@
 // question points at, when a word could move or bound its time (a
 // number, a unit, "after", "around", a negation), and when a plural
 // pronoun in the question ("which of them") may point at what it
-// describes rather than at its time.
+// describes rather than at its time (one right after a node noun of the
+// question, "its neighbours …, which ones", points at that noun). After
+// a scene of two instants, "at the first" and "at the second" are those
+// instants in the order written, and the one after a negation ("that it
+// did not have at the first") is the base of the change asked for; with
+// no negation, or both negated, they are refused. Partners at two
+// instants are the neighbours then.
 //
 // Event words that name one kind of event ("messages", "ratings", a
 // relation type) mean the store's only relation; on a store with several

@@ -724,6 +724,9 @@ func (x *extractor) isNodeAt(i int) bool {
 
 // negated reports whether a time is written after a negation ("not at T").
 func (x *extractor) negated(t timeSlot) bool {
+	if x.sceneNeg > 0 {
+		return t.w.i == x.sceneNeg-1 // the scene's time the question negates by its place
+	}
 	for k := t.w.i - 1; k >= 0 && k >= t.w.i-4; k-- {
 		if concept(x.toks[k].low) == cNot {
 			return true

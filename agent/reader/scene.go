@@ -93,9 +93,19 @@ func (x *extractor) scene() error {
 	}
 	// A plural pronoun in the question may point at what the scene
 	// describes ("which of them"): the scene would then restrict.
+	// One after a node noun of the question ("its correspondents …,
+	// which ones") points at that noun.
+	nodeNoun := false
 	for k := end + 1; k < len(x.toks); k++ {
-		if l := x.tok(k).low; scenePlurals[l] && !(l == "those" && x.tok(k+1).low == "two") {
+		l := x.tok(k).low
+		if scenePlurals[l] && !(l == "those" && x.tok(k+1).low == "two") && !(nodeNoun && (l == "ones" || l == "them" || l == "they")) {
 			return refuse(fmt.Sprintf("may be what %q in the question points at", x.tok(k).text))
+		}
+		nodeNoun = nodeNoun || isNodeNoun(l) || concept(l) == cPartner || concept(l) == cNeighbour
+	}
+	if want == 2 {
+		if err := x.sceneOrdinals(end+1, times, refuse); err != nil {
+			return err
 		}
 	}
 	var ignored, run []string
@@ -158,4 +168,50 @@ func (x *extractor) pointsBack(i int) int {
 		}
 	}
 	return 0
+}
+
+// sceneOrdinals reads "at the first" and "at the second" in the question
+// after a scene of two instants as those instants in the order written,
+// and the one after a negation ("that it did not have at the first") as
+// the base of the change asked for. Ordinals with no negation, or both
+// negated, are refused.
+func (x *extractor) sceneOrdinals(from int, times []timeSlot, refuse func(string) error) error {
+	at := [2]int{-1, -1}
+	for k := from; k+2 < len(x.toks); k++ {
+		if x.tok(k).low != "at" || x.tok(k+1).low != "the" {
+			continue
+		}
+		switch x.tok(k + 2).low {
+		case "first":
+			at[0] = k
+		case "second":
+			at[1] = k
+		}
+	}
+	if at[0] < 0 && at[1] < 0 {
+		return nil
+	}
+	if at[0] < 0 || at[1] < 0 {
+		return refuse("writes two times, and the question names only one of them by its place")
+	}
+	neg := -1
+	for n, k := range at {
+		for b := k - 1; b >= from && b >= k-5; b-- {
+			if concept(x.tok(b).low) == cNot {
+				if neg >= 0 {
+					return refuse("writes two times, and the question negates both")
+				}
+				neg = n
+				break
+			}
+		}
+	}
+	if neg < 0 {
+		return refuse("writes two times, and the question does not say which is the base")
+	}
+	for _, k := range at {
+		x.ignore(k, k+3)
+	}
+	x.sceneNeg = times[neg].w.i + 1
+	return nil
 }

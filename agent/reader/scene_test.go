@@ -72,3 +72,31 @@ func TestSceneSentence(t *testing.T) {
 		}
 	}
 }
+
+// After a scene of two instants, "at the first" and "at the second" are
+// those instants in the order written, and the one after a negation is
+// the base: the change asked for follows from which is earlier.
+func TestSceneOrdinals(t *testing.T) {
+	for _, c := range []struct{ q, change string }{
+		{"n5 posted a notice at 10:15 UTC on 4 May 2004 and another at 16:00 UTC on 9 May 2004. Taking its neighbours at each of those two instants, which ones did it have at the second that it did not have at the first?", "gained"},
+		{"n5 posted a notice at 10:15 UTC on 4 May 2004 and another at 16:00 UTC on 9 May 2004. Taking its neighbours at each of those two instants, which ones did it have at the first that it did not have at the second?", "lost"},
+		{"n5 posted a notice at 16:00 UTC on 9 May 2004 and another at 10:15 UTC on 4 May 2004. Taking its neighbours at each of those two instants, which ones did it have at the second that it did not have at the first?", "lost"},
+	} {
+		r, err := reader.Read(c.q, collegeEnv)
+		if err != nil {
+			t.Errorf("%q: %v", c.q, err)
+			continue
+		}
+		if r.Intent != "neighbours-gained" || r.Options["change"] != c.change || len(r.Instants) != 2 || r.Instants[0].T != us("2004-05-04T10:15:00Z") {
+			t.Errorf("%q: read as %s, want %s", c.q, r.Line(), c.change)
+		}
+	}
+	for _, q := range []string{
+		"n5 posted a notice at 10:15 UTC on 4 May 2004 and another at 16:00 UTC on 9 May 2004. Taking its neighbours at each of those two instants, which ones did it have at the second and at the first?",
+		"n5 posted a notice at 10:15 UTC on 4 May 2004 and another at 16:00 UTC on 9 May 2004. Taking its neighbours at each of those two instants, which ones did it have at the second?",
+	} {
+		if r, err := reader.Read(q, collegeEnv); err == nil {
+			t.Errorf("%q: read as %s, want a refusal", q, r.Line())
+		}
+	}
+}

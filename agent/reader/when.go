@@ -108,6 +108,9 @@ type timeParser struct {
 	// originMidnight is a bucket origin written as a bare midnight
 	// ("hourly buckets from midnight"), "" if none.
 	originMidnight string
+	// sceneNeg is one more than the token of a scene's time that the
+	// question negates by its place ("not … at the first"), 0 if none.
+	sceneNeg int
 	// dayDated holds the days that times of day written after them took
 	// their date from ("on 3 May between 17:00 and 18:00").
 	dayDated map[int64]bool
