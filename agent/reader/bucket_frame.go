@@ -6,9 +6,11 @@ var (
 	frameSubjects = map[string]bool{"you": true, "we": true, "one": true, "i": true}
 	frameAux      = map[string]bool{"are": true, "is": true, "am": true, "were": true, "do": true, "did": true}
 	frameVerbs    = map[string]bool{"use": true, "using": true, "take": true, "taking": true, "count": true, "counting": true,
-		"measure": true, "measuring": true, "group": true, "grouping": true, "split": true, "splitting": true}
+		"measure": true, "measuring": true, "group": true, "grouping": true, "split": true, "splitting": true,
+		"carve": true, "divide": true, "cut": true, "break": true, "chop": true, "slice": true}
 	// frameFiller may stand in such a clause beside its slots.
-	frameFiller = map[string]bool{"in": true, "into": true, "of": true, "a": true, "the": true, "by": true}
+	frameFiller = map[string]bool{"in": true, "into": true, "of": true, "a": true, "the": true, "by": true,
+		"consecutive": true, "successive": true}
 )
 
 // bucketFrame reads a clause opened by "when" or "if" and a subject that
@@ -52,7 +54,7 @@ func (x *extractor) bucketFrame() {
 				bucket = true
 			case w.used || frameFiller[w.low] || w.kind == tPunct:
 			case w.kind == tWord && (concept(w.low) == cPeriod || concept(w.low) == cBucket || unitUS[w.low] > 0):
-			case startPreps[w.low] && x.inTime(j+1):
+			case startPreps[w.low] && x.inTime(j+1), originWords[w.low] && x.tok(j+1).low == "from" && x.inTime(j+2):
 			default:
 				ok = false
 			}

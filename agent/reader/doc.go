@@ -420,7 +420,13 @@
 // weekly buckets", "if you take 10-day buckets") says which buckets are
 // meant: it is the bucket slot, neither a question nor a condition
 // (bucket_frame.go), unless it holds a node, a word no slot reads, or a
-// time other than the start of a window the question ends elsewhere. Naming the store's
+// time other than the start of a window the question ends elsewhere.
+// "consecutive" before buckets says what buckets are; a year right
+// after a verb dividing it ("split 2004 into weeks") is the window. A
+// parenthesis listing where buckets of whole days start ("(so blocks
+// starting on the 1st, the 8th, the 15th and so on)") restates them
+// when the days are the origin's and then one bucket apart, and is
+// refused otherwise or with no origin written (bucket_starts.go). Naming the store's
 // default burst test ("by the standard z-score test") restates it, and a
 // verb of arriving right after a burst noun ("when did the first burst
 // hit") is the burst happening. "how much is it" after a measure asks

@@ -59,6 +59,9 @@ func prepare(text string, env Env) (*extractor, error) {
 	if err := x.scene(); err != nil {
 		return nil, err
 	}
+	if err := x.bucketStarts(); err != nil {
+		return nil, err
+	}
 	x.bucketFrame()
 	if err := x.writtenSince(); err != nil {
 		return nil, err

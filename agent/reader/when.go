@@ -73,6 +73,10 @@ var yearPreps = map[string]bool{"in": true, "during": true, "throughout": true, 
 // day" is not).
 var yearAttention = map[string]bool{"taking": true, "considering": true}
 
+// yearDividers are verbs that divide a period: a year after one and
+// before "into" is the period divided ("split 2004 into weeks").
+var yearDividers = map[string]bool{"carve": true, "divide": true, "split": true, "cut": true, "break": true, "chop": true, "slice": true}
+
 // timeParser reads time expressions out of a token list; the store's
 // valid-time extent [lo, hi) fills in a missing year when exactly one fits.
 type timeParser struct {
@@ -279,7 +283,8 @@ func (p *timeParser) core(i int) (when, bool, error) {
 			if q := p.tok(i + 1); q.kind == tQuarter && len(q.low) == 2 {
 				return p.quarter(i, y, int(q.low[1]-'0'), i+2)
 			}
-			if yearPreps[p.tok(i-1).low] || yearAttention[p.tok(i-1).low] && (unitUS[p.tok(i+1).low] == 0 || p.tok(i+2).low == "by") || p.tok(i+1).text == ".." || p.tok(i-1).text == ".." || p.standaloneYear(i) {
+			if yearPreps[p.tok(i-1).low] || yearAttention[p.tok(i-1).low] && (unitUS[p.tok(i+1).low] == 0 || p.tok(i+2).low == "by") ||
+				yearDividers[p.tok(i-1).low] && p.tok(i+1).low == "into" || p.tok(i+1).text == ".." || p.tok(i-1).text == ".." || p.standaloneYear(i) {
 				return mk(utc(y, 1, 1), utc(y+1, 1, 1), PrecYear, i+1)
 			}
 			return when{}, false, nil

@@ -16,6 +16,8 @@ func TestYearAfterAttentionVerb(t *testing.T) {
 		{"taking 2000 ms to arrive", 1, 0},
 		{"taking 2000 seconds", 1, 0},
 		{"sending 2005 messages", 1, 0},
+		{"carve 2005 into weeks", 1, 2005},
+		{"carve 2005 weeks", 1, 0},
 	}
 	for _, c := range cases {
 		p := &timeParser{toks: tokenize(c.text), lo: utc(2004, 1, 1), hi: utc(2007, 1, 1)}
