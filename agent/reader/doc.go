@@ -162,8 +162,9 @@
 // a scene of two instants, "at the first" and "at the second" are those
 // instants in the order written, and the one after a negation ("that it
 // did not have at the first") is the base of the change asked for; with
-// no negation, or both negated, they are refused. Partners at two
-// instants are the neighbours then.
+// no negation, or both negated, they are refused. Partners written at
+// those two instants ("its contacts at each of those two instants") are
+// the neighbours then; elsewhere partners are not neighbours.
 //
 // Event words that name one kind of event ("messages", "ratings", a
 // relation type) mean the store's only relation; on a store with several

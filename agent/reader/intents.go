@@ -335,8 +335,7 @@ var intents = []*intent{
 			}
 		}},
 	{name: "neighbours-gained", example: "Which neighbours did {x} gain between {t1} and {t2}?",
-		// Partners at an instant are its neighbours then ("its correspondents at each of those two instants").
-		need: []string{cNeighbour + "|" + cPartner + "|" + cGained + "|" + cLost, cGained + "|" + cLost + "|" + cNot + "|" + cNew + "|" + cCompare}, allow: []string{cWhich, cHowMany, cNew, cNot, cCompare, cGained, cLost, cNeighbour, cPartner, cBetween, cEvent}, nodes: 1, inst: 2, belief: true,
+		need: []string{cNeighbour + "|" + cGained + "|" + cLost, cGained + "|" + cLost + "|" + cNot + "|" + cNew + "|" + cCompare}, allow: []string{cWhich, cHowMany, cNew, cNot, cCompare, cGained, cLost, cNeighbour, cBetween, cEvent}, nodes: 1, inst: 2, belief: true,
 		summary: func(r *Reading) string {
 			what := map[string]string{"gained": "gained", "lost": "lost"}[r.Options["change"]]
 			if r.Options["form"] == "count" {

@@ -107,6 +107,7 @@ func (x *extractor) scene() error {
 		if err := x.sceneOrdinals(end+1, times, refuse); err != nil {
 			return err
 		}
+		x.partnersAtInstants(end + 1)
 	}
 	var ignored, run []string
 	for i := 0; i <= end; i++ {
@@ -214,4 +215,27 @@ func (x *extractor) sceneOrdinals(from int, times []timeSlot, refuse func(string
 	}
 	x.sceneNeg = times[neg].w.i + 1
 	return nil
+}
+
+// partnersAtInstants reads a partner noun written at the scene's two
+// instants ("its correspondents at each of those two instants") as the
+// neighbours then: whom a node is in contact with at an instant is its
+// neighbours at that instant. A partner noun anywhere else is left to
+// be read as ever (over a window, partners are not neighbours).
+func (x *extractor) partnersAtInstants(from int) {
+	for k := from; k < len(x.toks); k++ {
+		t := x.toks[k]
+		if t.used || t.kind != tWord || concept(t.low) != cPartner || x.tok(k+1).low != "at" {
+			continue
+		}
+		j := k + 2
+		if x.tok(j).low == "each" && x.tok(j+1).low == "of" {
+			j += 2
+		}
+		if x.tok(j).low == "those" && x.tok(j+1).low == "two" {
+			t.used = true
+			x.mark(cNeighbour, k)
+			x.s.notes = append(x.s.notes, fmt.Sprintf("%q at two instants: the neighbours then", t.text))
+		}
+	}
 }

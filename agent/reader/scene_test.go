@@ -81,6 +81,8 @@ func TestSceneOrdinals(t *testing.T) {
 		{"n5 posted a notice at 10:15 UTC on 4 May 2004 and another at 16:00 UTC on 9 May 2004. Taking its neighbours at each of those two instants, which ones did it have at the second that it did not have at the first?", "gained"},
 		{"n5 posted a notice at 10:15 UTC on 4 May 2004 and another at 16:00 UTC on 9 May 2004. Taking its neighbours at each of those two instants, which ones did it have at the first that it did not have at the second?", "lost"},
 		{"n5 posted a notice at 16:00 UTC on 9 May 2004 and another at 10:15 UTC on 4 May 2004. Taking its neighbours at each of those two instants, which ones did it have at the second that it did not have at the first?", "lost"},
+		// Partners at the two instants are the neighbours then.
+		{"n5 posted a notice at 10:15 UTC on 4 May 2004 and another at 16:00 UTC on 9 May 2004. Taking its partners at each of those two instants, which ones did it have at the second that it did not have at the first?", "gained"},
 	} {
 		r, err := reader.Read(c.q, collegeEnv)
 		if err != nil {
@@ -94,6 +96,9 @@ func TestSceneOrdinals(t *testing.T) {
 	for _, q := range []string{
 		"n5 posted a notice at 10:15 UTC on 4 May 2004 and another at 16:00 UTC on 9 May 2004. Taking its neighbours at each of those two instants, which ones did it have at the second and at the first?",
 		"n5 posted a notice at 10:15 UTC on 4 May 2004 and another at 16:00 UTC on 9 May 2004. Taking its neighbours at each of those two instants, which ones did it have at the second?",
+		// Partners over a window are not the neighbours at its ends.
+		"Which new partners did n5 have between 1 May 2004 and 1 June 2004?",
+		"How many partners did n5 gain between 2004-05-01 and 2004-06-01?",
 	} {
 		if r, err := reader.Read(q, collegeEnv); err == nil {
 			t.Errorf("%q: read as %s, want a refusal", q, r.Line())
