@@ -62,8 +62,9 @@ func calendarBusiest(r *Reading, b *builder) {
 	s1 := b.add("aggregate_events", b.asOf(map[string]any{"window": b.window(), "limit": rowLimit,
 		"group_by":   []any{map[string]any{"dim": "time_bucket", "unit": r.Options["calendar_unit"], "utc_offset_minutes": int64(0)}},
 		"aggregates": countAgg()}))
-	s2 := b.add("compute", map[string]any{"fn": "topk", "input": ref(s1 + ".rows"), "field": "count", "k": int64(1)})
-	b.answer("interval", s2+".rows[0]")
+	k, row := rankK(r, 1)
+	s2 := b.add("compute", map[string]any{"fn": "topk", "input": ref(s1 + ".rows"), "field": "count", "k": k})
+	b.answer("interval", s2+"."+row)
 }
 
 // unitByUnit reads "day by day", "hour by hour" and "by the day", "by
@@ -114,14 +115,14 @@ func (x *extractor) oneMonth(r *Reading) string {
 // the whole graph's.
 var nodeBurstIntents = []*intent{
 	{name: "node-burst-count", example: "How many bursts did {x}'s activity have in {D} buckets {W}?",
-		need: []string{cBurst, cHowMany}, allow: []string{cEvent, cBucket, cSend, cReceive, cEither, cAround}, nodes: 1, window: true, bucket: true, belief: true,
+		need: []string{cBurst, cHowMany}, allow: []string{cEvent, cBucket, cSend, cReceive, cEither, cAround, cOwnEvents}, nodes: 1, window: true, bucket: true, belief: true,
 		summary: func(r *Reading) string { return "the number of buckets flagged as " + nodeBurstText(r) },
 		build: func(r *Reading, b *builder) {
 			s := b.add("burst_detection", nodeBurstArgs(r, b))
 			b.answer("count", s+".rows_total")
 		}},
 	{name: "node-first-burst", example: "When did {x}'s activity first burst in {D} buckets {W}?",
-		need: []string{cBurst, cFirst}, allow: []string{cWhen, cWhich, cFirst, cEvent, cBucket, cTimeNoun, cSend, cReceive, cEither, cAround}, nodes: 1, window: true, bucket: true, belief: true,
+		need: []string{cBurst, cFirst}, allow: []string{cWhen, cWhich, cFirst, cEvent, cBucket, cTimeNoun, cSend, cReceive, cEither, cAround, cOwnEvents}, nodes: 1, window: true, bucket: true, belief: true,
 		summary: func(r *Reading) string { return "the first bucket flagged as " + nodeBurstText(r) },
 		build: func(r *Reading, b *builder) {
 			s := b.add("burst_detection", nodeBurstArgs(r, b))
@@ -192,4 +193,39 @@ func (x *extractor) calendarBucket(i int) bool {
 		x.s.durs = append(x.s.durs, d)
 	}
 	return ok
+}
+
+// cOwnEvents marks "looking only at n5's own traffic": the events the
+// node sends or receives, which is what a node's activity is.
+const cOwnEvents = "own-events"
+
+// onlyOwn reads "only" confining a question to a node's own events
+// ("looking only at n5's own traffic", "considering only n5's own
+// messages"). Only a node's burst questions accept it: their series is
+// that node's events, sent and received. Elsewhere it is refused, as
+// "only" is.
+func (x *extractor) onlyOwn(i int) {
+	if x.toks[i].used {
+		return
+	}
+	a := i
+	if p := x.tok(i - 1).low; p == "looking" || p == "considering" || p == "counting" || p == "taking" {
+		a = i - 1
+	} else if !x.clauseStart(i) {
+		return
+	}
+	k := i + 1
+	if x.tok(k).low == "at" {
+		k++
+	}
+	if !x.nodeAt(k) || !x.tok(k).poss && !strings.HasSuffix(x.tok(k).text, "'s") && !strings.HasSuffix(x.tok(k).text, "’s") {
+		return
+	}
+	if x.tok(k+1).low != "own" || concept(x.tok(k+2).low) != cEvent {
+		return
+	}
+	x.use(a, k)
+	x.use(k+1, k+2)
+	x.mark(cOwnEvents, i)
+	x.s.ignored = append(x.s.ignored, x.span(a, k+3))
 }

@@ -105,6 +105,27 @@
 //     in that direction; a sending and a receiving verb joined by "and"
 //     ("sent to and received from") ask for the nodes in both directions,
 //     which no intent computes, and are refused ("or" is either).
+//   - Direction without a verb. A node's count of events that writes no
+//     sending or receiving verb takes its direction from the
+//     preposition before the node: "to" (into, towards) counts what it
+//     received, "from" (by) what it sent, "to or from" both; "for" names
+//     no direction ("ratings logged for n5": received, or all of n5's?)
+//     and is refused. "give" and "get" right after the node are its own
+//     act of sending and receiving.
+//   - Ranks and exclusions. An ordinal right before a superlative ("the
+//     second-busiest day", "the third most active sender") or "the
+//     runner-up" asks for the row at that rank of a busiest-period or
+//     top-nodes ranking (ties ordered as at the first rank); with a
+//     count of rows beside it, a second rank, or no superlative it is
+//     refused, and "not the busiest" beside it restates it. A node set
+//     aside ("apart from", "aside from", "other than", "except (for)",
+//     "excluding", "besides") is dropped from the ranked nodes before
+//     the ranking is taken, so the k answered are the k best of the
+//     others; it is read only opening the question or set off by
+//     commas right after the words that ask who ("Who, other than n5,
+//     ..."). Elsewhere ("messages from anyone other than n5", ",
+//     excluding n5" at the end) it may set aside the node's events, not
+//     the node, and is refused.
 //   - Degree counts every incident record, so "duplicates included",
 //     "rather than distinct people" and a remark that some were
 //     "logged twice" restate it; anywhere else these words are refused
@@ -374,6 +395,9 @@
 // for its value ("the reciprocity in May, how much is it?"). A
 // node's own bursts ("n5's activity", "sent and received") test the
 // events it sends or receives together; one direction alone is refused.
+// "Only" confining such a question to the node's own events ("looking
+// only at n5's own traffic") restates that series; in any other
+// question it restricts, and is refused.
 // "created" of an event is its happening, read only where no node is
 // named (a creator or a subject would be a role).
 //

@@ -183,6 +183,8 @@ func roleOf(in *intent) string {
 	switch in.name {
 	case "reach-count", "reach-first", "motif-count-reach", "motif-first-actor", "first-reached-versions":
 		return "source"
+	case "top-nodes-except":
+		return "excluded"
 	}
 	return "node"
 }
@@ -424,6 +426,9 @@ func (x *extractor) fill(in *intent, text string) (*Reading, string) {
 	if prob := x.options(in, r); prob != "" {
 		return nil, prob
 	}
+	if prob := x.rankOptions(in, r); prob != "" {
+		return nil, prob
+	}
 	if prob := x.closingAsked(in); prob != "" {
 		return nil, prob
 	}
@@ -483,12 +488,12 @@ func (x *extractor) options(in *intent, r *Reading) string {
 	if !send && !recv {
 		// "the recipients of n100's messages", "top senders".
 		if x.has(cRecipients) && !x.has(cSenders) {
-			send = in.name != "top-nodes"
-			recv = in.name == "top-nodes"
+			send = !topNodesIntent(in)
+			recv = topNodesIntent(in)
 		}
 		if x.has(cSenders) && !x.has(cRecipients) {
-			send = in.name == "top-nodes"
-			recv = in.name != "top-nodes"
+			send = topNodesIntent(in)
+			recv = !topNodesIntent(in)
 		}
 	}
 	switch in.name {
@@ -508,6 +513,12 @@ func (x *extractor) options(in *intent, r *Reading) string {
 			r.Options["direction"] = map[bool]string{true: "dst", false: "src"}[cue == "dst"]
 		case recv && !send:
 			r.Options["direction"] = map[bool]string{true: "src", false: "dst"}[cue == "src"]
+		case !send && !recv && in.name == "node-event-count":
+			dir, prob := x.bareDirection(x.s.nodes[0].i)
+			if prob != "" {
+				return prob
+			}
+			r.Options["direction"] = dir
 		default:
 			r.Options["direction"] = "either"
 		}
@@ -530,7 +541,7 @@ func (x *extractor) options(in *intent, r *Reading) string {
 		} else {
 			r.Options["direction"] = "either"
 		}
-	case "top-nodes":
+	case "top-nodes", "top-nodes-except":
 		switch {
 		case x.has(cPartner) || x.has(cDistinct):
 			r.Options["by"] = "partners"

@@ -12,6 +12,8 @@ import "strings"
 // placedWords runs the rules in order.
 func (x *extractor) placedWords() error {
 	x.motifWords()
+	x.rankWords()
+	x.exceptNode()
 	x.relationWords()
 	x.openingPeriod()
 	return x.recordWords()

@@ -1,0 +1,128 @@
+package reader_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/tgms-go/tgms/agent/reader"
+)
+
+// rankCase is a question with the intent it must be read as, parts of
+// its reading and of its plan; an empty intent is a refusal.
+type rankCase struct {
+	q, intent string
+	line      []string
+	plan      []string
+}
+
+func checkRank(t *testing.T, cases []rankCase) {
+	t.Helper()
+	for _, c := range cases {
+		r, err := reader.Read(c.q, collegeEnv)
+		if c.intent == "" {
+			if err == nil {
+				t.Errorf("%q: read as %s (%s), want a refusal", c.q, r.Intent, r.Line())
+			}
+			continue
+		}
+		if err != nil {
+			t.Errorf("%q: refused (%v), want %s", c.q, err, c.intent)
+			continue
+		}
+		if r.Intent != c.intent {
+			t.Errorf("%q: read as %s, want %s", c.q, r.Intent, c.intent)
+			continue
+		}
+		for _, l := range c.line {
+			if !strings.Contains(r.Line(), l) {
+				t.Errorf("%q: reading %q lacks %q", c.q, r.Line(), l)
+			}
+		}
+		for _, p := range c.plan {
+			if !strings.Contains(string(r.Plan()), p) {
+				t.Errorf("%q: plan %s lacks %s", c.q, r.Plan(), p)
+			}
+		}
+	}
+}
+
+// An ordinal before a superlative asks for the row at that rank; one
+// standing anywhere else, two ranks, or a rank beside a count of rows
+// are refused.
+func TestOrdinalRank(t *testing.T) {
+	checkRank(t, []rankCase{
+		{"Which was the second-busiest day of June 2004?", "busiest-bucket",
+			[]string{"ranked 2 by edge events"}, []string{`"k":2`, `s2.rows[1]`}},
+		{"Which hour of 9 June 2004 was the third busiest?", "busiest-bucket",
+			[]string{"ranked 3"}, []string{`"k":3`, `rows[2]`}},
+		{"Which calendar week of 2004 was the runner-up for messages?", "busiest-bucket",
+			[]string{"calendar week", "ranked 2"}, []string{`"unit":"week"`, `rows[1]`}},
+		{"Which day of June 2004 was the second busiest? Not the busiest one.", "busiest-bucket",
+			[]string{"ranked 2", `ignored: "Not the busiest one"`}, nil},
+		{"Who was the second most active sender in June 2004?", "top-nodes",
+			[]string{"node ranked 2 by events sent"}, []string{`"k":2`, `rows[1].src`}},
+		{"Which user received the fourth most messages in June 2004?", "top-nodes",
+			[]string{"node ranked 4 by events received"}, []string{`rows[3].dst`}},
+		// Refused: a rank and a count, two ranks, an ordinal with no
+		// superlative, a negation that says more than the rank.
+		{"Which 3 users were the second most active senders in June 2004?", "", nil, nil},
+		{"Who were the top 3 second busiest senders in June 2004?", "", nil, nil},
+		{"Which day of June 2004 was the second busiest, the third busiest overall?", "", nil, nil},
+		{"How many messages did n41 send on the second day of its activity?", "", nil, nil},
+		{"Which day of June 2004 was the busiest? Not the second one.", "", nil, nil},
+	})
+}
+
+// A node set aside opening the question or right after "who" is left
+// out of the ranked nodes; written anywhere else it may set aside its
+// events, and is refused.
+func TestExceptNode(t *testing.T) {
+	checkRank(t, []rankCase{
+		{"Apart from n41, which three users sent the most messages in June 2004?", "top-nodes-except",
+			[]string{"top 3 nodes by events sent", "leaving out n41"},
+			[]string{`"cmp":"ne"`, `"value":"n41"`, `"k":3`, `s3.rows[*].src`}},
+		{"Excluding n41, who received the most messages in June 2004?", "top-nodes-except",
+			[]string{"by events received", "leaving out n41"}, []string{`s3.rows[0].dst`}},
+		{"Who, other than n41, was the busiest sender in June 2004?", "top-nodes-except",
+			[]string{"leaving out n41"}, []string{`"value":"n41"`}},
+		{"Aside from n41, who was the second busiest sender in June 2004?", "top-nodes-except",
+			[]string{"node ranked 2", "leaving out n41"}, []string{`"k":2`, `rows[1].src`}},
+		// Refused: after the counted events, at the end, or in a
+		// question that ranks nothing.
+		{"Which three users received the most messages from anyone other than n41 in June 2004?", "", nil, nil},
+		{"Which three users received the most messages in June 2004, apart from n41?", "", nil, nil},
+		{"How many messages did n7 send in June 2004 apart from n41?", "", nil, nil},
+		{"Apart from n41, how many messages were sent in June 2004?", "", nil, nil},
+	})
+}
+
+// With no sending or receiving verb, the preposition before a node says
+// its direction; "for" says none and is refused.
+func TestBareDirection(t *testing.T) {
+	checkFit(t, collegeEnv, []fitCase{
+		{q: "How many messages went to n41 in June 2004?", intent: "node-event-count", dir: "dst", source: "n41"},
+		{q: "How many ratings were given to n41 in June 2004?", intent: "node-event-count", dir: "dst", source: "n41"},
+		{q: "How many messages came from n41 in June 2004?", intent: "node-event-count", dir: "src", source: "n41"},
+		{q: "How many messages to or from n41 were there in June 2004?", intent: "node-event-count", dir: "either", source: "n41"},
+		{q: "How many messages did n41 give in June 2004?", intent: "node-event-count", dir: "src", source: "n41"},
+		{q: "How many messages did n41 get in June 2004?", intent: "node-event-count", dir: "dst", source: "n41"},
+		{q: "How many messages involving n41 were there in June 2004?", intent: "node-event-count", dir: "either", source: "n41"},
+		{q: "How many ratings were logged for n41 in June 2004?", intent: ""},
+		{q: "How many messages for n41 were there in June 2004?", intent: ""},
+	})
+}
+
+// "only" confining a question to a node's own events is what a node's
+// burst series is; in any other question, or with one direction, it is
+// refused.
+func TestOnlyOwnEvents(t *testing.T) {
+	checkRank(t, []rankCase{
+		{"Looking only at n41's own traffic (sent and received) in daily buckets over June 2004, how many bursts are there?", "node-burst-count",
+			[]string{"bursts of n41's activity"}, []string{`"kind":"node_activity"`, `"uid":"n41"`}},
+		{"Considering only n41's own activity, when did it first burst in hourly buckets on 9 June 2004?", "node-first-burst",
+			[]string{"bursts of n41's activity"}, nil},
+		{"Looking only at n41's own messages, how many messages were sent in June 2004?", "", nil, nil},
+		{"Looking only at n41's own traffic (sent only) in daily buckets over June 2004, how many bursts are there?", "", nil, nil},
+		{"Looking only at n41's traffic in daily buckets over June 2004, how many bursts are there?", "", nil, nil},
+	})
+}
