@@ -126,6 +126,19 @@
 //     ..."). Elsewhere ("messages from anyone other than n5", ",
 //     excluding n5" at the end) it may set aside the node's events, not
 //     the node, and is refused.
+//   - Thresholds. A lower bound before an event noun ("more than five
+//     messages", "at least 3 ratings", "10 or more e-mails") in a "how
+//     many" question about nodes keeps the nodes whose count of events
+//     in the window passes it: "more than N" is strictly more, "at
+//     least N" and "N or more" include N. The counted nodes are the
+//     senders or the recipients as the verb says (the subject of a
+//     passive "were sent" receives; with neither it is refused), and
+//     with a node named, the count is of events to or from that node. A
+//     bound written again must agree ("strictly more than five",
+//     "exactly five does not count" after "more than five"); upper
+//     bounds ("fewer than", "at most": a node with no events has no
+//     row) and a period word beside the bound ("a day", "each week":
+//     per period?) are refused.
 //   - Degree counts every incident record, so "duplicates included",
 //     "rather than distinct people" and a remark that some were
 //     "logged twice" restate it; anywhere else these words are refused

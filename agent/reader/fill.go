@@ -429,6 +429,9 @@ func (x *extractor) fill(in *intent, text string) (*Reading, string) {
 	if prob := x.rankOptions(in, r); prob != "" {
 		return nil, prob
 	}
+	if prob := x.thresholdOptions(in, r); prob != "" {
+		return nil, prob
+	}
 	if prob := x.closingAsked(in); prob != "" {
 		return nil, prob
 	}
@@ -497,7 +500,7 @@ func (x *extractor) options(in *intent, r *Reading) string {
 		}
 	}
 	switch in.name {
-	case "node-event-count", "partner-count", "partners":
+	case "node-event-count", "partner-count", "partners", "partner-threshold-count":
 		cue := x.s.nodes[0].cue
 		if cue == "src" && x.receivedBy(x.s.nodes[0].i) {
 			cue = "dst" // "received by n5": n5 is who received

@@ -14,6 +14,7 @@ func (x *extractor) placedWords() error {
 	x.motifWords()
 	x.rankWords()
 	x.exceptNode()
+	x.thresholdWords()
 	x.relationWords()
 	x.openingPeriod()
 	return x.recordWords()

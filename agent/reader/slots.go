@@ -13,19 +13,20 @@ import (
 
 // slots is everything typed a question holds, before an intent is chosen.
 type slots struct {
-	nodes    []nodeSlot
-	times    []timeSlot
-	durs     []durSlot
-	belief   *Belief
-	k        int64 // "top 5": 0 when not given
-	rank     int64 // "the second-busiest": 0 when not given
-	kText    string
-	z        float64 // burst threshold, 0 when not given
-	history  int64   // burst history length in buckets, 0 when not given
-	maxHops  int64
-	concepts map[string]int // concept → first token index
-	notes    []string
-	ignored  []string // words read as carrying no intent
+	nodes     []nodeSlot
+	times     []timeSlot
+	durs      []durSlot
+	belief    *Belief
+	k         int64      // "top 5": 0 when not given
+	rank      int64      // "the second-busiest": 0 when not given
+	threshold *threshold // "more than five messages": nil when not given
+	kText     string
+	z         float64 // burst threshold, 0 when not given
+	history   int64   // burst history length in buckets, 0 when not given
+	maxHops   int64
+	concepts  map[string]int // concept → first token index
+	notes     []string
+	ignored   []string // words read as carrying no intent
 	// eventKind is a word naming one kind of event on a store with
 	// several relation types ("" when there is none).
 	eventKind string

@@ -126,3 +126,29 @@ func TestOnlyOwnEvents(t *testing.T) {
 		{"Looking only at n41's traffic in daily buckets over June 2004, how many bursts are there?", "", nil, nil},
 	})
 }
+
+// A lower bound on a node's count of events: "more than N" is strict,
+// "at least N" and "N or more" include N; restatements must agree, and
+// upper bounds, bounds per period and bounds with no direction are
+// refused.
+func TestThresholds(t *testing.T) {
+	checkRank(t, []rankCase{
+		{"How many users sent more than 4 messages in June 2004?", "threshold-count",
+			[]string{"nodes that sent more than 4 events"}, []string{`"cmp":"gt"`, `"value":4`, `"role":"src"`}},
+		{"How many users were sent at least two messages in June 2004?", "threshold-count",
+			[]string{"received at least 2 events"}, []string{`"cmp":"ge"`, `"role":"dst"`}},
+		{"How many users got at least two messages from n41 in June 2004?", "partner-threshold-count",
+			[]string{"received at least 2 events from n41"}, []string{`"cmp":"ge"`, `"value":2`, `"field":"dst"`}},
+		{"How many users wrote 3 or more messages to n41 in June 2004?", "partner-threshold-count",
+			[]string{"sent at least 3 events to n41"}, []string{`"field":"src"`}},
+		{"How many users received more than six messages from n41 in June 2004? Strictly more than six; exactly six does not count.", "partner-threshold-count",
+			[]string{"more than 6", `"exactly six does not count"`}, nil},
+		{"How many users sent fewer than 4 messages in June 2004?", "", nil, nil},
+		{"How many users sent at most 4 messages in June 2004?", "", nil, nil},
+		{"How many users sent more than 4 messages each day in June 2004?", "", nil, nil},
+		{"How many users had more than 4 messages in June 2004?", "", nil, nil},
+		{"How many users received more than six messages from n41 in June 2004? At least six, that is.", "", nil, nil},
+		{"How many users received more than six messages from n41 in June 2004? Exactly six counts too.", "", nil, nil},
+		{"How many of n41's partners sent more than 4 messages in June 2004?", "", nil, nil},
+	})
+}
