@@ -152,3 +152,18 @@ func TestThresholds(t *testing.T) {
 		{"How many of n41's partners sent more than 4 messages in June 2004?", "", nil, nil},
 	})
 }
+
+// Calendar buckets are read the same whichever word asks for them; a
+// calendar hour is the clock's hour, read only on a window that starts
+// on the hour.
+func TestCalendarBucketWords(t *testing.T) {
+	checkRank(t, []rankCase{
+		{"Which was the most active calendar day of June 2004?", "busiest-bucket",
+			[]string{"the calendar day with the most edge events"}, []string{`"dim":"time_bucket","unit":"day"`}},
+		{"Which was the heaviest calendar week of June 2004?", "busiest-bucket",
+			[]string{"calendar week (ISO"}, []string{`"unit":"week"`}},
+		{"Which calendar hour of 9 June 2004 was the busiest?", "busiest-bucket",
+			[]string{"buckets of 1 hour"}, []string{`"stride":3600000000`}},
+		{"Between 09:30 and 15:30 UTC on 9 June 2004, which calendar hour was the busiest?", "", nil, nil},
+	})
+}

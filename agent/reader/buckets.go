@@ -17,24 +17,32 @@ func (x *extractor) ranksPeriods() bool {
 // calendarUnitText names each calendar unit of a bucket.
 var calendarUnitText = map[string]string{"day": "day", "week": "week (ISO, Monday to Sunday)", "month": "month", "year": "year"}
 
+// askedPeriod reports whether p, right before a period word, asks for
+// one period ("which day", "the busiest week", "the most active hour").
+func askedPeriod(p string) bool {
+	switch p {
+	case "which", "what", "busiest", "peak", "single", "heaviest", "active":
+		return true
+	}
+	return false
+}
+
 // calendarBucketAt reads a calendar bucket at i: "calendar" before a
 // period word ("which calendar day", "the busiest calendar week", "ISO
-// week": Monday to Sunday), or a
-// month or year asked for as the busiest ("which month", "the busiest
-// year"), which have no fixed width and so are the calendar's. A week
-// written without "calendar" is seven days from the window start, as
-// before (a fixed width).
+// week": Monday to Sunday), or a month or year asked for as the busiest
+// ("which month", "the busiest year"), which have no fixed width and so
+// are the calendar's. A day or week written without "calendar" is a
+// fixed width counted from the window start (the slot pass reads it); a
+// "calendar hour" is the clock's hour, which is the fixed hour only
+// when the window starts on the hour (fill checks it).
 func (x *extractor) calendarBucketAt(i int) (durSlot, bool) {
 	t := x.toks[i]
 	if t.kind != tWord {
 		return durSlot{}, false
 	}
 	unit, k := t.low, i
-	asked := func(p string) bool {
-		return p == "which" || p == "what" || p == "busiest" || p == "peak" || p == "single" || p == "heaviest"
-	}
 	switch unit {
-	case "day", "week", "month", "year":
+	case "hour", "day", "week", "month", "year":
 		p, pk := x.prevWord(i)
 		if p == "calendar" || p == "iso" && unit == "week" {
 			k = pk
@@ -42,18 +50,31 @@ func (x *extractor) calendarBucketAt(i int) (durSlot, bool) {
 			if q, qk := x.prevWord(pk); q == "iso" && unit == "week" {
 				k = qk
 			}
-			if q, _ := x.prevWord(k); !asked(q) {
+			if q, _ := x.prevWord(k); !askedPeriod(q) {
 				return durSlot{}, false
 			}
-		} else if unit == "day" || unit == "week" || !asked(p) {
+		} else if unit == "hour" || unit == "day" || unit == "week" || !askedPeriod(p) {
 			return durSlot{}, false
 		}
 	default:
 		return durSlot{}, false
 	}
-	u := map[string]int64{"day": usDay, "week": usWeek, "month": 31 * usDay, "year": 366 * usDay}[unit]
+	u := map[string]int64{"hour": usHour, "day": usDay, "week": usWeek, "month": 31 * usDay, "year": 366 * usDay}[unit]
 	x.use(k, i+1)
 	return durSlot{us: u, written: x.span(k, i+1), role: "bucket", i: k, j: i + 1, unit: unit}, true
+}
+
+// clockHours reads a calendar hour as fixed hours: the same buckets when
+// the window starts on the hour, and refused otherwise.
+func clockHours(d *durSlot, w *Window) string {
+	if d.unit != "hour" {
+		return ""
+	}
+	d.unit = ""
+	if w == nil || w.Start%usHour != 0 {
+		return "the window does not start on the hour, so hours counted from it are not the clock's"
+	}
+	return ""
 }
 
 // calendarBusiest groups the window's events by calendar unit at UTC

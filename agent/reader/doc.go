@@ -426,10 +426,12 @@
 // quarter of an hour" too):
 // "weekly", "daily", "10-day buckets", "in buckets of 3 days", "within 2
 // hours", "δ = 90 minutes", "a one-day burst"; a rounded figure with "(N
-// µs)" beside it is read as N, which must round to the figure. "Which
-// calendar day" asks for buckets that are the calendar's own: read only
-// when the window starts at a UTC midnight (a Monday's, for weeks);
-// calendar months have no fixed length and are refused.
+// µs)" beside it is read as N, which must round to the figure. A
+// calendar bucket is one mechanism whatever word asks for it ("which",
+// "the busiest", "the most active", "the heaviest"): a calendar day,
+// week, month or year is the calendar's own period (above), and a
+// "calendar hour" is the clock's, which is the fixed hour only when the
+// window starts on the hour (refused otherwise).
 //
 // Belief time: "as of transaction time T", "as of belief time T", "as the
 // store believed on D" (a day means the end of that day), "believing what

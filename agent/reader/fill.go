@@ -374,12 +374,10 @@ func (x *extractor) fill(in *intent, text string) (*Reading, string) {
 		if in.bucket && d.role == "delta" || in.delta && d.role == "bucket" {
 			return nil, fmt.Sprintf("%q reads as a %s, but this question needs a %s", d.written, d.role, map[bool]string{true: "bucket size", false: "duration"}[in.bucket])
 		}
-		dd := &Duration{Micros: d.us, Written: d.written}
-		if d.calendar {
-			if why := calendarBuckets(r.Window, d.us); why != "" {
-				return nil, fmt.Sprintf("%q: %s", d.written, why)
-			}
+		if why := clockHours(&d, r.Window); why != "" {
+			return nil, fmt.Sprintf("%q: %s", d.written, why)
 		}
+		dd := &Duration{Micros: d.us, Written: d.written}
 		if in.bucket {
 			if d.unit != "" {
 				if in.name != "busiest-bucket" {
@@ -743,28 +741,6 @@ func (x *extractor) negated(t timeSlot) bool {
 		}
 	}
 	return false
-}
-
-// calendarBuckets says why buckets of size us counted from the window's
-// start are not the calendar's own ("calendar day": UTC days from
-// midnight, weeks from Monday), or "" when they are.
-func calendarBuckets(w *Window, us int64) string {
-	if w == nil {
-		return "calendar periods need a window"
-	}
-	switch {
-	case us == usWeek:
-		if w.Start%usDay != 0 || time.UnixMicro(w.Start).UTC().Weekday() != time.Monday {
-			return fmt.Sprintf("the window starts at %s, not on a Monday at midnight, so its weeks are not calendar weeks", w.StartText)
-		}
-	case us <= usDay && usDay%us == 0:
-		if w.Start%us != 0 {
-			return fmt.Sprintf("the window starts at %s, so buckets counted from it are not calendar periods", w.StartText)
-		}
-	default:
-		return "calendar months and years have no fixed length; write a bucket size"
-	}
-	return ""
 }
 
 // afterStart is where "after w" starts: where a period ends, or the

@@ -98,10 +98,7 @@ type durSlot struct {
 	role    string // "bucket", "delta" or "" (any)
 	i, j    int    // tokens [i, j)
 	taken   bool   // read as a window's length
-	// calendar is set for "calendar day": the buckets must be the
-	// calendar's own (UTC days from midnight, weeks from Monday).
-	calendar bool
-	unit     string // calendar buckets (day, week, month, year), not a fixed width
+	unit    string // calendar buckets (hour, day, week, month, year), not a fixed width
 }
 
 var uidLikeRE = regexp.MustCompile(`^n\d+$`)
@@ -406,18 +403,8 @@ func (x *extractor) extract() error {
 		}
 		// "which day", "the busiest week": a one-unit bucket.
 		if u, ok := unitUS[t.low]; ok && t.kind == tWord && u >= usHour {
-			p, pi := x.prevWord(i)
-			cal := p == "calendar"
-			if cal {
-				p, _ = x.prevWord(pi)
-			}
-			if p == "which" || p == "what" || p == "busiest" || p == "peak" || p == "active" || p == "single" {
-				at := i
-				if cal {
-					at = pi
-					x.tok(pi).used = true
-				}
-				x.s.durs = append(x.s.durs, durSlot{us: u, written: x.span(at, i+1), role: "bucket", i: at, calendar: cal})
+			if p, _ := x.prevWord(i); askedPeriod(p) {
+				x.s.durs = append(x.s.durs, durSlot{us: u, written: t.text, role: "bucket", i: i})
 				t.used = true
 				continue
 			}
