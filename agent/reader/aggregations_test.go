@@ -167,3 +167,25 @@ func TestCalendarBucketWords(t *testing.T) {
 		{"Between 09:30 and 15:30 UTC on 9 June 2004, which calendar hour was the busiest?", "", nil, nil},
 	})
 }
+
+// In a pair question "the first" and "the second" name the pair's
+// events, and a remark on events stamped with one instant says how they
+// pair: counted (once) restates the (time, event id) order, excluded
+// asks for a strictly later second. Other remarks, and such a remark
+// outside a pair question, are refused.
+func TestPairRemarks(t *testing.T) {
+	checkRank(t, []rankCase{
+		{"How many pairs of n41's outgoing messages follow one another within 10 minutes in June 2004 (messages stamped with the same second included, each such pair once)?", "follow-ups",
+			[]string{"at or after the first in (time, event id) order"}, nil},
+		{"How many pairs of n41's outgoing messages follow one another within 10 minutes in June 2004? Messages sent at the same instant are excluded.", "follow-ups",
+			[]string{"strictly later"}, []string{`"order":"strict"`}},
+		{"In June 2004, how many pairs of messages sent by n41 were there in which the second was sent at most ten minutes after the first?", "follow-ups",
+			[]string{"within 10 minutes"}, []string{`"within":600000000`}},
+		{"How many pairs of n41's outgoing messages follow one another within 10 minutes in June 2004 (two copies logged at the same second count as one pair)?", "follow-ups",
+			[]string{"(time, event id) order"}, nil},
+		{"How many pairs of n41's outgoing messages follow one another within 10 minutes in June 2004 (messages stamped with the same second counted twice)?", "", nil, nil},
+		{"How many pairs of n41's outgoing messages follow one another within 10 minutes in June 2004 (two copies logged at the same second count as two pairs)?", "", nil, nil},
+		{"In June 2004, how many pairs of messages sent by n41 were there in which the second was sent at most ten minutes before the first?", "", nil, nil},
+		{"How many messages did n41 send in June 2004, copies logged at the same second included?", "", nil, nil},
+	})
+}

@@ -386,6 +386,15 @@
 // does an event written against its predecessor ("a further message",
 // "later than a previous one", "after the one before"), and "strictly"
 // asks for the second at a later time (a tie at one instant is no pair).
+// In a pair question "the first" and "the second" name the pair's two
+// events ("pairs in which the second was sent at most ten minutes after
+// the first": they follow one another), and "in which" before them opens
+// a clause on the pairs. A remark on events stamped with one instant
+// ("two copies logged at the same second count as one pair", "messages
+// sent at the same instant included, each such pair once") restates the
+// (time, event id) order, in which two such events are one pair; one
+// that excludes them ("are excluded", "do not count") asks for the
+// second strictly later; any other remark is refused.
 // The recipients may be the same unless the question writes "to a different
 // (another, distinct) recipient"; "the same recipient allowed" restates
 // that, and any other "same recipient" restricts and is refused, as are

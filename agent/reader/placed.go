@@ -15,6 +15,7 @@ func (x *extractor) placedWords() error {
 	x.rankWords()
 	x.exceptNode()
 	x.thresholdWords()
+	x.pairWords()
 	x.relationWords()
 	x.openingPeriod()
 	return x.recordWords()
