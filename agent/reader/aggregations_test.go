@@ -187,5 +187,48 @@ func TestPairRemarks(t *testing.T) {
 		{"How many pairs of n41's outgoing messages follow one another within 10 minutes in June 2004 (two copies logged at the same second count as two pairs)?", "", nil, nil},
 		{"In June 2004, how many pairs of messages sent by n41 were there in which the second was sent at most ten minutes before the first?", "", nil, nil},
 		{"How many messages did n41 send in June 2004, copies logged at the same second included?", "", nil, nil},
+		{"In June 2004, how often did n41 follow one message with another within five minutes? I want the number of pairs.", "follow-ups",
+			[]string{"within 5 minutes"}, nil},
+		{"In June 2004, how often did n41 follow one message with another within five minutes?", "", nil, nil},
+		{"In June 2004, how often per week did n41 follow one message with another within five minutes? I want the number of pairs.", "", nil, nil},
+	})
+}
+
+// Instances drawn from a node's partners: "among n5's partners", or a
+// clause putting every corner in the set; a clause that names no set,
+// and partners taking part in instances, are refused.
+func TestMotifSets(t *testing.T) {
+	checkRank(t, []rankCase{
+		{"Among n41's partners in June 2004, how many cyclic triangles completing within an hour were there?", "motif-count-partners",
+			[]string{"every node is a partner of n41", "n41 itself not among them"},
+			[]string{`"role":"either"`, `"cmp":"ne"`, `"node_filter":{"$ref":"s2.rows[*].node"}`}},
+		{"Among the correspondents of n41 in June 2004, how many ping-pong exchanges within 30 minutes happened?", "motif-count-partners",
+			[]string{"ping-pong"}, []string{`"motif":"M_2node_pingpong"`}},
+		{"In June 2004, how many cyclic triangles within an hour were there, all three of whose corners exchanged messages with n41?", "motif-count-partners",
+			[]string{"partner of n41"}, nil},
+		{"In June 2004, how many cyclic triangles within an hour were there, all three of whose corners were reachable from n41?", "motif-count-reach",
+			[]string{"among the nodes reachable from n41"}, nil},
+		{"How many cyclic triangles within an hour did n41's partners take part in during June 2004?", "", nil, nil},
+		{"In June 2004, how many cyclic triangles within an hour were there, all three of whose corners were active?", "", nil, nil},
+		{"Among n41's partners in June 2004, how many cyclic triangles of messages sent within an hour were there?", "", nil, nil},
+		{"In June 2004, how many cyclic triangles within an hour were there, all three of whose corners exchanged messages with n41 and were reachable from n41?", "", nil, nil},
+	})
+}
+
+// Once a cycle is named, a fold over its periods, the clock's name for
+// its position and a negation of one particular bucket restate it;
+// without a cycle, or over another period, they are refused.
+func TestCycleRestatements(t *testing.T) {
+	checkRank(t, []rankCase{
+		{"Which hour of the day had the most messages in 2004, summed over all the days?", "busiest-cycle",
+			[]string{`ignored: "summed over all the days"`}, []string{`"cycle":"hour_of_day"`}},
+		{"Which day of the week had the most messages in 2004, across all the weeks?", "busiest-cycle",
+			[]string{"day of the week"}, []string{`"cycle":"day_of_week"`}},
+		{"Which hour of the day had the most messages in 2004? Not one particular hour on one particular day, but the hour of the clock.", "busiest-cycle",
+			[]string{"hour of the day"}, nil},
+		{"Which hour of the day had the most messages in 2004, summed over all the weeks?", "", nil, nil},
+		{"Which hour of the clock had the most messages in 2004?", "", nil, nil},
+		{"Which hour had the most messages in 2004? Not one particular hour on one particular day.", "", nil, nil},
+		{"Which hour of the day had the most messages in 2004? Not one particular hour of the week.", "", nil, nil},
 	})
 }

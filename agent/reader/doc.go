@@ -160,7 +160,16 @@
 //     is first and "opens" starts; "considering only the nodes n5 can
 //     reach" names the set a reach-filtered motif question restricts to
 //     already; "with n5 as one of the corners" (or "as a party") is
-//     "involving n5". A node asked for as the one that closes, completes or ends
+//     "involving n5". "Among n5's partners" (correspondents,
+//     counterparts) puts every corner of an instance among the nodes n5
+//     exchanged events with in the window, either direction, n5 itself
+//     left out; "all three of whose corners were reachable from n5" or
+//     "... exchanged messages with n5" says the same of the reach set or
+//     of the partners, and is read only when its clause names one of the
+//     two. Partners taking part in instances ("did n5's partners take
+//     part in") are not all the corners, and are refused, as is a
+//     sending or receiving verb beside the partners (whose direction?).
+//     A node asked for as the one that closes, completes or ends
 //     an instance is refused: only the sender of its first edge is named.
 //   - Records. "How often" a record was corrected, over its whole
 //     history, asks how many times; with "per" or a period word ("per
@@ -319,7 +328,12 @@
 // month. "Which hour" alone over more than a day is refused: the hour of
 // the day, or one particular hour ("which single hour", "hour bucket")?
 // A negation that only sets a date aside ("a weekday name, not a date")
-// restates the cycle. A question whose answer is the first row of an
+// restates the cycle. Once a cycle is named, so do a fold over the
+// period it repeats over ("summed over all the days" for the hour of the
+// day, "across all the weeks" for the weekday), "the hour of the clock"
+// beside "the hour of the day", and "not one particular hour (on one
+// particular day)"; without a cycle phrase they are refused ("the clock
+// hour" alone may be one particular hour). A question whose answer is the first row of an
 // empty result ("when does n277 first become reachable", "the first
 // burst") is answered "none" over that window.
 //
@@ -394,7 +408,9 @@
 // sent at the same instant included, each such pair once") restates the
 // (time, event id) order, in which two such events are one pair; one
 // that excludes them ("are excluded", "do not count") asks for the
-// second strictly later; any other remark is refused.
+// second strictly later; any other remark is refused. "How often" there
+// asks the count when the question also asks for "the number of (such)
+// pairs", and is refused otherwise (a count or a rate?).
 // The recipients may be the same unless the question writes "to a different
 // (another, distinct) recipient"; "the same recipient allowed" restates
 // that, and any other "same recipient" restricts and is refused, as are

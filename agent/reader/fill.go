@@ -555,7 +555,10 @@ func (x *extractor) options(in *intent, r *Reading) string {
 		default:
 			return "most of what? write \"sent the most messages\", \"received the most\" or \"had the most distinct partners\""
 		}
-	case "motif-count", "motif-count-around", "motif-count-reach", "motif-members":
+	case "motif-count", "motif-count-around", "motif-count-reach", "motif-members", "motif-count-partners":
+		if in.name == "motif-count-partners" {
+			r.Options["direction"] = "either" // a partner in either direction
+		}
 		tri, pp := x.has(cTriangle), x.has(cPingPong)
 		if tri && pp {
 			return "triangles or ping-pong exchanges? the question names both"

@@ -179,6 +179,36 @@ func (x *extractor) pairWords() {
 			x.sameInstant(i)
 		}
 	}
+	x.howOftenPairs()
+}
+
+// howOftenPairs reads "how often" in a pair question that also asks for
+// "the number of (such) pairs": "how often" alone may ask a count or a
+// rate, and the number of pairs settles it as the count.
+func (x *extractor) howOftenPairs() {
+	at := -1
+	for i, t := range x.toks {
+		if !t.used && t.low == "how" && x.tok(i+1).low == "often" {
+			at = i
+		}
+	}
+	if at < 0 || x.ratePeriod() {
+		return
+	}
+	for i, t := range x.toks {
+		if t.low != "number" || x.tok(i+1).low != "of" || i < at {
+			continue
+		}
+		k := i + 2
+		if x.tok(k).low == "such" {
+			k++
+		}
+		if l := x.tok(k).low; l == "pair" || l == "pairs" {
+			x.use(at, at+2)
+			x.mark(cHowMany, at)
+			return
+		}
+	}
 }
 
 // instantNouns name what one timestamp is.

@@ -171,10 +171,11 @@ var variants = map[string][][2]string{
 		{"form=count", "How many neighbours did {x} gain between {t1} and {t2}?"}},
 	"busiest-cycle": {{"cycle=cycle-weekday", "Which day of the week had the most messages {W}?"},
 		{"cycle=cycle-month", "Which month of the year had the most messages {W}?"}},
-	"motif-count":        {{"motif=ping-pong", "How many ping-pong exchanges completing within {D} happened {W}?"}},
-	"motif-count-around": {{"motif=triangle", "How many cyclic triangles within {D} involved {x} {W}?"}},
-	"motif-count-reach":  {{"motif=ping-pong", "Among the nodes {x} can reach {W}, how many ping-pong exchanges complete within {D}?"}},
-	"motif-members":      {{"motif=ping-pong", "Which nodes form ping-pong exchanges within {D} {W}?"}},
+	"motif-count":          {{"motif=ping-pong", "How many ping-pong exchanges completing within {D} happened {W}?"}},
+	"motif-count-around":   {{"motif=triangle", "How many cyclic triangles within {D} involved {x} {W}?"}},
+	"motif-count-reach":    {{"motif=ping-pong", "Among the nodes {x} can reach {W}, how many ping-pong exchanges complete within {D}?"}},
+	"motif-count-partners": {{"motif=ping-pong", "Among {x}'s partners {W}, how many ping-pong exchanges complete within {D}?"}},
+	"motif-members":        {{"motif=ping-pong", "Which nodes form ping-pong exchanges within {D} {W}?"}},
 }
 
 // exampleFor is the intent's example with the question's own choices: a
