@@ -232,3 +232,25 @@ func TestCycleRestatements(t *testing.T) {
 		{"Which hour of the day had the most messages in 2004? Not one particular hour of the week.", "", nil, nil},
 	})
 }
+
+// An average per period is the mean of every period's count, quiet ones
+// as zero, over a window of whole periods; one over some periods, over
+// periods of no fixed width, or a count of periods that disagrees with
+// the window is refused.
+func TestAveragePerPeriod(t *testing.T) {
+	checkRank(t, []rankCase{
+		{"What was the average number of messages per day in June 2004?", "average-per-period",
+			[]string{"mean of the window's edge events per day"},
+			[]string{`"stride":86400000000`, `"fn":"mean"`, `"field":"value"`}},
+		{"What was the average number of messages per day in June 2004, counting every one of the thirty days (quiet days included)?", "average-per-period",
+			[]string{"quiet ones as zero"}, nil},
+		{"What was the mean number of messages per hour on 9 June 2004?", "average-per-period",
+			[]string{"per hour"}, []string{`"stride":3600000000`}},
+		{"What was the average number of messages per active day in June 2004?", "", nil, nil},
+		{"What was the average number of messages per day in June 2004, counting every one of the thirty-one days?", "", nil, nil},
+		{"What was the average number of messages per month in 2004?", "", nil, nil},
+		{"What was the average number of messages per day between 2004-06-01 12:00 and 2004-06-03 00:00 UTC?", "", nil, nil},
+		{"What was the average number of messages per day per week in June 2004?", "", nil, nil},
+		{"What was the average number of messages per day in June 2004 for the active ones?", "", nil, nil},
+	})
+}

@@ -139,6 +139,14 @@
 //     bounds ("fewer than", "at most": a node with no events has no
 //     row) and a period word beside the bound ("a day", "each week":
 //     per period?) are refused.
+//   - Averages. "The average (mean) number of messages per day (hour,
+//     week)" over a window is the mean of the window's per-period
+//     counts, every period counted and a quiet one as zero, which is
+//     the total over the number of periods; "(quiet days included)" and
+//     "counting every one of the 30 days" restate it (the number must be
+//     the window's). The window must be whole periods, at most one page
+//     of them; "per active day" (some periods only), "per month" (no
+//     fixed width) and two periods are refused.
 //   - Degree counts every incident record, so "duplicates included",
 //     "rather than distinct people" and a remark that some were
 //     "logged twice" restate it; anywhere else these words are refused

@@ -594,6 +594,8 @@ func (x *extractor) options(in *intent, r *Reading) string {
 		}
 	case "follow-ups":
 		return x.followUpOptions(r)
+	case "average-per-period":
+		return x.averageOptions(r)
 	case "node-burst-count", "node-first-burst":
 		return x.nodeBurstOptions()
 	case "correction-count":

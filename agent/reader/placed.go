@@ -18,6 +18,7 @@ func (x *extractor) placedWords() error {
 	x.thresholdWords()
 	x.pairWords()
 	x.cycleWords()
+	x.averageWords()
 	x.relationWords()
 	x.openingPeriod()
 	return x.recordWords()

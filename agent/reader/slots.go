@@ -18,6 +18,7 @@ type slots struct {
 	k         int64      // "top 5": 0 when not given
 	rank      int64      // "the second-busiest": 0 when not given
 	threshold *threshold // "more than five messages": nil when not given
+	periods   int64      // "counting every one of the 31 days": 0 when not given
 	kText     string
 	z         float64 // burst threshold, 0 when not given
 	history   int64   // burst history length in buckets, 0 when not given
