@@ -174,9 +174,7 @@
 //     left out; "all three of whose corners were reachable from n5" or
 //     "... exchanged messages with n5" says the same of the reach set or
 //     of the partners, and is read only when its clause names one of the
-//     two. "Within the circle of staff reachable from n5" (a circle of
-//     people, no size) is such a set, not a loop, read only when its
-//     clause names the reach set or partners. Partners taking part in instances ("did n5's partners take
+//     two. Partners taking part in instances ("did n5's partners take
 //     part in") are not all the corners, and are refused, as is a
 //     sending or receiving verb beside the partners (whose direction?).
 //     A node asked for as the one that closes, completes or ends

@@ -25,8 +25,6 @@ func (x *extractor) motifSets() {
 			x.amongPartners(i)
 		case "all":
 			x.everyCorner(i)
-		case "circle", "group":
-			x.circleOf(i)
 		}
 	}
 }
@@ -46,23 +44,6 @@ func (x *extractor) amongPartners(i int) {
 	}
 	x.toks[i].used = true
 	x.mark(cAmong, i)
-}
-
-// circleOf reads "within the circle of staff reachable from n5": a
-// circle of people (no size, a node noun after "of") is a set of nodes,
-// not a loop, and the clause after it names which: read only when it
-// names the reach set or partners.
-func (x *extractor) circleOf(i int) {
-	p, _ := x.prevWord(i)
-	if p != "within" && p != "among" && p != "amongst" && p != "in" || x.tok(i+1).low != "of" || concept(x.tok(i+2).low) != cNodeNoun {
-		return
-	}
-	for j := i + 3; j < len(x.toks) && !x.clauseEnd(j); j++ {
-		if c := concept(x.tok(j).low); c == cReach || c == cPartner {
-			x.use(i, i+2)
-			return
-		}
-	}
 }
 
 func possessive(t *token) bool {
