@@ -70,6 +70,8 @@ func TestOrdinalRank(t *testing.T) {
 		{"Which day of June 2004 was the second busiest, the third busiest overall?", "", nil, nil},
 		{"How many messages did n41 send on the second day of its activity?", "", nil, nil},
 		{"Which day of June 2004 was the busiest? Not the second one.", "", nil, nil},
+		{"Which day of June 2004 had the most messages, and which had the second most?", "", nil, nil},
+		{"Who sent the most messages in June 2004, and who was the second busiest sender?", "", nil, nil},
 	})
 }
 

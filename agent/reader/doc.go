@@ -116,8 +116,10 @@
 //     second-busiest day", "the third most active sender") or "the
 //     runner-up" asks for the row at that rank of a busiest-period or
 //     top-nodes ranking (ties ordered as at the first rank); with a
-//     count of rows beside it, a second rank, or no superlative it is
-//     refused, and "not the busiest" beside it restates it. A node set
+//     count of rows beside it, a second rank, a superlative it does not
+//     rank ("the most, and the second most": two questions), or no
+//     superlative it is refused, and "not the busiest" beside it
+//     restates it. A node set
 //     aside ("apart from", "aside from", "other than", "except (for)",
 //     "excluding", "besides") is dropped from the ranked nodes before
 //     the ranking is taken, so the k answered are the k best of the

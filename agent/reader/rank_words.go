@@ -36,6 +36,7 @@ func (x *extractor) superlativeAt(i int) bool {
 // refuses it.
 func (x *extractor) rankWords() {
 	rank, at := int64(0), -1
+	ranked := map[int]bool{} // the superlatives an ordinal ranks
 	for i, t := range x.toks {
 		if t.used || t.kind != tWord {
 			continue
@@ -67,6 +68,7 @@ func (x *extractor) rankWords() {
 		if rank == 0 {
 			rank, at = n, i
 		}
+		ranked[j] = true
 		// The superlative after an ordinal stays for the word pass; a
 		// "runner-up" is the whole phrase.
 		x.use(i, j)
@@ -80,6 +82,14 @@ func (x *extractor) rankWords() {
 	x.mark(cOrdinal, at)
 	x.s.rank = rank
 	x.notFirst()
+	// "which day had the most, and which the second most": a superlative
+	// no ordinal ranks asks for the first rank as well.
+	for i, t := range x.toks {
+		if !t.used && !ranked[i] && x.superlativeAt(i) {
+			x.mark(cUnsupported, i)
+			x.s.notes = append(x.s.notes, fmt.Sprintf("%q asks for the first rank beside rank %d", t.text, rank))
+		}
+	}
 }
 
 // notFirst ignores a negation of the first rank ("not the busiest", "not
