@@ -95,6 +95,7 @@ func TestExceptNode(t *testing.T) {
 		{"Which three users received the most messages in June 2004, apart from n41?", "", nil, nil},
 		{"How many messages did n7 send in June 2004 apart from n41?", "", nil, nil},
 		{"Apart from n41, how many messages were sent in June 2004?", "", nil, nil},
+		{"Apart from n41, who sent the most messages in June 2004, and how many did n41 send?", "", nil, nil},
 	})
 }
 

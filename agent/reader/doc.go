@@ -127,7 +127,8 @@
 //     commas right after the words that ask who ("Who, other than n5,
 //     ..."). Elsewhere ("messages from anyone other than n5", ",
 //     excluding n5" at the end) it may set aside the node's events, not
-//     the node, and is refused.
+//     the node, and is refused, as is a node set aside and written again
+//     (then it has another role too).
 //   - Thresholds. A lower bound before an event noun ("more than five
 //     messages", "at least 3 ratings", "10 or more e-mails") in a "how
 //     many" question about nodes keeps the nodes whose count of events

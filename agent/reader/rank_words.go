@@ -182,6 +182,18 @@ func (x *extractor) exceptNode() {
 		}
 		afterWho := p.text == "," && closed && x.asksWho(start, i-1)
 		x.use(i, k)
+		again := 0
+		for _, u := range x.toks {
+			if u.low == x.toks[k].low {
+				again++
+			}
+		}
+		if again > 1 {
+			// "apart from n5, who sent the most, and how many did n5
+			// send?": written again, the node has another role.
+			x.mark(cUnsupported, i)
+			continue
+		}
 		if !opening && !afterWho {
 			x.mark(cUnsupported, i)
 			x.s.notes = append(x.s.notes, fmt.Sprintf("%q is read only opening the question or right after \"who\": elsewhere it may set aside the node's events", x.span(i, k+1)))
