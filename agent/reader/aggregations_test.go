@@ -89,6 +89,10 @@ func TestExceptNode(t *testing.T) {
 			[]string{"leaving out n41"}, []string{`"value":"n41"`}},
 		{"Aside from n41, who was the second busiest sender in June 2004?", "top-nodes-except",
 			[]string{"node ranked 2", "leaving out n41"}, []string{`"k":2`, `rows[1].src`}},
+		{"Not counting n41, which three users sent the most messages in June 2004?", "top-nodes-except",
+			[]string{"leaving out n41"}, []string{`"k":3`}},
+		{"Leaving out n41, who received the most messages in June 2004?", "top-nodes-except",
+			[]string{"by events received", "leaving out n41"}, nil},
 		// Refused: after the counted events, at the end, or in a
 		// question that ranks nothing.
 		{"Which three users received the most messages from anyone other than n41 in June 2004?", "", nil, nil},
@@ -146,6 +150,9 @@ func TestThresholds(t *testing.T) {
 			[]string{"sent at least 3 events to n41"}, []string{`"field":"src"`}},
 		{"How many users received more than six messages from n41 in June 2004? Strictly more than six; exactly six does not count.", "partner-threshold-count",
 			[]string{"more than 6", `"exactly six does not count"`}, nil},
+		{"How many users sent over 4 messages in June 2004?", "threshold-count",
+			[]string{"sent more than 4 events"}, []string{`"cmp":"gt"`}},
+		{"How many users sent over 4 days in June 2004?", "", nil, nil},
 		{"How many users sent fewer than 4 messages in June 2004?", "", nil, nil},
 		{"How many users sent at most 4 messages in June 2004?", "", nil, nil},
 		{"How many users sent more than 4 messages each day in June 2004?", "", nil, nil},

@@ -122,7 +122,8 @@
 //     restates it. A node set
 //     aside ("apart from", "aside from", "other than", "except (for)",
 //     "excluding", "besides") is dropped from the ranked nodes before
-//     the ranking is taken, so the k answered are the k best of the
+//     the ranking is taken ("not counting" and "leaving out" too), so
+//     the k answered are the k best of the
 //     others; it is read only opening the question or set off by
 //     commas right after the words that ask who ("Who, other than n5,
 //     ..."). Elsewhere ("messages from anyone other than n5", ",
@@ -132,7 +133,8 @@
 //   - Thresholds. A lower bound before an event noun ("more than five
 //     messages", "at least 3 ratings", "10 or more e-mails") in a "how
 //     many" question about nodes keeps the nodes whose count of events
-//     in the window passes it: "more than N" is strictly more, "at
+//     in the window passes it: "more than N" (and "over N" right
+//     before the event noun) is strictly more, "at
 //     least N" and "N or more" include N. The counted nodes are the
 //     senders or the recipients as the verb says (the subject of a
 //     passive "were sent" receives; with neither it is refused), and

@@ -118,7 +118,8 @@ func (x *extractor) notFirst() {
 }
 
 // exceptAt reads an exclusion phrase at i ("apart from", "aside from",
-// "other than", "except", "except for", "excluding", "besides")
+// "other than", "except", "except for", "excluding", "besides", "not
+// counting", "leaving out")
 // followed by a node: it returns the node's token index, or -1.
 func (x *extractor) exceptAt(i int) int {
 	t := x.tok(i)
@@ -128,6 +129,8 @@ func (x *extractor) exceptAt(i int) int {
 	k := i + 1
 	switch n := x.tok(k).low; {
 	case (t.low == "apart" || t.low == "aside") && n == "from", t.low == "other" && n == "than", t.low == "except" && n == "for":
+		k++
+	case t.low == "not" && n == "counting", t.low == "leaving" && n == "out":
 		k++
 	case t.low == "except" || t.low == "excluding" || t.low == "besides":
 	default:

@@ -4,8 +4,8 @@ import "fmt"
 
 // Thresholds on a count of events per node (doc.go): "how many users
 // sent more than five messages", "how many colleagues received at least
-// 3 messages from n5". "more than N" is strictly more; "at least N" and
-// "N or more" include N. Upper bounds ("fewer than N", "at most N") are
+// 3 messages from n5". "more than N" and "over N" are strictly more; "at
+// least N" and "N or more" include N. Upper bounds ("fewer than N", "at most N") are
 // refused: a node with no events at all has no row to count.
 
 const cThreshold = "threshold"
@@ -47,6 +47,14 @@ func (x *extractor) thresholdAt(i int) (threshold, int, bool) {
 			return th, a, false
 		}
 		th, j = threshold{n: n, cmp: "ge"}, i+3
+	case x.tok(i).low == "over" && a == i && concept(x.tok(i+2).low) == cEvent:
+		// "over five messages": more than, and only before an event noun
+		// ("over 5 days" is a window).
+		n, ok := x.count(i + 1)
+		if !ok {
+			return th, a, false
+		}
+		th, j = threshold{n: n, cmp: "gt"}, i+2
 	case a == i && x.tok(i+1).low == "or" && x.tok(i+2).low == "more":
 		n, ok := x.count(i)
 		if !ok {
