@@ -119,31 +119,29 @@
 //     count of rows beside it, a second rank, a superlative it does not
 //     rank ("the most, and the second most": two questions), or no
 //     superlative it is refused, and "not the busiest" beside it
-//     restates it. A node set
-//     aside ("apart from", "aside from", "other than", "except (for)",
-//     "excluding", "besides") is dropped from the ranked nodes before
-//     the ranking is taken ("not counting" and "leaving out" too), so
-//     the k answered are the k best of the
-//     others; it is read only opening the question or set off by
-//     commas right after the words that ask who ("Who, other than n5,
-//     ..."). Elsewhere ("messages from anyone other than n5", ",
-//     excluding n5" at the end) it may set aside the node's events, not
-//     the node, and is refused, as is a node set aside and written again
-//     (then it has another role too).
+//     restates it. A node set aside ("apart from", "aside from", "other
+//     than", "except (for)", "excluding", "besides", "not counting",
+//     "leaving out") is dropped from the ranked nodes before the ranking
+//     is taken, so the k answered are the k best of the others; it is
+//     read only opening the question or set off by commas right after
+//     the words that ask who ("Who, other than n5, ..."). Elsewhere
+//     ("messages from anyone other than n5", ", excluding n5" at the
+//     end) it may set aside the node's events, not the node, and is
+//     refused, as is a node set aside and written again (then it has
+//     another role too).
 //   - Thresholds. A lower bound before an event noun ("more than five
 //     messages", "at least 3 ratings", "10 or more e-mails") in a "how
 //     many" question about nodes keeps the nodes whose count of events
-//     in the window passes it: "more than N" (and "over N" right
-//     before the event noun) is strictly more, "at
-//     least N" and "N or more" include N. The counted nodes are the
-//     senders or the recipients as the verb says (the subject of a
-//     passive "were sent" receives; with neither it is refused), and
-//     with a node named, the count is of events to or from that node. A
-//     bound written again must agree ("strictly more than five",
-//     "exactly five does not count" after "more than five"); upper
-//     bounds ("fewer than", "at most": a node with no events has no
-//     row) and a period word beside the bound ("a day", "each week":
-//     per period?) are refused.
+//     in the window passes it: "more than N" (and "over N" right before
+//     the event noun) is strictly more, "at least N" and "N or more"
+//     include N. The counted nodes are the senders or the recipients as
+//     the verb says (the subject of a passive "were sent" receives; with
+//     neither it is refused), and with a node named, the count is of
+//     events to or from that node. A bound written again must agree
+//     ("strictly more than five", "exactly five does not count" after
+//     "more than five"); upper bounds ("fewer than", "at most": a node
+//     with no events has no row) and a period word beside the bound ("a
+//     day", "each week": per period?) are refused.
 //   - Averages. "The average (mean) number of messages per day (hour,
 //     week)" over a window is the mean of the window's per-period
 //     counts, every period counted and a quiet one as zero, which is
