@@ -132,7 +132,8 @@
 //   - Thresholds. A lower bound before an event noun ("more than five
 //     messages", "at least 3 ratings", "10 or more e-mails") in a "how
 //     many" question about nodes keeps the nodes whose count of events
-//     in the window passes it: "more than N" (and "over N" right before
+//     in the window passes it ("which users sent more than five
+//     messages" lists them): "more than N" (and "over N" right before
 //     the event noun) is strictly more, "at least N" and "N or more"
 //     include N. The counted nodes are the senders or the recipients as
 //     the verb says (the subject of a passive "were sent" receives; with

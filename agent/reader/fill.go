@@ -498,7 +498,7 @@ func (x *extractor) options(in *intent, r *Reading) string {
 		}
 	}
 	switch in.name {
-	case "node-event-count", "partner-count", "partners", "partner-threshold-count":
+	case "node-event-count", "partner-count", "partners", "partner-threshold-count", "partner-threshold-nodes":
 		cue := x.s.nodes[0].cue
 		if cue == "src" && x.receivedBy(x.s.nodes[0].i) {
 			cue = "dst" // "received by n5": n5 is who received

@@ -160,6 +160,8 @@ var variants = map[string][][2]string{
 	"threshold-count":         {{"by=dst", "How many nodes received more than 5 messages {W}?"}},
 	"partner-threshold-count": {{"direction=dst", "How many nodes sent more than 5 messages to {x} {W}?"}, {"direction=either", "How many nodes exchanged more than 5 messages with {x} {W}?"}},
 	"average-per-period":      {{"per=hour", "What was the average number of messages per hour {W}?"}, {"per=week", "What was the average number of messages per week {W}?"}},
+	"threshold-nodes":         {{"by=dst", "Which nodes received more than 5 messages {W}?"}},
+	"partner-threshold-nodes": {{"direction=dst", "Which nodes sent more than 5 messages to {x} {W}?"}, {"direction=either", "Which nodes exchanged more than 5 messages with {x} {W}?"}},
 	"top-nodes-except": {{"by=dst", "Apart from {x}, which {k} nodes received the most messages {W}?"},
 		{"by=either", "Apart from {x}, which {k} nodes sent or received the most messages {W}?"},
 		{"by=partners", "Apart from {x}, which {k} nodes had the most distinct partners {W}?"}},

@@ -1,6 +1,9 @@
 package reader
 
-import "fmt"
+import (
+	"fmt"
+	"strings"
+)
 
 // Thresholds on a count of events per node (doc.go): "how many users
 // sent more than five messages", "how many colleagues received at least
@@ -172,7 +175,36 @@ var thresholdIntents = []*intent{
 		}},
 }
 
-func init() { intents = append(intents, thresholdIntents...) }
+// thresholdLists are the list forms: which nodes pass the bound.
+var thresholdLists = []*intent{
+	{name: "threshold-nodes", example: "Which nodes sent more than 5 messages {W}?",
+		need: []string{cWhich, cThreshold}, allow: []string{cEvent, cSend, cReceive, cSenders, cRecipients}, window: true, belief: true,
+		summary: func(r *Reading) string {
+			verb := map[string]string{"src": "sent", "dst": "received"}[r.Options["by"]]
+			return fmt.Sprintf("the nodes that %s %s events", verb, thresholdText(r))
+		},
+		build: func(r *Reading, b *builder) {
+			s := b.add("aggregate_events", thresholdArgs(r, b, r.Options["by"], ""))
+			b.answer("entity_set", s+".rows[*]."+r.Options["by"])
+		}},
+	{name: "partner-threshold-nodes", example: "Which nodes received more than 5 messages from {x} {W}?",
+		need: []string{cWhich, cThreshold}, allow: []string{cEvent, cSend, cReceive, cSenders, cRecipients, cEither}, nodes: 1, window: true, belief: true,
+		summary: func(r *Reading) string {
+			return strings.Replace(thresholdIntents[1].summary(r), "the number of nodes", "the nodes", 1)
+		},
+		build: func(r *Reading, b *builder) {
+			group := map[string]string{"src": "dst", "dst": "src", "either": "either"}[dirRole(r)]
+			field := map[string]string{"src": "src", "dst": "dst", "either": "node"}[group]
+			s1 := b.add("aggregate_events", thresholdArgs(r, b, group, dirRole(r)))
+			s2 := b.add("compute", map[string]any{"fn": "filter", "input": ref(s1 + ".rows"), "field": field, "cmp": "ne", "value": b.node("node"), "limit": rowLimit})
+			b.answer("entity_set", s2+".rows[*]."+field)
+		}},
+}
+
+func init() {
+	intents = append(intents, thresholdIntents...)
+	intents = append(intents, thresholdLists...)
+}
 
 // thresholdOptions reads who is counted over the bound: senders or
 // recipients; a question naming neither is refused.
@@ -187,7 +219,7 @@ func (x *extractor) thresholdOptions(in *intent, r *Reading) string {
 	}
 	r.Options["over"] = fmt.Sprint(x.s.threshold.n)
 	r.Options["over_cmp"] = x.s.threshold.cmp
-	if in.name != "threshold-count" {
+	if in.name != "threshold-count" && in.name != "threshold-nodes" {
 		return ""
 	}
 	send, recv := x.has(cSend) || x.has(cSenders), x.has(cReceive) || x.has(cRecipients)
