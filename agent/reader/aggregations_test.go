@@ -267,6 +267,8 @@ func TestAveragePerPeriod(t *testing.T) {
 		{"What was the average number of messages per month in 2004?", "", nil, nil},
 		{"What was the average number of messages per day between 2004-06-01 12:00 and 2004-06-03 00:00 UTC?", "", nil, nil},
 		{"What was the average number of messages per day per week in June 2004?", "", nil, nil},
+		{"What was the average number of messages per user per day in June 2004?", "", nil, nil},
+		{"What was the average number of messages each user sent per day in June 2004?", "", nil, nil},
 		{"What was the average number of messages per day in June 2004 for the active ones?", "", nil, nil},
 	})
 }

@@ -43,9 +43,16 @@ func (x *extractor) averageWords() {
 	if per < 0 {
 		return
 	}
-	for _, t := range x.toks {
+	for k, t := range x.toks {
 		if t.low == "active" || t.low == "busy" || t.low == "nonempty" {
 			return // "per active day": some periods only
+		}
+		if t.low == "per" && k != per {
+			return // "per user per day": an average over something else too
+		}
+		// "per user", "each account": an average over nodes, perhaps.
+		if c := concept(t.low); (c == cNodeNoun || c == cSenders || c == cRecipients || c == cPartner) && t.low != "one" && t.low != "ones" {
+			return
 		}
 	}
 	x.toks[avg].used = true

@@ -150,7 +150,8 @@
 //     "counting every one of the 30 days" restate it (the number must be
 //     the window's). The window must be whole periods, at most one page
 //     of them; "per active day" (some periods only), "per month" (no
-//     fixed width) and two periods are refused.
+//     fixed width), two periods, and a node noun beside the average
+//     ("per user per day", "each account": over nodes too?) are refused.
 //   - Degree counts every incident record, so "duplicates included",
 //     "rather than distinct people" and a remark that some were
 //     "logged twice" restate it; anywhere else these words are refused
