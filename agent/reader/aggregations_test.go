@@ -116,6 +116,8 @@ func TestBareDirection(t *testing.T) {
 		{q: "How many messages involving n41 were there in June 2004?", intent: "node-event-count", dir: "either", source: "n41"},
 		{q: "How many ratings were logged for n41 in June 2004?", intent: ""},
 		{q: "How many messages for n41 were there in June 2004?", intent: ""},
+		{q: "How many messages from n41's contacts were there in June 2004?", intent: ""},
+		{q: "How many messages to n41's partners were there in June 2004?", intent: ""},
 	})
 }
 

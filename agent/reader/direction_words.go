@@ -1,13 +1,16 @@
 package reader
 
+import "fmt"
+
 // A node's count of events with no sending or receiving verb takes its
 // direction from the preposition before the node, and only from one
 // that names a direction (doc.go): "to" (into, towards) the node counts
 // what it received, "from" (by) what it sent, both joined ("to or from",
 // "from and to") either; "for" the node names no direction ("ratings
 // recorded for n5": received, or every rating on n5's record?) and is
-// refused. A verb right after the node ("did n5 give", "did n5 get") is
-// the node's own act.
+// refused, and so is a preposition before a possessive ("from n5's
+// contacts": it governs the noun the node owns). A verb right after the
+// node ("did n5 give", "did n5 get") is the node's own act.
 
 var (
 	toWords   = map[string]bool{"to": true, "into": true, "towards": true, "toward": true}
@@ -38,6 +41,11 @@ func (x *extractor) bareDirection(i int) (string, string) {
 		}
 		o, _ := x.prevWord(j)
 		return other[o]
+	}
+	if (toWords[p] || fromWords[p] || p == "for") && possessive(x.toks[i]) {
+		// "messages from n5's contacts": the preposition governs the noun
+		// the node owns, not the node.
+		return "", fmt.Sprintf("%q %s: sent or received by whom? write \"sent by\" or \"received by\" with the node", p, x.toks[i].text)
 	}
 	switch {
 	case toWords[p] && joined(fromWords), fromWords[p] && joined(toWords):

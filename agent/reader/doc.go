@@ -110,8 +110,9 @@
 //     preposition before the node: "to" (into, towards) counts what it
 //     received, "from" (by) what it sent, "to or from" both; "for" names
 //     no direction ("ratings logged for n5": received, or all of n5's?)
-//     and is refused. "give" and "get" right after the node are its own
-//     act of sending and receiving.
+//     and is refused, as is a preposition before a possessive ("from
+//     n5's contacts" governs the noun n5 owns). "give" and "get" right
+//     after the node are its own act of sending and receiving.
 //   - Ranks and exclusions. An ordinal right before a superlative ("the
 //     second-busiest day", "the third most active sender") or "the
 //     runner-up" asks for the row at that rank of a busiest-period or
