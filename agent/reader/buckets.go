@@ -248,5 +248,5 @@ func (x *extractor) onlyOwn(i int) {
 	x.use(a, k)
 	x.use(k+1, k+2)
 	x.mark(cOwnEvents, i)
-	x.s.ignored = append(x.s.ignored, x.span(a, k+3))
+	x.s.ignored = append(x.s.ignored, x.span(a, k), x.toks[k+1].text)
 }

@@ -17,9 +17,6 @@ const (
 // rankOrdinals are the ordinal words a rank is written with.
 var rankOrdinals = map[string]int64{"second": 2, "third": 3, "fourth": 4, "fifth": 5}
 
-// rankIntents are the intents whose answer is the row at a rank.
-var rankIntents = map[string]bool{"busiest-bucket": true, "top-nodes": true}
-
 // superlativeAt reports whether token i is a ranking superlative
 // ("busiest", "most", "highest", "largest").
 func (x *extractor) superlativeAt(i int) bool {
@@ -31,9 +28,9 @@ func (x *extractor) superlativeAt(i int) bool {
 	return c == cPeak || c == cMost || t.low == "largest" || t.low == "biggest"
 }
 
-// rankWords reads ordinals before a superlative and exclusions of a
-// node; anything else of these words is left for the word pass, which
-// refuses it.
+// rankWords reads ordinals before a superlative (only the busiest-bucket
+// and top-nodes intents accept the rank); an ordinal anywhere else is
+// left for the word pass, which refuses it.
 func (x *extractor) rankWords() {
 	rank, at := int64(0), -1
 	ranked := map[int]bool{} // the superlatives an ordinal ranks
