@@ -17,24 +17,32 @@ func (x *extractor) ranksPeriods() bool {
 // calendarUnitText names each calendar unit of a bucket.
 var calendarUnitText = map[string]string{"day": "day", "week": "week (ISO, Monday to Sunday)", "month": "month", "year": "year"}
 
+// askedPeriod reports whether p, right before a period word, asks for
+// one period ("which day", "the busiest week", "the most active hour").
+func askedPeriod(p string) bool {
+	switch p {
+	case "which", "what", "busiest", "peak", "single", "heaviest", "active":
+		return true
+	}
+	return false
+}
+
 // calendarBucketAt reads a calendar bucket at i: "calendar" before a
 // period word ("which calendar day", "the busiest calendar week", "ISO
-// week": Monday to Sunday), or a
-// month or year asked for as the busiest ("which month", "the busiest
-// year"), which have no fixed width and so are the calendar's. A week
-// written without "calendar" is seven days from the window start, as
-// before (a fixed width).
+// week": Monday to Sunday), or a month or year asked for as the busiest
+// ("which month", "the busiest year"), which have no fixed width and so
+// are the calendar's. A day or week written without "calendar" is a
+// fixed width counted from the window start (the slot pass reads it); a
+// "calendar hour" is the clock's hour, which is the fixed hour only
+// when the window starts on the hour (fill checks it).
 func (x *extractor) calendarBucketAt(i int) (durSlot, bool) {
 	t := x.toks[i]
 	if t.kind != tWord {
 		return durSlot{}, false
 	}
 	unit, k := t.low, i
-	asked := func(p string) bool {
-		return p == "which" || p == "what" || p == "busiest" || p == "peak" || p == "single" || p == "heaviest"
-	}
 	switch unit {
-	case "day", "week", "month", "year":
+	case "hour", "day", "week", "month", "year":
 		p, pk := x.prevWord(i)
 		if p == "calendar" || p == "iso" && unit == "week" {
 			k = pk
@@ -42,18 +50,31 @@ func (x *extractor) calendarBucketAt(i int) (durSlot, bool) {
 			if q, qk := x.prevWord(pk); q == "iso" && unit == "week" {
 				k = qk
 			}
-			if q, _ := x.prevWord(k); !asked(q) {
+			if q, _ := x.prevWord(k); !askedPeriod(q) {
 				return durSlot{}, false
 			}
-		} else if unit == "day" || unit == "week" || !asked(p) {
+		} else if unit == "hour" || unit == "day" || unit == "week" || !askedPeriod(p) {
 			return durSlot{}, false
 		}
 	default:
 		return durSlot{}, false
 	}
-	u := map[string]int64{"day": usDay, "week": usWeek, "month": 31 * usDay, "year": 366 * usDay}[unit]
+	u := map[string]int64{"hour": usHour, "day": usDay, "week": usWeek, "month": 31 * usDay, "year": 366 * usDay}[unit]
 	x.use(k, i+1)
 	return durSlot{us: u, written: x.span(k, i+1), role: "bucket", i: k, j: i + 1, unit: unit}, true
+}
+
+// clockHours reads a calendar hour as fixed hours: the same buckets when
+// the window starts on the hour, and refused otherwise.
+func clockHours(d *durSlot, w *Window) string {
+	if d.unit != "hour" {
+		return ""
+	}
+	d.unit = ""
+	if w == nil || w.Start%usHour != 0 {
+		return "the window does not start on the hour, so hours counted from it are not the clock's"
+	}
+	return ""
 }
 
 // calendarBusiest groups the window's events by calendar unit at UTC
@@ -62,8 +83,9 @@ func calendarBusiest(r *Reading, b *builder) {
 	s1 := b.add("aggregate_events", b.asOf(map[string]any{"window": b.window(), "limit": rowLimit,
 		"group_by":   []any{map[string]any{"dim": "time_bucket", "unit": r.Options["calendar_unit"], "utc_offset_minutes": int64(0)}},
 		"aggregates": countAgg()}))
-	s2 := b.add("compute", map[string]any{"fn": "topk", "input": ref(s1 + ".rows"), "field": "count", "k": int64(1)})
-	b.answer("interval", s2+".rows[0]")
+	k, row := rankK(r, 1)
+	s2 := b.add("compute", map[string]any{"fn": "topk", "input": ref(s1 + ".rows"), "field": "count", "k": k})
+	b.answer("interval", s2+"."+row)
 }
 
 // unitByUnit reads "day by day", "hour by hour" and "by the day", "by
@@ -114,14 +136,14 @@ func (x *extractor) oneMonth(r *Reading) string {
 // the whole graph's.
 var nodeBurstIntents = []*intent{
 	{name: "node-burst-count", example: "How many bursts did {x}'s activity have in {D} buckets {W}?",
-		need: []string{cBurst, cHowMany}, allow: []string{cEvent, cBucket, cSend, cReceive, cEither, cAround}, nodes: 1, window: true, bucket: true, belief: true,
+		need: []string{cBurst, cHowMany}, allow: []string{cEvent, cBucket, cSend, cReceive, cEither, cAround, cOwnEvents}, nodes: 1, window: true, bucket: true, belief: true,
 		summary: func(r *Reading) string { return "the number of buckets flagged as " + nodeBurstText(r) },
 		build: func(r *Reading, b *builder) {
 			s := b.add("burst_detection", nodeBurstArgs(r, b))
 			b.answer("count", s+".rows_total")
 		}},
 	{name: "node-first-burst", example: "When did {x}'s activity first burst in {D} buckets {W}?",
-		need: []string{cBurst, cFirst}, allow: []string{cWhen, cWhich, cFirst, cEvent, cBucket, cTimeNoun, cSend, cReceive, cEither, cAround}, nodes: 1, window: true, bucket: true, belief: true,
+		need: []string{cBurst, cFirst}, allow: []string{cWhen, cWhich, cFirst, cEvent, cBucket, cTimeNoun, cSend, cReceive, cEither, cAround, cOwnEvents}, nodes: 1, window: true, bucket: true, belief: true,
 		summary: func(r *Reading) string { return "the first bucket flagged as " + nodeBurstText(r) },
 		build: func(r *Reading, b *builder) {
 			s := b.add("burst_detection", nodeBurstArgs(r, b))
@@ -192,4 +214,39 @@ func (x *extractor) calendarBucket(i int) bool {
 		x.s.durs = append(x.s.durs, d)
 	}
 	return ok
+}
+
+// cOwnEvents marks "looking only at n5's own traffic": the events the
+// node sends or receives, which is what a node's activity is.
+const cOwnEvents = "own-events"
+
+// onlyOwn reads "only" confining a question to a node's own events
+// ("looking only at n5's own traffic", "considering only n5's own
+// messages"). Only a node's burst questions accept it: their series is
+// that node's events, sent and received. Elsewhere it is refused, as
+// "only" is.
+func (x *extractor) onlyOwn(i int) {
+	if x.toks[i].used {
+		return
+	}
+	a := i
+	if p := x.tok(i - 1).low; p == "looking" || p == "considering" || p == "counting" || p == "taking" {
+		a = i - 1
+	} else if !x.clauseStart(i) {
+		return
+	}
+	k := i + 1
+	if x.tok(k).low == "at" {
+		k++
+	}
+	if !x.nodeAt(k) || !x.tok(k).poss && !strings.HasSuffix(x.tok(k).text, "'s") && !strings.HasSuffix(x.tok(k).text, "’s") {
+		return
+	}
+	if x.tok(k+1).low != "own" || concept(x.tok(k+2).low) != cEvent {
+		return
+	}
+	x.use(a, k)
+	x.use(k+1, k+2)
+	x.mark(cOwnEvents, i)
+	x.s.ignored = append(x.s.ignored, x.span(a, k), x.toks[k+1].text)
 }

@@ -196,7 +196,7 @@ func check(t *testing.T, it corpusItem, env reader.Env, r *reader.Reading) strin
 	if v, ok := w["k"]; ok {
 		want("k", fmt.Sprint(r.K), v)
 	}
-	opts := map[string]string{"dir": "direction", "by": "by", "motif": "motif", "change": "change", "form": "form", "closed": "closed_by", "z": "z", "history": "history", "hops": "max_hops", "cycle": "cycle"}
+	opts := map[string]string{"dir": "direction", "by": "by", "motif": "motif", "change": "change", "form": "form", "closed": "closed_by", "z": "z", "history": "history", "hops": "max_hops", "cycle": "cycle", "rank": "rank", "over": "over"}
 	for k, o := range opts {
 		if v, ok := w[k]; ok {
 			got := r.Options[o]

@@ -108,6 +108,54 @@
 //     in that direction; a sending and a receiving verb joined by "and"
 //     ("sent to and received from") ask for the nodes in both directions,
 //     which no intent computes, and are refused ("or" is either).
+//   - Direction without a verb. A node's count of events that writes no
+//     sending or receiving verb takes its direction from the
+//     preposition before the node: "to" (into, towards) counts what it
+//     received, "from" (by) what it sent, "to or from" both; "for" names
+//     no direction ("ratings logged for n5": received, or all of n5's?)
+//     and is refused, as is a preposition before a possessive ("from
+//     n5's contacts" governs the noun n5 owns). "give" and "get" right
+//     after the node are its own act of sending and receiving.
+//   - Ranks and exclusions. An ordinal right before a superlative ("the
+//     second-busiest day", "the third most active sender") or "the
+//     runner-up" asks for the row at that rank of a busiest-period or
+//     top-nodes ranking (ties ordered as at the first rank); with a
+//     count of rows beside it, a second rank, a superlative it does not
+//     rank ("the most, and the second most": two questions), or no
+//     superlative it is refused, and "not the busiest" beside it
+//     restates it. A node set aside ("apart from", "aside from", "other
+//     than", "except (for)", "excluding", "besides", "not counting",
+//     "leaving out") is dropped from the ranked nodes before the ranking
+//     is taken, so the k answered are the k best of the others; it is
+//     read only opening the question or set off by commas right after
+//     the words that ask who ("Who, other than n5, ..."). Elsewhere
+//     ("messages from anyone other than n5", ", excluding n5" at the
+//     end) it may set aside the node's events, not the node, and is
+//     refused, as is a node set aside and written again (then it has
+//     another role too).
+//   - Thresholds. A lower bound before an event noun ("more than five
+//     messages", "at least 3 ratings", "10 or more e-mails") in a "how
+//     many" question about nodes keeps the nodes whose count of events
+//     in the window passes it ("which users sent more than five
+//     messages" lists them): "more than N" (and "over N" right before
+//     the event noun) is strictly more, "at least N" and "N or more"
+//     include N. The counted nodes are the senders or the recipients as
+//     the verb says (the subject of a passive "were sent" receives; with
+//     neither it is refused), and with a node named, the count is of
+//     events to or from that node. A bound written again must agree
+//     ("strictly more than five", "exactly five does not count" after
+//     "more than five"); upper bounds ("fewer than", "at most": a node
+//     with no events has no row) and a period word beside the bound ("a
+//     day", "each week": per period?) are refused.
+//   - Averages. "The average (mean) number of messages per day (hour,
+//     week)" over a window is the mean of the window's per-period
+//     counts, every period counted and a quiet one as zero, which is
+//     the total over the number of periods; "(quiet days included)" and
+//     "counting every one of the 30 days" restate it (the number must be
+//     the window's). The window must be whole periods, at most one page
+//     of them; "per active day" (some periods only), "per month" (no
+//     fixed width), two periods, and a node noun beside the average
+//     ("per user per day", "each account": over nodes too?) are refused.
 //   - Degree counts every incident record, so "duplicates included",
 //     "rather than distinct people" and a remark that some were
 //     "logged twice" restate it; anywhere else these words are refused
@@ -129,7 +177,16 @@
 //     is first and "opens" starts; "considering only the nodes n5 can
 //     reach" names the set a reach-filtered motif question restricts to
 //     already; "with n5 as one of the corners" (or "as a party") is
-//     "involving n5". A node asked for as the one that closes, completes or ends
+//     "involving n5". "Among n5's partners" (correspondents,
+//     counterparts) puts every corner of an instance among the nodes n5
+//     exchanged events with in the window, either direction, n5 itself
+//     left out; "all three of whose corners were reachable from n5" or
+//     "... exchanged messages with n5" says the same of the reach set or
+//     of the partners, and is read only when its clause names one of the
+//     two. Partners taking part in instances ("did n5's partners take
+//     part in") are not all the corners, and are refused, as is a
+//     sending or receiving verb beside the partners (whose direction?).
+//     A node asked for as the one that closes, completes or ends
 //     an instance is refused: only the sender of its first edge is named.
 //   - Records. "How often" a record was corrected, over its whole
 //     history, asks how many times; with "per" or a period word ("per
@@ -328,7 +385,12 @@
 // month. "Which hour" alone over more than a day is refused: the hour of
 // the day, or one particular hour ("which single hour", "hour bucket")?
 // A negation that only sets a date aside ("a weekday name, not a date")
-// restates the cycle. A question whose answer is the first row of an
+// restates the cycle. Once a cycle is named, so do a fold over the
+// period it repeats over ("summed over all the days" for the hour of the
+// day, "across all the weeks" for the weekday), "the hour of the clock"
+// beside "the hour of the day", and "not one particular hour (on one
+// particular day)"; without a cycle phrase they are refused ("the clock
+// hour" alone may be one particular hour). A question whose answer is the first row of an
 // empty result ("when does n277 first become reachable", "the first
 // burst") is answered "none" over that window.
 //
@@ -398,6 +460,17 @@
 // does an event written against its predecessor ("a further message",
 // "later than a previous one", "after the one before"), and "strictly"
 // asks for the second at a later time (a tie at one instant is no pair).
+// In a pair question "the first" and "the second" name the pair's two
+// events ("pairs in which the second was sent at most ten minutes after
+// the first": they follow one another), and "in which" before them opens
+// a clause on the pairs. A remark on events stamped with one instant
+// ("two copies logged at the same second count as one pair", "messages
+// sent at the same instant included, each such pair once") restates the
+// (time, event id) order, in which two such events are one pair; one
+// that excludes them ("are excluded", "do not count") asks for the
+// second strictly later; any other remark is refused. "How often" there
+// asks the count when the question also asks for "the number of (such)
+// pairs", and is refused otherwise (a count or a rate?).
 // The recipients may be the same unless the question writes "to a different
 // (another, distinct) recipient"; "the same recipient allowed" restates
 // that, and any other "same recipient" restricts and is refused, as are
@@ -434,6 +507,9 @@
 // for its value ("the reciprocity in May, how much is it?"). A
 // node's own bursts ("n5's activity", "sent and received") test the
 // events it sends or receives together; one direction alone is refused.
+// "Only" confining such a question to the node's own events ("looking
+// only at n5's own traffic") restates that series; in any other
+// question it restricts, and is refused.
 // "created" of an event is its happening, read only where no node is
 // named (a creator or a subject would be a role).
 //
@@ -449,10 +525,12 @@
 // quarter of an hour" too):
 // "weekly", "daily", "10-day buckets", "in buckets of 3 days", "within 2
 // hours", "δ = 90 minutes", "a one-day burst"; a rounded figure with "(N
-// µs)" beside it is read as N, which must round to the figure. "Which
-// calendar day" asks for buckets that are the calendar's own: read only
-// when the window starts at a UTC midnight (a Monday's, for weeks);
-// calendar months have no fixed length and are refused.
+// µs)" beside it is read as N, which must round to the figure. A
+// calendar bucket is one mechanism whatever word asks for it ("which",
+// "the busiest", "the most active", "the heaviest"): a calendar day,
+// week, month or year is the calendar's own period (above), and a
+// "calendar hour" is the clock's, which is the fixed hour only when the
+// window starts on the hour (refused otherwise).
 //
 // Belief time: "as of transaction time T", "as of belief time T", "as the
 // store believed on D" (a day means the end of that day), "believing what

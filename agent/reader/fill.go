@@ -183,6 +183,8 @@ func roleOf(in *intent) string {
 	switch in.name {
 	case "reach-count", "reach-first", "motif-count-reach", "motif-first-actor", "first-reached-versions":
 		return "source"
+	case "top-nodes-except":
+		return "excluded"
 	}
 	return "node"
 }
@@ -373,12 +375,10 @@ func (x *extractor) fillReading(in *intent, text string) (*Reading, string) {
 		if in.bucket && d.role == "delta" || in.delta && d.role == "bucket" {
 			return nil, fmt.Sprintf("%q reads as a %s, but this question needs a %s", d.written, d.role, map[bool]string{true: "bucket size", false: "duration"}[in.bucket])
 		}
-		dd := &Duration{Micros: d.us, Written: d.written}
-		if d.calendar {
-			if why := calendarBuckets(r.Window, d.us); why != "" {
-				return nil, fmt.Sprintf("%q: %s", d.written, why)
-			}
+		if why := clockHours(&d, r.Window); why != "" {
+			return nil, fmt.Sprintf("%q: %s", d.written, why)
 		}
+		dd := &Duration{Micros: d.us, Written: d.written}
 		if in.bucket {
 			if d.unit != "" {
 				if in.name != "busiest-bucket" {
@@ -423,6 +423,12 @@ func (x *extractor) fillReading(in *intent, text string) (*Reading, string) {
 		return nil, prob
 	}
 	if prob := x.options(in, r); prob != "" {
+		return nil, prob
+	}
+	if prob := x.rankOptions(in, r); prob != "" {
+		return nil, prob
+	}
+	if prob := x.thresholdOptions(in, r); prob != "" {
 		return nil, prob
 	}
 	if prob := x.closingAsked(in); prob != "" {
@@ -484,16 +490,16 @@ func (x *extractor) options(in *intent, r *Reading) string {
 	if !send && !recv {
 		// "the recipients of n100's messages", "top senders".
 		if x.has(cRecipients) && !x.has(cSenders) {
-			send = in.name != "top-nodes"
-			recv = in.name == "top-nodes"
+			send = !topNodesIntent(in)
+			recv = topNodesIntent(in)
 		}
 		if x.has(cSenders) && !x.has(cRecipients) {
-			send = in.name == "top-nodes"
-			recv = in.name != "top-nodes"
+			send = topNodesIntent(in)
+			recv = !topNodesIntent(in)
 		}
 	}
 	switch in.name {
-	case "node-event-count", "partner-count", "partners":
+	case "node-event-count", "partner-count", "partners", "partner-threshold-count", "partner-threshold-nodes":
 		cue := x.s.nodes[0].cue
 		if cue == "src" && x.receivedBy(x.s.nodes[0].i) {
 			cue = "dst" // "received by n5": n5 is who received
@@ -509,6 +515,12 @@ func (x *extractor) options(in *intent, r *Reading) string {
 			r.Options["direction"] = map[bool]string{true: "dst", false: "src"}[cue == "dst"]
 		case recv && !send:
 			r.Options["direction"] = map[bool]string{true: "src", false: "dst"}[cue == "src"]
+		case !send && !recv && in.name == "node-event-count":
+			dir, prob := x.bareDirection(x.s.nodes[0].i)
+			if prob != "" {
+				return prob
+			}
+			r.Options["direction"] = dir
 		default:
 			r.Options["direction"] = "either"
 		}
@@ -531,7 +543,7 @@ func (x *extractor) options(in *intent, r *Reading) string {
 		} else {
 			r.Options["direction"] = "either"
 		}
-	case "top-nodes":
+	case "top-nodes", "top-nodes-except":
 		switch {
 		case x.has(cPartner) || x.has(cDistinct):
 			r.Options["by"] = "partners"
@@ -544,7 +556,10 @@ func (x *extractor) options(in *intent, r *Reading) string {
 		default:
 			return "most of what? write \"sent the most messages\", \"received the most\" or \"had the most distinct partners\""
 		}
-	case "motif-count", "motif-count-around", "motif-count-reach", "motif-members":
+	case "motif-count", "motif-count-around", "motif-count-reach", "motif-members", "motif-count-partners":
+		if in.name == "motif-count-partners" {
+			r.Options["direction"] = "either" // a partner in either direction
+		}
 		tri, pp := x.has(cTriangle), x.has(cPingPong)
 		if tri && pp {
 			return "triangles or ping-pong exchanges? the question names both"
@@ -580,6 +595,8 @@ func (x *extractor) options(in *intent, r *Reading) string {
 		}
 	case "follow-ups":
 		return x.followUpOptions(r)
+	case "average-per-period":
+		return x.averageOptions(r)
 	case "node-burst-count", "node-first-burst":
 		return x.nodeBurstOptions()
 	case "correction-count":
@@ -733,28 +750,6 @@ func (x *extractor) negated(t timeSlot) bool {
 		}
 	}
 	return false
-}
-
-// calendarBuckets says why buckets of size us counted from the window's
-// start are not the calendar's own ("calendar day": UTC days from
-// midnight, weeks from Monday), or "" when they are.
-func calendarBuckets(w *Window, us int64) string {
-	if w == nil {
-		return "calendar periods need a window"
-	}
-	switch {
-	case us == usWeek:
-		if w.Start%usDay != 0 || time.UnixMicro(w.Start).UTC().Weekday() != time.Monday {
-			return fmt.Sprintf("the window starts at %s, not on a Monday at midnight, so its weeks are not calendar weeks", w.StartText)
-		}
-	case us <= usDay && usDay%us == 0:
-		if w.Start%us != 0 {
-			return fmt.Sprintf("the window starts at %s, so buckets counted from it are not calendar periods", w.StartText)
-		}
-	default:
-		return "calendar months and years have no fixed length; write a bucket size"
-	}
-	return ""
 }
 
 // afterStart is where "after w" starts: where a period ends, or the

@@ -76,7 +76,7 @@ func (x *extractor) effective(in *intent) map[string]int {
 }
 
 // nodeAnswers are the intents whose answer is nodes.
-var nodeAnswers = map[string]bool{"partners": true, "neighbours-at": true, "motif-members": true, "top-nodes": true,
+var nodeAnswers = map[string]bool{"partners": true, "neighbours-at": true, "motif-members": true, "top-nodes": true, "top-nodes-except": true, "threshold-nodes": true, "partner-threshold-nodes": true,
 	"reach-first": true, "motif-first-actor": true}
 
 // listsEvents reports a word asking for a list whose object is an event

@@ -125,3 +125,172 @@ func (x *extractor) followUpOptions(r *Reading) string {
 	}
 	return ""
 }
+
+// pairWords reads the words a follow-up question uses of its pair's two
+// events, when the question asks about pairs ("pair", "pairs", "follow"
+// written): "the first" and "the second" name the pair's events ("the
+// second went out no later than ten minutes after the first"), and a
+// remark on events stamped with one instant says how they pair (see
+// sameInstant).
+func (x *extractor) pairWords() {
+	pairs := false
+	for _, t := range x.toks {
+		pairs = pairs || t.low == "pair" || t.low == "pairs" || concept(t.low) == cFollow
+	}
+	if !pairs {
+		return
+	}
+	first, second := -1, -1
+	for i, t := range x.toks {
+		if t.used || x.tok(i-1).low != "the" {
+			continue
+		}
+		switch n := x.tok(i + 1); {
+		case t.low == "first" && first < 0:
+			first = i
+		case t.low == "second" && second < 0 && !x.superlativeAt(i+1) && unitUS[n.low] == 0:
+			second = i
+		}
+	}
+	if first >= 0 && second >= 0 {
+		x.toks[second].used = true
+		x.s.ignored = append(x.s.ignored, x.span(second-1, second+1))
+		// "the second went out after the first": the pair's events
+		// follow one another.
+		after, before := false, false
+		for k := second + 1; k < len(x.toks); k++ {
+			t, neg := x.toks[k], x.tok(k-1).low == "no" || x.tok(k-1).low == "not"
+			after = after || !neg && (t.low == "after" || t.low == "later" || concept(t.low) == cFollow)
+			before = before || t.low == "before" || neg && t.low == "later"
+		}
+		if after && !before {
+			x.mark(cFollow, second)
+		}
+		// "pairs … in which the second …": a relative clause on the
+		// pairs, not a question word.
+		for _, k := range []int{first, second} {
+			if x.tok(k-2).low == "which" && x.tok(k-3).low == "in" && !x.clauseStart(k-3) {
+				x.use(k-3, k-1)
+			}
+		}
+	}
+	for i := range x.toks {
+		if !x.toks[i].used {
+			x.sameInstant(i)
+		}
+	}
+	x.howOftenPairs()
+}
+
+// howOftenPairs reads "how often" in a pair question that also asks for
+// "the number of (such) pairs": "how often" alone may ask a count or a
+// rate, and the number of pairs settles it as the count.
+func (x *extractor) howOftenPairs() {
+	at := -1
+	for i, t := range x.toks {
+		if !t.used && t.low == "how" && x.tok(i+1).low == "often" {
+			at = i
+		}
+	}
+	if at < 0 || x.ratePeriod() {
+		return
+	}
+	for i, t := range x.toks {
+		if t.low != "number" || x.tok(i+1).low != "of" || i < at {
+			continue
+		}
+		k := i + 2
+		if x.tok(k).low == "such" {
+			k++
+		}
+		if l := x.tok(k).low; l == "pair" || l == "pairs" {
+			x.use(at, at+2)
+			x.mark(cHowMany, at)
+			return
+		}
+	}
+}
+
+// instantNouns name what one timestamp is.
+var instantNouns = map[string]bool{"second": true, "instant": true, "time": true, "timestamp": true, "moment": true, "microsecond": true}
+
+// sameInstant reads a remark on events stamped with one instant ("two
+// copies stamped with the same second count as one pair", "messages sent
+// at the same instant included"). A pair is ordered by (time, event id),
+// so two such events make one pair: a remark that they count (once, as
+// one pair, included) restates it; one that they do not (excluded, "do
+// not count") asks for the second strictly later. Any other remark is
+// left unread, and refused.
+func (x *extractor) sameInstant(i int) {
+	k := i
+	if l := x.tok(k).low; l == "two" || l == "both" {
+		k++
+	}
+	if l := x.tok(k).low; concept(l) != cEvent && l != "copies" && l != "ones" && l != "duplicates" {
+		return
+	}
+	k++
+	switch x.tok(k).low {
+	case "stamped", "timed", "sent", "written", "logged", "recorded", "dated":
+		k++
+	default:
+		return
+	}
+	if l := x.tok(k).low; l != "with" && l != "at" && l != "in" && l != "on" {
+		return
+	}
+	k++
+	if l := x.tok(k).low; l == "the" || l == "one" || l == "a" {
+		k++
+	}
+	if x.tok(k).low != "same" || !instantNouns[x.tok(k+1).low] {
+		return
+	}
+	k += 2
+	included, n := x.pairCount(k)
+	if n == 0 {
+		return
+	}
+	k += n
+	// ", each such pair once", "each pair once": one order counts.
+	j := k
+	if x.tok(j).text == "," {
+		j++
+	}
+	if x.tok(j).low == "each" {
+		m := j + 1
+		if x.tok(m).low == "such" {
+			m++
+		}
+		if x.tok(m).low == "pair" && x.tok(m+1).low == "once" {
+			k = m + 2
+		}
+	}
+	x.ignore(i, k)
+	if !included {
+		x.mark(cStrict, i)
+	}
+}
+
+// pairCount reads how a remark says same-instant events pair, at k:
+// whether they count, and how many tokens say it (0 for none).
+func (x *extractor) pairCount(k int) (bool, int) {
+	if l := x.tok(k).low; l == "are" || l == "is" {
+		n, m := x.pairCount(k + 1)
+		return n, m + map[bool]int{true: 1, false: 0}[m > 0]
+	}
+	w := func(j int) string { return x.tok(k + j).low }
+	switch {
+	case w(0) == "included":
+		return true, 1
+	case (w(0) == "count" || w(0) == "counted") && w(1) == "as" && w(2) == "one" && w(3) == "pair":
+		return true, 4
+	case w(0) == "count" && w(1) == "once", w(0) == "form" && w(1) == "one" && w(2) == "pair":
+		return w(0) == "count", 2 + map[bool]int{true: 0, false: 1}[w(0) == "count"]
+	case w(0) == "excluded":
+		return false, 1
+	case w(0) == "do" && w(1) == "not" && w(2) == "count":
+		return false, 3
+	}
+	return false, 0
+}

@@ -215,12 +215,12 @@ var intents = []*intent{
 			b.answer("count", s3+".value")
 		}},
 	{name: "busiest-bucket", example: "Which {D} bucket had the most messages {W}?",
-		need: []string{cPeak + "|" + cMost}, allow: []string{cWhich, cWhen, cEvent, cBucket, cSend, cTimeNoun}, window: true, bucket: true, belief: true,
+		need: []string{cPeak + "|" + cMost}, allow: []string{cWhich, cWhen, cEvent, cBucket, cSend, cTimeNoun, cOrdinal}, window: true, bucket: true, belief: true,
 		summary: func(r *Reading) string {
 			if r.Options["calendar_unit"] != "" {
-				return "the calendar " + calendarUnitText[r.Options["calendar_unit"]] + " with the most edge events (UTC; the first and last clipped to the window)"
+				return "the calendar " + calendarUnitText[r.Options["calendar_unit"]] + " " + mostText(r) + " (UTC; the first and last clipped to the window)"
 			}
-			return "the bucket with the most edge events (buckets counted from the window start)"
+			return "the bucket " + mostText(r) + " (buckets counted from the window start)"
 		},
 		build: func(r *Reading, b *builder) {
 			if r.Options["calendar_unit"] != "" {
@@ -228,8 +228,9 @@ var intents = []*intent{
 				return
 			}
 			s1 := b.add("graph_metric_timeseries", b.asOf(map[string]any{"metric": "edge_event_count", "window": b.window(), "stride": r.Bucket.Micros, "limit": rowLimit}))
-			s2 := b.add("compute", map[string]any{"fn": "topk", "input": ref(s1 + ".rows"), "field": "value", "k": int64(1)})
-			b.answer("interval", s2+".rows[0]")
+			k, row := rankK(r, 1)
+			s2 := b.add("compute", map[string]any{"fn": "topk", "input": ref(s1 + ".rows"), "field": "value", "k": k})
+			b.answer("interval", s2+"."+row)
 		}},
 	{name: "new-nodes", example: "How many new nodes appeared {W}?",
 		need: []string{cNew, cHowMany}, allow: []string{cFirst, cEvent}, window: true, counted: "nodes", belief: true,
@@ -274,28 +275,9 @@ var intents = []*intent{
 			b.answer("entity_set", s2+".rows[*]."+field)
 		}},
 	{name: "top-nodes", example: "Which {k} nodes sent the most messages {W}?",
-		need: []string{cMost + "|" + cRank + "|" + cPeak}, allow: []string{cWhich, cEvent, cSend, cReceive, cPartner, cDistinct, cRank, cMost, cPeak, cHowMany, cSenders, cRecipients}, window: true, k: true, belief: true,
-		summary: func(r *Reading) string {
-			by := map[string]string{"src": "events sent", "dst": "events received", "either": "events sent or received", "partners": "distinct partners"}[r.Options["by"]]
-			return fmt.Sprintf("the top %d nodes by %s (ties by the row's canonical text)", r.K, by)
-		},
-		build: func(r *Reading, b *builder) {
-			var s1, field, col string
-			switch by := r.Options["by"]; by {
-			case "partners":
-				s1 = aggregate(b, "", "", endpoint("either"), []any{map[string]any{"agg": "count_distinct", "of": "node"}})
-				field, col = "distinct_node", "node"
-			default:
-				s1 = aggregate(b, "", "", endpoint(by), countAgg())
-				field, col = "count", map[string]string{"src": "src", "dst": "dst", "either": "node"}[by]
-			}
-			s2 := b.add("compute", map[string]any{"fn": "topk", "input": ref(s1 + ".rows"), "field": field, "k": r.K})
-			if r.K == 1 {
-				b.answer("value", s2+".rows[0]."+col)
-			} else {
-				b.answer("entity_set", s2+".rows[*]."+col)
-			}
-		}},
+		need: []string{cMost + "|" + cRank + "|" + cPeak}, allow: []string{cWhich, cEvent, cSend, cReceive, cPartner, cDistinct, cRank, cMost, cPeak, cHowMany, cSenders, cRecipients, cOrdinal}, window: true, k: true, belief: true,
+		summary: topNodesText,
+		build:   func(r *Reading, b *builder) { topNodes(r, b, "") }},
 	{name: "version-count", example: "How many versions of {x} does the store believe now?",
 		need: []string{cVersion, cHowMany}, allow: []string{cEvent}, nodes: 1, belief: true, frag: "version",
 		summary: func(r *Reading) string { return "the number of versions of node " + nodeText(r, "node") + " believed" },
@@ -455,6 +437,40 @@ var intents = []*intent{
 			s2 := b.add("entity_history", b.asOf(map[string]any{"uid": ref(s1 + ".rows[0].uid"), "limit": rowLimit}))
 			b.answer("count", s2+".rows_total")
 		}},
+}
+
+func topNodesText(r *Reading) string {
+	by := map[string]string{"src": "events sent", "dst": "events received", "either": "events sent or received", "partners": "distinct partners"}[r.Options["by"]]
+	if n := parseInt(r.Options["rank"]); n > 1 {
+		return fmt.Sprintf("the node ranked %d by %s (ties by the row's canonical text)", n, by)
+	}
+	return fmt.Sprintf("the top %d nodes by %s (ties by the row's canonical text)", r.K, by)
+}
+
+// topNodes ranks the nodes by what the question counts; a node in role
+// except is dropped before the ranking is taken.
+func topNodes(r *Reading, b *builder, except string) {
+	var s1, field, col string
+	switch by := r.Options["by"]; by {
+	case "partners":
+		s1 = aggregate(b, "", "", endpoint("either"), []any{map[string]any{"agg": "count_distinct", "of": "node"}})
+		field, col = "distinct_node", "node"
+	default:
+		s1 = aggregate(b, "", "", endpoint(by), countAgg())
+		field, col = "count", map[string]string{"src": "src", "dst": "dst", "either": "node"}[by]
+	}
+	rows := s1 + ".rows"
+	if except != "" {
+		rows = b.add("compute", map[string]any{"fn": "filter", "input": ref(rows), "field": col, "cmp": "ne", "value": b.node(except), "limit": rowLimit}) + ".rows"
+	}
+	k, row := rankK(r, r.K)
+	s2 := b.add("compute", map[string]any{"fn": "topk", "input": ref(rows), "field": field, "k": k})
+	switch {
+	case row != "rows[0]" || r.K == 1:
+		b.answer("value", s2+"."+row+"."+col)
+	default:
+		b.answer("entity_set", s2+".rows[*]."+col)
+	}
 }
 
 // partnerRows groups the node's events by the other endpoint; the

@@ -12,6 +12,13 @@ import "strings"
 // placedWords runs the rules in order.
 func (x *extractor) placedWords() error {
 	x.motifWords()
+	x.motifSets()
+	x.rankWords()
+	x.exceptNode()
+	x.thresholdWords()
+	x.pairWords()
+	x.cycleWords()
+	x.averageWords()
 	x.relationWords()
 	x.openingPeriod()
 	return x.recordWords()

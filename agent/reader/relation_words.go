@@ -62,6 +62,7 @@ func (x *extractor) relationWords() {
 			x.leaveFor(i)
 		case "only":
 			x.onlyRestated(i)
+			x.onlyOwn(i)
 		case "twice":
 			// "(some of them were logged twice)": a remark on the records,
 			// which a degree counts each time. "counted twice" is not one.

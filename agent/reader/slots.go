@@ -2,8 +2,6 @@ package reader
 
 import (
 	"fmt"
-	"math"
-	"math/big"
 	"regexp"
 	"slices"
 	"strconv"
@@ -13,18 +11,21 @@ import (
 
 // slots is everything typed a question holds, before an intent is chosen.
 type slots struct {
-	nodes    []nodeSlot
-	times    []timeSlot
-	durs     []durSlot
-	belief   *Belief
-	k        int64 // "top 5": 0 when not given
-	kText    string
-	z        float64 // burst threshold, 0 when not given
-	history  int64   // burst history length in buckets, 0 when not given
-	maxHops  int64
-	concepts map[string]int // concept → first token index
-	notes    []string
-	ignored  []string // words read as carrying no intent
+	nodes     []nodeSlot
+	times     []timeSlot
+	durs      []durSlot
+	belief    *Belief
+	k         int64      // "top 5": 0 when not given
+	rank      int64      // "the second-busiest": 0 when not given
+	threshold *threshold // "more than five messages": nil when not given
+	periods   int64      // "counting every one of the 31 days": 0 when not given
+	kText     string
+	z         float64 // burst threshold, 0 when not given
+	history   int64   // burst history length in buckets, 0 when not given
+	maxHops   int64
+	concepts  map[string]int // concept → first token index
+	notes     []string
+	ignored   []string // words read as carrying no intent
 	// eventKind is a word naming one kind of event on a store with
 	// several relation types ("" when there is none).
 	eventKind string
@@ -98,178 +99,10 @@ type durSlot struct {
 	role    string // "bucket", "delta" or "" (any)
 	i, j    int    // tokens [i, j)
 	taken   bool   // read as a window's length
-	// calendar is set for "calendar day": the buckets must be the
-	// calendar's own (UTC days from midnight, weeks from Monday).
-	calendar bool
-	unit     string // calendar buckets (day, week, month, year), not a fixed width
+	unit    string // calendar buckets (hour, day, week, month, year), not a fixed width
 }
 
 var uidLikeRE = regexp.MustCompile(`^n\d+$`)
-
-var unitUS = map[string]int64{
-	"µs": 1, "μs": 1, "us": 1, "microsecond": 1, "microseconds": 1,
-	"ms": 1000, "millisecond": 1000, "milliseconds": 1000,
-	"s": usSecond, "sec": usSecond, "secs": usSecond, "second": usSecond, "seconds": usSecond,
-	"min": usMinute, "mins": usMinute, "minute": usMinute, "minutes": usMinute,
-	"h": usHour, "hr": usHour, "hrs": usHour, "hour": usHour, "hours": usHour,
-	"d": usDay, "day": usDay, "days": usDay,
-	"wk": usWeek, "wks": usWeek, "week": usWeek, "weeks": usWeek,
-}
-
-var numberWords = map[string]int64{"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
-	"eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13, "fourteen": 14, "fifteen": 15,
-	"sixteen": 16, "seventeen": 17, "eighteen": 18, "nineteen": 19, "twenty": 20, "thirty": 30, "forty": 40,
-	"fifty": 50, "sixty": 60, "seventy": 70, "eighty": 80, "ninety": 90}
-
-// numberWordAt reads a cardinal written in words at i: "five", "sixty",
-// and a tens word joined by a hyphen to a unit word ("thirty-six"). It
-// returns the value and the index after it, or 0 and i.
-func (x *extractor) numberWordAt(i int) (int64, int) {
-	t := x.tok(i)
-	n := numberWords[t.low]
-	if t.kind != tWord || n == 0 {
-		return 0, i
-	}
-	if n >= 20 && n%10 == 0 && x.tok(i+1).text == "-" {
-		if u := x.tok(i + 2); u.kind == tWord && numberWords[u.low] >= 1 && numberWords[u.low] <= 9 && u.low != "a" && u.low != "an" {
-			return n + numberWords[u.low], i + 3
-		}
-	}
-	return n, i + 1
-}
-
-// inclusiveAt reads a marker after a range's end that includes the end's
-// whole period: "inclusive", ", inclusive", "(inclusive)", "both
-// included", "both days included", "(both dates inclusive)". It returns
-// the index after the marker, or j when there is none.
-func (x *extractor) inclusiveAt(j int) int {
-	k, paren := j, false
-	switch x.tok(k).text {
-	case ",":
-		k++
-	case "(":
-		k, paren = k+1, true
-	}
-	switch l := x.tok(k).low; {
-	case l == "inclusive" || l == "inclusively":
-		k++
-	case l == "both":
-		k++
-		switch x.tok(k).low {
-		case "days", "dates", "ends", "endpoints", "bounds":
-			k++
-		}
-		if l := x.tok(k).low; l != "included" && l != "inclusive" {
-			return j
-		}
-		k++
-	default:
-		return j
-	}
-	if paren {
-		if x.tok(k).text != ")" {
-			return j
-		}
-		k++
-	}
-	return k
-}
-
-var adverbDur = map[string]int64{"hourly": usHour, "daily": usDay, "weekly": usWeek}
-
-var bucketWords = map[string]bool{"bucket": true, "buckets": true, "bin": true, "bins": true, "slice": true, "slices": true,
-	"chunk": true, "chunks": true, "period": true, "periods": true, "stretch": true, "window": true, "windows": true,
-	"interval": true, "intervals": true, "burst": true, "bursts": true, "spell": true, "steps": true, "step": true}
-
-// exactMicros reads "1.5" × unit exactly; ok is false when the product is
-// not a whole number of microseconds.
-func exactMicros(num string, unit int64) (int64, bool) {
-	r, ok := new(big.Rat).SetString(num)
-	if !ok {
-		return 0, false
-	}
-	r.Mul(r, new(big.Rat).SetInt64(unit))
-	if !r.IsInt() || !r.Num().IsInt64() || r.Num().Int64() <= 0 {
-		return 0, false
-	}
-	return r.Num().Int64(), true
-}
-
-// durAt reads a duration at i: "3 days", "10-day", "1.5 hours", "an hour",
-// "90 min", "weekly", "day-long", each optionally followed by "(N µs)".
-func (x *extractor) durAt(i int) (durSlot, int, error) {
-	t := x.tok(i)
-	if us, ok := adverbDur[t.low]; ok {
-		return durSlot{us: us, written: t.text, role: "bucket", i: i}, i + 1, nil
-	}
-	var num string
-	j := i + 1
-	switch {
-	case t.kind == tNum:
-		num = t.low
-	case numberWords[t.low] > 0 && t.kind == tWord:
-		var n int64
-		n, j = x.numberWordAt(i)
-		num = strconv.FormatInt(n, 10)
-	case t.low == "quarter" && x.tok(i+1).low == "of" && x.tok(i+2).low == "an" && x.tok(i+3).low == "hour":
-		// "a quarter of an hour": fifteen minutes.
-		return durSlot{us: 15 * usMinute, written: x.span(i, i+4), i: i}, i + 4, nil
-	case t.low == "the" && x.tok(i-1).low == "within" && (x.tok(i+1).low == "hour" || x.tok(i+1).low == "minute"):
-		// "closed within the hour": within one hour. ("within the day"
-		// or "the month" may name a calendar period: not read.)
-		return durSlot{us: unitUS[x.tok(i+1).low], written: x.span(i, i+2), i: i}, i + 2, nil
-	case t.low == "half" && (x.tok(i+1).low == "a" || x.tok(i+1).low == "an") && x.tok(i+2).kind == tWord && unitUS[x.tok(i+2).low] >= usMinute:
-		// "half an hour", "half a day": half of one unit, exactly.
-		u := unitUS[x.tok(i+2).low]
-		if s := x.tok(i + 2).low; strings.HasSuffix(s, "s") && s != "s" || u%2 != 0 {
-			return durSlot{}, i, nil
-		}
-		return durSlot{us: u / 2, written: x.span(i, i+3), i: i}, i + 3, nil
-	default:
-		// "day-long", "hour-long"
-		if u, ok := unitUS[t.low]; ok && u >= usHour && x.tok(i+1).text == "-" && x.tok(i+2).low == "long" {
-			return durSlot{us: u, written: x.span(i, i+3), role: "bucket", i: i}, i + 3, nil
-		}
-		return durSlot{}, i, nil
-	}
-	if x.tok(j).text == "-" {
-		j++
-	}
-	unit, ok := unitUS[x.tok(j).low]
-	if !ok || x.tok(j).kind != tWord {
-		return durSlot{}, i, nil
-	}
-	if num == "1" && t.kind == tWord && t.low != "one" && j == i+1 && unit < usHour && x.tok(j).low != "minute" && x.tok(j).low != "second" {
-		return durSlot{}, i, nil
-	}
-	j++
-	written := x.span(i, j)
-	us, exact := exactMicros(num, unit)
-	// "(371520000000 µs)" beside a rounded figure pins the exact value.
-	if x.tok(j).text == "(" && x.tok(j+1).kind == tNum && x.tok(j+3).text == ")" {
-		if u := x.tok(j + 2).low; u == "µs" || u == "μs" || u == "us" {
-			v, err := strconv.ParseInt(x.tok(j+1).low, 10, 64)
-			f, _ := strconv.ParseFloat(num, 64)
-			shown := float64(v) / float64(unit)
-			dec := 0
-			if k := strings.IndexByte(num, '.'); k >= 0 {
-				dec = len(num) - k - 1
-			}
-			if err != nil || v <= 0 || math.Abs(shown-f) > 0.5*math.Pow10(-dec)+1e-12 {
-				return durSlot{}, j + 4, fmt.Errorf("the duration %q and its microseconds %s disagree", written, x.tok(j+1).low)
-			}
-			written = x.span(i, j+4)
-			return durSlot{us: v, written: written, i: i}, j + 4, nil
-		}
-	}
-	if !exact {
-		return durSlot{}, j, fmt.Errorf("the duration %q is not a whole number of microseconds; write it in a smaller unit", written)
-	}
-	if strings.HasSuffix(x.tok(j).low, "long") && x.tok(j-1).text == "-" {
-		j++
-	}
-	return durSlot{us: us, written: written, i: i}, j, nil
-}
 
 // extractor pulls typed slots out of tokens, marking what it consumed.
 type extractor struct {
@@ -301,13 +134,6 @@ func (x *extractor) prevWord(i int) (string, int) {
 	}
 	return "", -1
 }
-
-// validPreps introduce a valid time, never a belief time.
-var validPreps = map[string]bool{"during": true, "between": true, "from": true, "since": true, "until": true, "till": true,
-	"through": true, "throughout": true, "over": true, "within": true}
-
-var beliefWords = map[string]bool{"transaction": true, "tt": true, "belief": true, "believed": true, "believing": true,
-	"recorded": true, "record": true, "records": true, "knew": true, "known": true, "knowledge": true, "on-record": true}
 
 // extract reads nodes, times, durations, belief time, k and burst
 // parameters, in that order of precedence at each position.
@@ -578,18 +404,8 @@ func (x *extractor) extract() error {
 		}
 		// "which day", "the busiest week": a one-unit bucket.
 		if u, ok := unitUS[t.low]; ok && t.kind == tWord && u >= usHour {
-			p, pi := x.prevWord(i)
-			cal := p == "calendar"
-			if cal {
-				p, _ = x.prevWord(pi)
-			}
-			if p == "which" || p == "what" || p == "busiest" || p == "peak" || p == "active" || p == "single" {
-				at := i
-				if cal {
-					at = pi
-					x.tok(pi).used = true
-				}
-				x.s.durs = append(x.s.durs, durSlot{us: u, written: x.span(at, i+1), role: "bucket", i: at, calendar: cal})
+			if p, _ := x.prevWord(i); askedPeriod(p) {
+				x.s.durs = append(x.s.durs, durSlot{us: u, written: t.text, role: "bucket", i: i})
 				t.used = true
 				continue
 			}
@@ -649,218 +465,4 @@ func isNodeNoun(w string) bool { return concept(w) == cNodeNoun }
 func isSuperlative(w string) bool {
 	c := concept(w)
 	return (c == cRank || c == cPeak) && strings.HasSuffix(w, "est")
-}
-
-// count reads a small count at i: "5" or "five".
-func (x *extractor) count(i int) (int64, bool) {
-	t := x.tok(i)
-	if t.kind == tNum {
-		n, err := strconv.ParseInt(t.low, 10, 64)
-		return n, err == nil && n >= 1 && n <= 1000
-	}
-	if n := numberWords[t.low]; n > 1 || t.low == "one" {
-		return n, true
-	}
-	return 0, false
-}
-
-// historyAt reads "10 buckets of history", "previous 10 buckets",
-// "a 10-bucket history", "history of 10 buckets".
-func (x *extractor) historyAt(i int) (int64, int, bool) {
-	n, ok := x.count(i)
-	if !ok {
-		return 0, i, false
-	}
-	j := i + 1
-	if x.tok(j).text == "-" {
-		j++
-	}
-	if l := x.tok(j).low; l != "bucket" && l != "buckets" {
-		return 0, i, false
-	}
-	j++
-	switch {
-	case x.tok(j).low == "of" && x.tok(j+1).low == "history":
-		return n, j + 2, true
-	case x.tok(j).low == "history":
-		return n, j + 1, true
-	case x.tok(i-1).low == "previous" || x.tok(i-1).low == "preceding" || x.tok(i-1).low == "prior" || x.tok(i-1).low == "last":
-		x.toks[i-1].used = true
-		return n, j, true
-	}
-	return 0, i, false
-}
-
-// durRole says whether a duration sizes buckets or bounds a motif/gap.
-func (x *extractor) durRole(d durSlot, i, j int) string {
-	if d.role != "" {
-		return d.role
-	}
-	next := x.tok(j).low
-	if bucketWords[next] || (x.tok(j).text == "-" && bucketWords[x.tok(j+1).low]) {
-		return "bucket"
-	}
-	for k := i - 1; k >= 0 && k >= i-3; k-- {
-		switch x.tok(k).low {
-		case "buckets", "bucket", "bins", "slices", "chunks", "per", "each", "every", "steps", "stride":
-			return "bucket"
-		case "within", "δ", "delta", "most", "apart", "gap", "span", "spanning", "than", "inside":
-			return "delta"
-		}
-	}
-	return ""
-}
-
-func (x *extractor) isNode(low, text string) bool {
-	if i := strings.IndexAny(text, "'’"); i > 0 {
-		text = text[:i]
-	}
-	if slices.Contains(x.env.UIDs, text) {
-		return true
-	}
-	return x.env.IsNode != nil && x.env.IsNode(text)
-}
-
-func (x *extractor) uidOf(t *token) string {
-	if i := strings.IndexAny(t.text, "'’"); i > 0 {
-		return t.text[:i]
-	}
-	return t.text
-}
-
-var srcCue = map[string]bool{"from": true, "by": true, "starting": true, "leaves": true, "source": true, "sender": true}
-var dstCue = map[string]bool{"to": true, "reach": true, "reaches": true, "reached": true, "arrive": true, "arrives": true, "at": true,
-	"reaching": true, "towards": true, "toward": true, "target": true, "into": true}
-
-func (x *extractor) addNode(written, uid string, i int) {
-	if i := strings.IndexAny(written, "'’"); i > 0 && uid != "" {
-		written = written[:i]
-	}
-	for _, n := range x.s.nodes {
-		if n.written == written {
-			return
-		}
-	}
-	cue := ""
-	p, _ := x.prevWord(i)
-	if p == "node" || p == "user" || p == "account" || p == "member" || p == "student" || p == "person" {
-		_, k := x.prevWord(i)
-		p, _ = x.prevWord(k)
-	}
-	if p == "at" {
-		if _, k := x.prevWord(i); k > 0 {
-			if q, _ := x.prevWord(k); q == "starting" || q == "beginning" || q == "leaving" || q == "start" || q == "begins" || q == "starts" {
-				p = "starting"
-			}
-		}
-	}
-	switch {
-	case srcCue[p]:
-		cue = "src"
-	case dstCue[p]:
-		cue = "dst"
-	}
-	x.s.nodes = append(x.s.nodes, nodeSlot{written: written, uid: uid, cue: cue, i: i})
-}
-
-// beliefAt reads a belief-time phrase starting at i: "as of transaction
-// time T", "as the store believed on D", "believing what we believed at
-// T", "as of belief time T", "before the correction at T", "under current
-// belief", "now", "currently". It returns the index after the phrase (i
-// when there is none).
-func (x *extractor) beliefAt(i int) (int, error) {
-	t := x.tok(i)
-	switch t.low {
-	case "now", "currently", "presently":
-		if err := x.beliefNow(t.text); err != nil {
-			return i, err
-		}
-		t.used = true
-		return i + 1, nil
-	case "at":
-		// "at present": the store's latest belief.
-		if x.tok(i+1).low == "present" && !x.tok(i+1).used {
-			if err := x.beliefNow(x.span(i, i+2)); err != nil {
-				return i, err
-			}
-			x.use(i, i+2)
-			return i + 2, nil
-		}
-	case "current", "latest":
-		if n := x.tok(i + 1).low; n == "belief" || n == "beliefs" || n == "knowledge" || n == "records" || n == "state" {
-			if err := x.beliefNow(x.span(i, i+2)); err != nil {
-				return i, err
-			}
-			x.use(i, i+2)
-			return i + 2, nil
-		}
-	}
-	// Find a time within the next few tokens whose lead-in names belief.
-	cue, before := false, false
-	end := min(len(x.toks), i+8)
-	for k := i; k < end; k++ {
-		l := x.tok(k).low
-		if beliefWords[l] || x.storeAsItWas(i, k) {
-			cue = true
-		}
-		if l == "correction" || l == "corrected" || l == "revision" || l == "revised" || l == "fix" {
-			if x.tok(i).low == "before" || x.tok(i).low == "just" {
-				before, cue = true, true
-			}
-		}
-		x.asBelief = cue
-		w, ok, err := x.at(k)
-		x.asBelief = false
-		if ok && k > i {
-			if !cue {
-				return i, nil
-			}
-			if err != nil {
-				return i, err
-			}
-			// "in the record during May 1970": a time after a valid-time
-			// preposition is the window, whatever came before it.
-			if p, _ := x.prevWord(k); validPreps[p] {
-				return i, nil
-			}
-			if w.boundary {
-				return i, &Refusal{Problem: fmt.Sprintf("a belief at %q: its last microsecond or the one after? write the time", w.text), Missing: []string{"time"}}
-			}
-			if l0 := x.tok(i).low; l0 != "as" && l0 != "before" && l0 != "just" && l0 != "believing" && l0 != "according" &&
-				l0 != "transaction" && l0 != "belief" && l0 != "with" && l0 != "under" && l0 != "at" && l0 != "in" && l0 != "on" {
-				return i, nil
-			}
-			tt := w.start
-			if before {
-				tt = w.start - 1
-			} else if w.prec != PrecInstant {
-				// A belief "on May 3" is what the store held at the end of that day.
-				tt = w.end - 1
-			}
-			if x.s.belief != nil && x.s.belief.Now {
-				return i, &Refusal{Problem: fmt.Sprintf("the question asks for the latest belief (%q) and for the belief at %q", x.s.belief.Written, x.span(i, w.j))}
-			}
-			x.s.belief = &Belief{AsOfTT: tt, Written: x.span(i, w.j), Before: before}
-			if w.inferred != "" {
-				x.s.notes = append(x.s.notes, w.text+": "+w.inferred)
-			}
-			x.use(i, w.j)
-			return w.j, nil
-		} else if x.tok(k).used || x.tok(k).text == "?" || x.tok(k).text == ";" {
-			return i, nil
-		}
-	}
-	return i, nil
-}
-
-// beliefNow records a written latest belief ("now", "at present"); one
-// beside a written earlier belief time is refused.
-func (x *extractor) beliefNow(written string) error {
-	if b := x.s.belief; b != nil && !b.Now {
-		return &Refusal{Problem: fmt.Sprintf("the question asks for the belief at %q and for the latest belief (%q)", b.Written, written)}
-	}
-	if x.s.belief == nil {
-		x.s.belief = &Belief{Now: true, Written: written}
-	}
-	return nil
 }

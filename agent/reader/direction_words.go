@@ -1,0 +1,61 @@
+package reader
+
+import "fmt"
+
+// A node's count of events with no sending or receiving verb takes its
+// direction from the preposition before the node, and only from one
+// that names a direction (doc.go): "to" (into, towards) the node counts
+// what it received, "from" (by) what it sent, both joined ("to or from",
+// "from and to") either; "for" the node names no direction ("ratings
+// recorded for n5": received, or every rating on n5's record?) and is
+// refused, and so is a preposition before a possessive ("from n5's
+// contacts": it governs the noun the node owns). A verb right after the
+// node ("did n5 give", "did n5 get") is the node's own act.
+
+var (
+	toWords   = map[string]bool{"to": true, "into": true, "towards": true, "toward": true}
+	fromWords = map[string]bool{"from": true, "by": true}
+	// giveVerbs and getVerbs after a node make it the sender or receiver.
+	giveVerbs = map[string]bool{"give": true, "gives": true, "hand": true}
+	getVerbs  = map[string]bool{"get": true, "gets": true}
+)
+
+// bareDirection reads the direction of the node at token i in a question
+// that writes no sending or receiving verb: "src", "dst", "either" (no
+// preposition says one), or a problem.
+func (x *extractor) bareDirection(i int) (string, string) {
+	switch next := x.tok(i + 1).low; {
+	case giveVerbs[next]:
+		return "src", ""
+	case getVerbs[next]:
+		return "dst", ""
+	}
+	p, k := x.prevWord(i)
+	if p == "node" || p == "user" || p == "account" || p == "member" || p == "person" {
+		p, k = x.prevWord(k)
+	}
+	joined := func(other map[string]bool) bool {
+		c, j := x.prevWord(k)
+		if c != "or" && c != "and" {
+			return false
+		}
+		o, _ := x.prevWord(j)
+		return other[o]
+	}
+	if (toWords[p] || fromWords[p] || p == "for") && possessive(x.toks[i]) {
+		// "messages from n5's contacts": the preposition governs the noun
+		// the node owns, not the node.
+		return "", fmt.Sprintf("%q %s: sent or received by whom? write \"sent by\" or \"received by\" with the node", p, x.toks[i].text)
+	}
+	switch {
+	case toWords[p] && joined(fromWords), fromWords[p] && joined(toWords):
+		return "either", ""
+	case toWords[p]:
+		return "dst", ""
+	case fromWords[p]:
+		return "src", ""
+	case p == "for":
+		return "", "sent or received? \"for " + x.toks[i].text + "\" names neither; write \"sent by\" or \"received by\""
+	}
+	return "either", ""
+}
