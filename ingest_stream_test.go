@@ -222,3 +222,58 @@ func TestIngestStreamCancelled(t *testing.T) {
 		t.Fatalf("cancelled: %v, last tt %d", err, db.Stats().LastTT)
 	}
 }
+
+// An invalid event is reported before a failure of the pass further on,
+// though it is validated while the pass goes on reading: the error is
+// the one a check in input order stops at.
+func TestIngestStreamInvalidBeforeFailure(t *testing.T) {
+	db := open(t, t.TempDir(), nil)
+	defer db.Close()
+	evs := streamEvents(ChunkEvents, false)
+	evs[ChunkEvents-2].Src = ""
+	failing := func(fn func([]bt.Event) error) (string, error) {
+		if err := fn(evs[:ChunkEvents]); err != nil {
+			return "", err
+		}
+		return "", errors.New("line 50002: no such cell") // while the batch is validated
+
+	}
+	_, err := db.IngestStream(context.Background(), "e", failing, StreamOptions{})
+	var oe *bt.OpError
+	if !errors.As(err, &oe) || oe.Event != ChunkEvents-2 || oe.Field != "src" {
+		t.Fatalf("err %v, want the empty src of event %d", err, ChunkEvents-2)
+	}
+	if db.Stats().LastTT != 0 {
+		t.Fatal("a refused ingest wrote")
+	}
+}
+
+// A second pass that fails midway writes only whole groups read before
+// the failure, and the error says so and counts them.
+func TestIngestStreamSecondReadFails(t *testing.T) {
+	db, err := Open(t.TempDir(), &Options{Clock: testClock(), NoSync: true, GroupEvents: ChunkEvents})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	evs := streamEvents(3*ChunkEvents, false)
+	var passes int
+	first := passOf(evs, 700, &passes)
+	pass := func(fn func([]bt.Event) error) (string, error) {
+		if passes == 0 {
+			return first(fn)
+		}
+		passes++
+		if err := fn(evs[:ChunkEvents+10]); err != nil {
+			return "", err
+		}
+		return "", errors.New("disk read error")
+	}
+	res, err := db.IngestStream(context.Background(), "e.csv", pass, StreamOptions{Hold: -1})
+	if err == nil || !strings.Contains(err.Error(), "reading it again: disk read error") {
+		t.Fatalf("err %v, want the failed second read", err)
+	}
+	if res.Events != ChunkEvents || db.Stats().EdgeVersions != ChunkEvents || !strings.Contains(err.Error(), "50000 events in 1 batches were written") {
+		t.Fatalf("result %+v, store %d edge versions: %v", res, db.Stats().EdgeVersions, err)
+	}
+}
