@@ -35,6 +35,10 @@ type StreamOptions struct {
 	// Ack, if not nil, is called after each group commit with the events
 	// durable so far and the group's last transaction time.
 	Ack func(done int, tt bt.Time)
+	// OnePass, if not nil, says what the content holds, so that an ingest
+	// into a store without batches can write it as it reads it (see
+	// IngestStream).
+	OnePass *OnePass
 }
 
 // IngestStream is IngestFromContext for content that need not fit in
@@ -61,6 +65,9 @@ func (db *DB) IngestStream(ctx context.Context, name string, pass EventPass, opt
 	}
 	if db.opt.ReadOnly {
 		return IngestResult{}, ErrReadOnly
+	}
+	if opt.OnePass != nil && db.Stats().Batches == 0 {
+		return db.ingestOnePass(ctx, name, pass, opt)
 	}
 	hold := opt.Hold
 	if hold == 0 {
@@ -136,40 +143,64 @@ func (db *DB) ingestKept(ctx context.Context, chk *streamCheck, src Source, opt 
 }
 
 // ingestSecondPass writes content checked by a first pass as it reads it
-// again, in the batches IngestFrom would cut. The pass runs on a
-// goroutine of its own (see readAhead), so reading the next batch
-// overlaps writing this one.
+// again, in the batches IngestFrom would cut.
 func (db *DB) ingestSecondPass(ctx context.Context, src Source, pass EventPass, chk *streamCheck, opt StreamOptions) (IngestResult, error) {
 	db.wmu.Lock()
 	defer db.wmu.Unlock()
 	if err := db.checkKnownDiscs(chk.discs); err != nil {
 		return IngestResult{}, err
 	}
-	nb := (chk.total + ChunkEvents - 1) / ChunkEvents
+	res, err := db.writePass(ctx, src, pass, chk.total, opt)
+	if err != nil {
+		var pe *passError
+		if errors.As(err, &pe) {
+			return res, fmt.Errorf("%s changed between the check and the write: %s; %d events in %d batches were written before it (the log records their source, so loading the file again needs --again)", src.Name, pe.msg, res.Events, res.Batches)
+		}
+	}
+	return res, err
+}
+
+// passError is a write pass that did not read the content it expected.
+type passError struct {
+	msg   string
+	cause error // the event's validation or the read's error, if that was it
+}
+
+func (e *passError) Error() string { return e.msg }
+
+// writePass writes content of total events and SHA-256 src.SHA256 as it
+// reads it, in the batches IngestFrom would cut: each batch is validated,
+// and content of more than one batch must be in vt_s order. The pass runs
+// on a goroutine of its own (see readAhead), so reading the next batch
+// overlaps writing this one. When the pass does not read what was
+// expected the error is a *passError, returned once the batches before
+// are durable. The caller holds db.wmu.
+func (db *DB) writePass(ctx context.Context, src Source, pass EventPass, total int, opt StreamOptions) (IngestResult, error) {
+	nb := (total + ChunkEvents - 1) / ChunkEvents
 	ra := startReadAhead(pass)
 	defer ra.stop()
 	seen, k := 0, 0
 	last := bt.Time(0)
-	// next is the next batch read, checked again against the first pass.
+	// next is the next batch read, checked against what was expected.
 	next := func() ([]bt.Event, error) {
 		chunk := ra.next()
 		if chunk == nil {
 			if _, err := ra.result(); err != nil {
-				return nil, fmt.Errorf("reading it again: %v", err)
+				return nil, &passError{msg: fmt.Sprintf("reading it again: %v", err), cause: err}
 			}
 			return nil, nil
 		}
-		if seen+len(chunk) > chk.total {
-			return nil, fmt.Errorf("it has more than the %d events first read", chk.total)
+		if seen+len(chunk) > total {
+			return nil, &passError{msg: fmt.Sprintf("it has more than the %d events first read", total)}
 		}
 		for i := range chunk {
-			if seen+i > 0 && chunk[i].VtS < last && chk.total > ChunkEvents {
-				return nil, fmt.Errorf("event %d is no longer in time order", seen+i)
+			if seen+i > 0 && chunk[i].VtS < last && total > ChunkEvents {
+				return nil, &passError{msg: fmt.Sprintf("event %d is no longer in time order", seen+i)}
 			}
 			last = chunk[i].VtS
 		}
 		if err := validateEvents(chunk, opt.NodeLabel, seen); err != nil {
-			return nil, err
+			return nil, &passError{msg: err.Error(), cause: err}
 		}
 		seen += len(chunk)
 		return chunk, nil
@@ -193,18 +224,14 @@ func (db *DB) ingestSecondPass(ctx context.Context, src Source, pass EventPass, 
 		return group, sources, nil
 	}
 	res, err := db.writeGroups(ctx, feed, opt.Ack)
-	changed := func(format string, args ...any) error {
-		return fmt.Errorf("%s changed between the check and the write: %s; %d events in %d batches were written before it (the log records their source, so loading the file again needs --again)", src.Name, fmt.Sprintf(format, args...), res.Events, res.Batches)
-	}
 	if fe := (*feedError)(nil); errors.As(err, &fe) {
-		return res, changed("%v", fe.err)
+		return res, fe.err
 	}
 	if err != nil {
 		return res, err
 	}
-	sha, _ := ra.result()
-	if seen != chk.total || sha != src.SHA256 {
-		return res, changed("%d events with SHA-256 %s, first %d with %s", seen, sha, chk.total, src.SHA256)
+	if sha, _ := ra.result(); seen != total || sha != src.SHA256 {
+		return res, &passError{msg: fmt.Sprintf("%d events with SHA-256 %s, first %d with %s", seen, sha, total, src.SHA256)}
 	}
 	return res, nil
 }

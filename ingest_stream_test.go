@@ -277,3 +277,92 @@ func TestIngestStreamSecondReadFails(t *testing.T) {
 		t.Fatalf("result %+v, store %d edge versions: %v", res, db.Stats().EdgeVersions, err)
 	}
 }
+
+// A one-pass ingest into a new store reads the content once and gives the
+// batches, source texts and digest of IngestFrom; content that is not as
+// its OnePass says, or out of time order across batches, is refused with
+// ErrNotOnePass; a bad event is reported as the check would.
+func TestIngestOnePass(t *testing.T) {
+	for _, c := range []struct {
+		name     string
+		n        int
+		shuffled bool
+		count    int // the OnePass count, as a difference from n
+		bad      int // index of an invalid event, or -1
+		want     error
+	}{
+		{"sorted", 3*ChunkEvents + 17, false, 0, -1, nil},
+		{"one batch unsorted", ChunkEvents - 3, true, 0, -1, nil},
+		{"empty", 0, false, 0, -1, nil},
+		{"unsorted", 2*ChunkEvents + 1, true, 0, -1, ErrNotOnePass},
+		{"fewer than said", 2 * ChunkEvents, false, +1, -1, ErrNotOnePass},
+		{"more than said", 2 * ChunkEvents, false, -1, -1, ErrNotOnePass},
+		{"bad event", 2 * ChunkEvents, false, 0, ChunkEvents + 9, nil},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			evs := streamEvents(c.n, c.shuffled)
+			if c.bad >= 0 {
+				evs[c.bad].RelType = ""
+			}
+			src := Source{Name: "file e.csv", SHA256: shaOf(t, evs)}
+			b := open(t, t.TempDir(), nil)
+			defer b.Close()
+			var passes int
+			got, err := b.IngestStream(context.Background(), src.Name, passOf(evs, 777, &passes), StreamOptions{NodeLabel: "Acct", OnePass: &OnePass{SHA256: src.SHA256, Events: c.n + c.count}})
+			if passes != 1 {
+				t.Errorf("%d passes, want 1", passes)
+			}
+			if c.bad >= 0 {
+				var oe *bt.OpError
+				if !errors.As(err, &oe) || oe.Event != c.bad || oe.Field != "rel_type" {
+					t.Fatalf("err %v, want the empty rel type of event %d", err, c.bad)
+				}
+				return
+			}
+			if c.want != nil {
+				if !errors.Is(err, c.want) {
+					t.Fatalf("err %v, want %v", err, c.want)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			a := open(t, t.TempDir(), nil)
+			defer a.Close()
+			want, err := a.IngestFrom(src, false, evs, "Acct", nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got != want {
+				t.Fatalf("result %+v, want %+v", got, want)
+			}
+			if da, db := a.Digest(), b.Digest(); da != db {
+				t.Fatalf("digest %s, IngestFrom gives %s", db, da)
+			}
+			if sa, sb := fmt.Sprint(a.Sources()), fmt.Sprint(b.Sources()); sa != sb {
+				t.Fatalf("sources %s, want %s", sb, sa)
+			}
+		})
+	}
+}
+
+// OnePass is ignored by a store that has batches: the content is checked
+// before anything is written.
+func TestIngestOnePassNotNew(t *testing.T) {
+	db := open(t, t.TempDir(), nil)
+	defer db.Close()
+	first := streamEvents(10, false)
+	if _, err := db.IngestFrom(Source{Name: "a", SHA256: shaOf(t, first)}, false, first, "", nil); err != nil {
+		t.Fatal(err)
+	}
+	before := db.Digest()
+	evs := streamEvents(2*ChunkEvents, false)
+	evs[len(evs)-1].Src = ""
+	var passes int
+	_, err := db.IngestStream(context.Background(), "b", passOf(evs, 1000, &passes), StreamOptions{OnePass: &OnePass{SHA256: shaOf(t, evs), Events: len(evs)}})
+	var oe *bt.OpError
+	if !errors.As(err, &oe) || oe.Event != len(evs)-1 || db.Digest() != before {
+		t.Fatalf("err %v: want the bad event refused with the store unchanged", err)
+	}
+}
