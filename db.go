@@ -293,23 +293,23 @@ func (db *DB) Ingest(events []bt.Event, nodeLabel string, ack func(done int, tt 
 // once ctx is done: what was committed stays, the result counts it, and the
 // error wraps ctx.Err().
 func (db *DB) ingest(ctx context.Context, events []bt.Event, nodeLabel string, src func(k, n int) string, ack func(done int, tt bt.Time)) (IngestResult, error) {
-	var res IngestResult
-	var chunks [][]bt.Op
-	for start := 0; start < len(events); start += ChunkEvents {
-		chunks = append(chunks, []bt.Op{bt.Ingest(events[start:min(start+ChunkEvents, len(events))], nodeLabel)})
-	}
+	chunks := chunkOps(events, nodeLabel)
 	if err := validateChunks(chunks); err != nil {
-		return res, err
+		return IngestResult{}, err
 	}
 	if err := db.checkNewIdentities(events); err != nil {
-		return res, err
+		return IngestResult{}, err
 	}
 	if sorted := inTimeOrder(events); len(sorted) > 0 && &sorted[0] != &events[0] {
-		chunks = chunks[:0]
-		for start := 0; start < len(sorted); start += ChunkEvents {
-			chunks = append(chunks, []bt.Op{bt.Ingest(sorted[start:min(start+ChunkEvents, len(sorted))], nodeLabel)})
-		}
+		chunks = chunkOps(sorted, nodeLabel)
 	}
+	return db.writeChunks(ctx, chunks, src, ack)
+}
+
+// writeChunks writes validated batches, each an ingest op, with group
+// commit (see writeGroups); src, when not nil, gives each batch's source
+// text from its index and the number of batches.
+func (db *DB) writeChunks(ctx context.Context, chunks [][]bt.Op, src func(k, n int) string, ack func(done int, tt bt.Time)) (IngestResult, error) {
 	var sources []string
 	if src != nil {
 		for k := range chunks {
@@ -318,101 +318,7 @@ func (db *DB) ingest(ctx context.Context, events []bt.Event, nodeLabel string, s
 	}
 	db.wmu.Lock()
 	defer db.wmu.Unlock()
-	res.FirstSeq = db.store.Batches() + 1
-	// One planner for every batch (each is applied before the next is
-	// planned); the chunks were validated above.
-	planner := bt.Planner{Validated: true}
-	done := 0
-	// One checkpoint when the whole ingest is durable, not one image per
-	// 64 MiB of its log: an ingest much larger than the store would
-	// otherwise write the growing store several times over. (A crash
-	// midway replays the ingest's durable batches from the log.)
-	db.bulk = true
-	defer func() {
-		db.bulk = false
-		if db.failed == nil {
-			db.maybeCheckpoint()
-		}
-	}()
-	// Each group is logged on a goroutine of its own while the next one
-	// is planned and applied: the fsync of one overlaps the work of the
-	// next. A group is acknowledged, counted and published only once its
-	// fsync is done; a staged group is always logged (or the store fails),
-	// so the store in memory never runs ahead of the log.
-	var logging chan groupLogged
-	wait := func() error {
-		if logging == nil {
-			return nil
-		}
-		r := <-logging
-		logging = nil
-		if r.err != nil {
-			db.failed = r.err
-			return fmt.Errorf("ingest stopped after %d durable events: %w", done, r.err)
-		}
-		if r.batches == 0 {
-			return nil
-		}
-		done += r.events
-		if res.FirstTT == 0 {
-			res.FirstTT = r.first
-		}
-		res.LastTT = r.last
-		res.Batches += r.batches
-		res.Events = done
-		if ack != nil {
-			ack(done, r.last)
-		}
-		return nil
-	}
-	defer wait() // on every return, after which the deferred checkpoint runs
-	for len(chunks) > 0 {
-		if err := ctx.Err(); err != nil {
-			if werr := wait(); werr != nil {
-				return res, werr
-			}
-			return res, fmt.Errorf("ingest stopped after %d durable events (%d batches): %w", done, res.Batches, err)
-		}
-		n := max(1, db.opt.GroupEvents/ChunkEvents)
-		group := chunks[:min(n, len(chunks))]
-		chunks = chunks[len(group):]
-		var gsrc []string
-		if sources != nil {
-			gsrc, sources = sources[:len(group)], sources[len(group):]
-		}
-		st, err := db.stage(&planner, group, gsrc, nil, nil)
-		if werr := wait(); werr != nil {
-			return res, werr // st, if staged, is never logged: the store has failed
-		}
-		if err != nil {
-			return res, fmt.Errorf("ingest stopped after %d durable events: %w", done, err)
-		}
-		r := groupLogged{batches: len(st.recs)}
-		for _, b := range group[:len(st.recs)] {
-			r.events += len(b[0].Events)
-		}
-		ch := make(chan groupLogged, 1)
-		logging = ch
-		go func() {
-			r.first, r.last, r.err = db.logGroup(st)
-			ch <- r
-		}()
-		if st.refused != nil {
-			if werr := wait(); werr != nil {
-				return res, werr
-			}
-			return res, fmt.Errorf("ingest stopped after %d durable events: %w", done, st.refused)
-		}
-	}
-	err := wait()
-	return res, err
-}
-
-// groupLogged is what logging one group of a bulk ingest did.
-type groupLogged struct {
-	first, last     bt.Time
-	events, batches int
-	err             error
+	return db.writeGroups(ctx, listFeed(chunks, sources, db.perGroup()), ack)
 }
 
 // inTimeOrder returns events in non-decreasing vt_s order: events itself

@@ -1,9 +1,11 @@
 package tgms
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	bt "github.com/tgms-go/tgms/bitemporal"
@@ -33,6 +35,10 @@ type StreamOptions struct {
 	// Ack, if not nil, is called after each group commit with the events
 	// durable so far and the group's last transaction time.
 	Ack func(done int, tt bt.Time)
+	// OnePass, if not nil, says what the content holds, so that an ingest
+	// into a store without batches can write it as it reads it (see
+	// IngestStream).
+	OnePass *OnePass
 }
 
 // IngestStream is IngestFromContext for content that need not fit in
@@ -60,17 +66,23 @@ func (db *DB) IngestStream(ctx context.Context, name string, pass EventPass, opt
 	if db.opt.ReadOnly {
 		return IngestResult{}, ErrReadOnly
 	}
+	if opt.OnePass != nil && db.Stats().Batches == 0 {
+		return db.ingestOnePass(ctx, name, pass, opt)
+	}
 	hold := opt.Hold
 	if hold == 0 {
 		hold = DefaultStreamHold
 	}
-	chk := streamCheck{label: opt.NodeLabel, hold: max(hold, 0)}
+	chk := newStreamCheck(opt.NodeLabel, max(hold, 0))
 	sha, err := pass(func(evs []bt.Event) error {
 		if err := ctx.Err(); err != nil {
 			return fmt.Errorf("ingest stopped while checking, before anything was written: %w", err)
 		}
 		return chk.add(evs)
 	})
+	if verr := chk.finish(); verr != nil {
+		return IngestResult{}, verr // an invalid event, before whatever stopped the pass
+	}
 	if err != nil {
 		return IngestResult{}, err
 	}
@@ -84,8 +96,8 @@ func (db *DB) IngestStream(ctx context.Context, name string, pass EventPass, opt
 		}
 	}
 	switch {
-	case chk.held != nil:
-		return db.ingest(ctx, chk.held, opt.NodeLabel, src.text, opt.Ack)
+	case chk.kept() != nil:
+		return db.ingestKept(ctx, chk, src, opt)
 	case !chk.sorted && chk.total > ChunkEvents:
 		runs := sortRuns{}
 		defer runs.close()
@@ -105,178 +117,123 @@ func (db *DB) IngestStream(ctx context.Context, name string, pass EventPass, opt
 		}
 		pass = runs.merge(sha)
 	}
-	return db.ingestSecondPass(ctx, src, pass, &chk, opt)
+	return db.ingestSecondPass(ctx, src, pass, chk, opt)
 }
 
-// streamCheck is what the first pass of IngestStream keeps: the count,
-// whether the events are in vt_s order, the explicit discriminators (an
-// ingest only creates identities) and, up to hold, the events.
-type streamCheck struct {
-	label  string
-	hold   int
-	total  int
-	sorted bool
-	last   bt.Time
-	held   []bt.Event
-	discs  map[bt.EdgeKey]int
-}
-
-func (c *streamCheck) add(evs []bt.Event) error {
-	if c.total == 0 {
-		c.sorted = true
-		if c.hold > 0 {
-			c.held = []bt.Event{}
+// ingestKept writes content the first pass kept and checked: validated
+// event by event, explicit discriminators not repeated.
+func (db *DB) ingestKept(ctx context.Context, chk *streamCheck, src Source, opt StreamOptions) (IngestResult, error) {
+	var chunks [][]bt.Op
+	if !chk.sorted && chk.total > ChunkEvents {
+		events := make([]bt.Event, 0, chk.total)
+		for _, c := range chk.kept() {
+			events = append(events, c...)
+		}
+		slices.SortStableFunc(events, func(a, b bt.Event) int { return cmp.Compare(a.VtS, b.VtS) })
+		chunks = chunkOps(events, opt.NodeLabel)
+	} else {
+		for _, c := range chk.kept() {
+			chunks = append(chunks, []bt.Op{bt.Ingest(c, opt.NodeLabel)})
 		}
 	}
-	if err := validateEvents(evs, c.label, c.total); err != nil {
-		return err
+	if err := db.checkKnownDiscs(chk.discs); err != nil {
+		return IngestResult{}, err
 	}
-	for i := range evs {
-		e := &evs[i]
-		if c.total+i > 0 && e.VtS < c.last {
-			c.sorted = false
-		}
-		c.last = e.VtS
-		if e.Disc == "" {
-			continue
-		}
-		if c.discs == nil {
-			c.discs = map[bt.EdgeKey]int{}
-		}
-		k := bt.EdgeKey{Src: e.Src, Dst: e.Dst, RelType: e.RelType, Disc: e.Disc}
-		if j, dup := c.discs[k]; dup {
-			return &bt.OpError{Code: bt.CodeConflict, Kind: bt.OpIngest, Event: c.total + i, Field: "disc", Msg: fmt.Sprintf("edge %s→%s %s disc %q repeats event %d; each event must be a new edge", e.Src, e.Dst, e.RelType, e.Disc, j)}
-		}
-		c.discs[k] = c.total + i
-	}
-	c.total += len(evs)
-	if c.held != nil {
-		if len(c.held)+len(evs) > c.hold {
-			c.held = nil // too many to keep: a second pass writes them
-		} else {
-			c.held = append(c.held, evs...)
-		}
-	}
-	return nil
-}
-
-// validateEvents checks events as one ingest op; from is the index of
-// the first in the whole input, for the error.
-func validateEvents(evs []bt.Event, label string, from int) error {
-	op := bt.Ingest(evs, label)
-	if err := op.Validate(0); err != nil {
-		if oe := (*bt.OpError)(nil); errors.As(err, &oe) && oe.Event >= 0 {
-			oe.Event += from
-		}
-		return err
-	}
-	return nil
+	return db.writeChunks(ctx, chunks, src.text, opt.Ack)
 }
 
 // ingestSecondPass writes content checked by a first pass as it reads it
 // again, in the batches IngestFrom would cut.
 func (db *DB) ingestSecondPass(ctx context.Context, src Source, pass EventPass, chk *streamCheck, opt StreamOptions) (IngestResult, error) {
-	var res IngestResult
 	db.wmu.Lock()
 	defer db.wmu.Unlock()
 	if err := db.checkKnownDiscs(chk.discs); err != nil {
-		return res, err
+		return IngestResult{}, err
 	}
-	nb := (chk.total + ChunkEvents - 1) / ChunkEvents
-	res.FirstSeq = db.store.Batches() + 1
-	planner := bt.Planner{Validated: true}
-	db.bulk = true
-	defer func() {
-		db.bulk = false
-		if db.failed == nil {
-			db.maybeCheckpoint()
+	res, err := db.writePass(ctx, src, pass, chk.total, opt)
+	if err != nil {
+		var pe *passError
+		if errors.As(err, &pe) {
+			return res, fmt.Errorf("%s changed between the check and the write: %s; %d events in %d batches were written before it (the log records their source, so loading the file again needs --again)", src.Name, pe.msg, res.Events, res.Batches)
 		}
-	}()
-	changed := func(format string, args ...any) error {
-		return fmt.Errorf("%s changed between the check and the write: %s; %d events in %d batches were written before it (the log records their source, so loading the file again needs --again)", src.Name, fmt.Sprintf(format, args...), res.Events, res.Batches)
-	}
-	perGroup := max(1, db.opt.GroupEvents/ChunkEvents)
-	var group [][]bt.Op
-	var sources []string
-	chunk := make([]bt.Event, 0, ChunkEvents)
-	seen := 0
-	last := bt.Time(0)
-	commit := func() error {
-		if len(group) == 0 {
-			return nil
-		}
-		if err := ctx.Err(); err != nil {
-			return fmt.Errorf("ingest stopped after %d durable events (%d batches): %w", res.Events, res.Batches, err)
-		}
-		first, lastTT, err := db.commitSourced(&planner, group, sources, nil)
-		if err != nil {
-			return fmt.Errorf("ingest stopped after %d durable events: %w", res.Events, err)
-		}
-		for _, b := range group {
-			res.Events += len(b[0].Events)
-		}
-		if res.FirstTT == 0 {
-			res.FirstTT = first
-		}
-		res.LastTT = lastTT
-		res.Batches += len(group)
-		group, sources = group[:0], sources[:0]
-		if opt.Ack != nil {
-			opt.Ack(res.Events, lastTT)
-		}
-		return nil
-	}
-	cut := func() error {
-		if err := validateEvents(chunk, opt.NodeLabel, seen-len(chunk)); err != nil {
-			return changed("%v", err)
-		}
-		k := res.Batches + len(group)
-		group = append(group, []bt.Op{bt.Ingest(chunk, opt.NodeLabel)})
-		sources = append(sources, src.text(k, nb))
-		chunk = make([]bt.Event, 0, ChunkEvents) // the batch keeps its events
-		if len(group) == perGroup {
-			return commit()
-		}
-		return nil
-	}
-	write := func(evs []bt.Event) error {
-		for i := range evs {
-			e := &evs[i]
-			if seen == chk.total {
-				return changed("it has more than the %d events first read", chk.total)
-			}
-			if seen > 0 && e.VtS < last && chk.total > ChunkEvents {
-				return changed("event %d is no longer in time order", seen)
-			}
-			last = e.VtS
-			chunk = append(chunk, *e)
-			seen++
-			if len(chunk) == ChunkEvents {
-				if err := cut(); err != nil {
-					return err
-				}
-			}
-		}
-		return nil
-	}
-	var fnErr error
-	sha, err := pass(func(evs []bt.Event) error {
-		fnErr = write(evs)
-		return fnErr
-	})
-	if err != nil && err != fnErr {
-		err = changed("reading it again: %v", err)
-	}
-	if err == nil && len(chunk) > 0 {
-		err = cut()
-	}
-	if err == nil {
-		err = commit()
-	}
-	if err == nil && (seen != chk.total || sha != src.SHA256) {
-		err = changed("%d events with SHA-256 %s, first %d with %s", seen, sha, chk.total, src.SHA256)
 	}
 	return res, err
+}
+
+// passError is a write pass that did not read the content it expected.
+type passError struct {
+	msg   string
+	cause error // the event's validation or the read's error, if that was it
+}
+
+func (e *passError) Error() string { return e.msg }
+
+// writePass writes content of total events and SHA-256 src.SHA256 as it
+// reads it, in the batches IngestFrom would cut: each batch is validated,
+// and content of more than one batch must be in vt_s order. The pass runs
+// on a goroutine of its own (see readAhead), so reading the next batch
+// overlaps writing this one. When the pass does not read what was
+// expected the error is a *passError, returned once the batches before
+// are durable. The caller holds db.wmu.
+func (db *DB) writePass(ctx context.Context, src Source, pass EventPass, total int, opt StreamOptions) (IngestResult, error) {
+	nb := (total + ChunkEvents - 1) / ChunkEvents
+	ra := startReadAhead(pass)
+	defer ra.stop()
+	seen, k := 0, 0
+	last := bt.Time(0)
+	// next is the next batch read, checked against what was expected.
+	next := func() ([]bt.Event, error) {
+		chunk := ra.next()
+		if chunk == nil {
+			if _, err := ra.result(); err != nil {
+				return nil, &passError{msg: fmt.Sprintf("reading it again: %v", err), cause: err}
+			}
+			return nil, nil
+		}
+		if seen+len(chunk) > total {
+			return nil, &passError{msg: fmt.Sprintf("it has more than the %d events first read", total)}
+		}
+		for i := range chunk {
+			if seen+i > 0 && chunk[i].VtS < last && total > ChunkEvents {
+				return nil, &passError{msg: fmt.Sprintf("event %d is no longer in time order", seen+i)}
+			}
+			last = chunk[i].VtS
+		}
+		if err := validateEvents(chunk, opt.NodeLabel, seen); err != nil {
+			return nil, &passError{msg: err.Error(), cause: err}
+		}
+		seen += len(chunk)
+		return chunk, nil
+	}
+	perGroup := db.perGroup()
+	feed := func() ([][]bt.Op, []string, error) {
+		var group [][]bt.Op
+		var sources []string
+		for len(group) < perGroup {
+			chunk, err := next()
+			if err != nil {
+				return nil, nil, err
+			}
+			if chunk == nil {
+				break
+			}
+			group = append(group, []bt.Op{bt.Ingest(chunk, opt.NodeLabel)})
+			sources = append(sources, src.text(k, nb))
+			k++
+		}
+		return group, sources, nil
+	}
+	res, err := db.writeGroups(ctx, feed, opt.Ack)
+	if fe := (*feedError)(nil); errors.As(err, &fe) {
+		return res, fe.err
+	}
+	if err != nil {
+		return res, err
+	}
+	if sha, _ := ra.result(); seen != total || sha != src.SHA256 {
+		return res, &passError{msg: fmt.Sprintf("%d events with SHA-256 %s, first %d with %s", seen, sha, total, src.SHA256)}
+	}
+	return res, nil
 }
 
 // checkKnownDiscs refuses explicit discriminators that name edges the

@@ -222,3 +222,147 @@ func TestIngestStreamCancelled(t *testing.T) {
 		t.Fatalf("cancelled: %v, last tt %d", err, db.Stats().LastTT)
 	}
 }
+
+// An invalid event is reported before a failure of the pass further on,
+// though it is validated while the pass goes on reading: the error is
+// the one a check in input order stops at.
+func TestIngestStreamInvalidBeforeFailure(t *testing.T) {
+	db := open(t, t.TempDir(), nil)
+	defer db.Close()
+	evs := streamEvents(ChunkEvents, false)
+	evs[ChunkEvents-2].Src = ""
+	failing := func(fn func([]bt.Event) error) (string, error) {
+		if err := fn(evs[:ChunkEvents]); err != nil {
+			return "", err
+		}
+		return "", errors.New("line 50002: no such cell") // while the batch is validated
+
+	}
+	_, err := db.IngestStream(context.Background(), "e", failing, StreamOptions{})
+	var oe *bt.OpError
+	if !errors.As(err, &oe) || oe.Event != ChunkEvents-2 || oe.Field != "src" {
+		t.Fatalf("err %v, want the empty src of event %d", err, ChunkEvents-2)
+	}
+	if db.Stats().LastTT != 0 {
+		t.Fatal("a refused ingest wrote")
+	}
+}
+
+// A second pass that fails midway writes only whole groups read before
+// the failure, and the error says so and counts them.
+func TestIngestStreamSecondReadFails(t *testing.T) {
+	db, err := Open(t.TempDir(), &Options{Clock: testClock(), NoSync: true, GroupEvents: ChunkEvents})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	evs := streamEvents(3*ChunkEvents, false)
+	var passes int
+	first := passOf(evs, 700, &passes)
+	pass := func(fn func([]bt.Event) error) (string, error) {
+		if passes == 0 {
+			return first(fn)
+		}
+		passes++
+		if err := fn(evs[:ChunkEvents+10]); err != nil {
+			return "", err
+		}
+		return "", errors.New("disk read error")
+	}
+	res, err := db.IngestStream(context.Background(), "e.csv", pass, StreamOptions{Hold: -1})
+	if err == nil || !strings.Contains(err.Error(), "reading it again: disk read error") {
+		t.Fatalf("err %v, want the failed second read", err)
+	}
+	if res.Events != ChunkEvents || db.Stats().EdgeVersions != ChunkEvents || !strings.Contains(err.Error(), "50000 events in 1 batches were written") {
+		t.Fatalf("result %+v, store %d edge versions: %v", res, db.Stats().EdgeVersions, err)
+	}
+}
+
+// A one-pass ingest into a new store reads the content once and gives the
+// batches, source texts and digest of IngestFrom; content that is not as
+// its OnePass says, or out of time order across batches, is refused with
+// ErrNotOnePass; a bad event is reported as the check would.
+func TestIngestOnePass(t *testing.T) {
+	for _, c := range []struct {
+		name     string
+		n        int
+		shuffled bool
+		count    int // the OnePass count, as a difference from n
+		bad      int // index of an invalid event, or -1
+		want     error
+	}{
+		{"sorted", 3*ChunkEvents + 17, false, 0, -1, nil},
+		{"one batch unsorted", ChunkEvents - 3, true, 0, -1, nil},
+		{"empty", 0, false, 0, -1, nil},
+		{"unsorted", 2*ChunkEvents + 1, true, 0, -1, ErrNotOnePass},
+		{"fewer than said", 2 * ChunkEvents, false, +1, -1, ErrNotOnePass},
+		{"more than said", 2 * ChunkEvents, false, -1, -1, ErrNotOnePass},
+		{"bad event", 2 * ChunkEvents, false, 0, ChunkEvents + 9, nil},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			evs := streamEvents(c.n, c.shuffled)
+			if c.bad >= 0 {
+				evs[c.bad].RelType = ""
+			}
+			src := Source{Name: "file e.csv", SHA256: shaOf(t, evs)}
+			b := open(t, t.TempDir(), nil)
+			defer b.Close()
+			var passes int
+			got, err := b.IngestStream(context.Background(), src.Name, passOf(evs, 777, &passes), StreamOptions{NodeLabel: "Acct", OnePass: &OnePass{SHA256: src.SHA256, Events: c.n + c.count}})
+			if passes != 1 {
+				t.Errorf("%d passes, want 1", passes)
+			}
+			if c.bad >= 0 {
+				var oe *bt.OpError
+				if !errors.As(err, &oe) || oe.Event != c.bad || oe.Field != "rel_type" {
+					t.Fatalf("err %v, want the empty rel type of event %d", err, c.bad)
+				}
+				return
+			}
+			if c.want != nil {
+				if !errors.Is(err, c.want) {
+					t.Fatalf("err %v, want %v", err, c.want)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			a := open(t, t.TempDir(), nil)
+			defer a.Close()
+			want, err := a.IngestFrom(src, false, evs, "Acct", nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got != want {
+				t.Fatalf("result %+v, want %+v", got, want)
+			}
+			if da, db := a.Digest(), b.Digest(); da != db {
+				t.Fatalf("digest %s, IngestFrom gives %s", db, da)
+			}
+			if sa, sb := fmt.Sprint(a.Sources()), fmt.Sprint(b.Sources()); sa != sb {
+				t.Fatalf("sources %s, want %s", sb, sa)
+			}
+		})
+	}
+}
+
+// OnePass is ignored by a store that has batches: the content is checked
+// before anything is written.
+func TestIngestOnePassNotNew(t *testing.T) {
+	db := open(t, t.TempDir(), nil)
+	defer db.Close()
+	first := streamEvents(10, false)
+	if _, err := db.IngestFrom(Source{Name: "a", SHA256: shaOf(t, first)}, false, first, "", nil); err != nil {
+		t.Fatal(err)
+	}
+	before := db.Digest()
+	evs := streamEvents(2*ChunkEvents, false)
+	evs[len(evs)-1].Src = ""
+	var passes int
+	_, err := db.IngestStream(context.Background(), "b", passOf(evs, 1000, &passes), StreamOptions{OnePass: &OnePass{SHA256: shaOf(t, evs), Events: len(evs)}})
+	var oe *bt.OpError
+	if !errors.As(err, &oe) || oe.Event != len(evs)-1 || db.Digest() != before {
+		t.Fatalf("err %v: want the bad event refused with the store unchanged", err)
+	}
+}

@@ -130,8 +130,9 @@ func scanEvents(rd Reader, m *Mapping, opt Options, emit func(ev *bt.Event) erro
 	}
 	out := &EventScan{NodeLabel: NodeLabelOf(m)}
 	rel := m.RelType
+	var ev bt.Event // one for every row: emit takes its address
 	probs, n, err := b.each(opt, func(r *Row) *CellError {
-		var ev bt.Event
+		ev = bt.Event{}
 		var e *CellError
 		if ev.Src, e = b.str(r, src, true, "a node uid"); e != nil {
 			return e

@@ -1,6 +1,7 @@
 package tabular_test
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -12,6 +13,7 @@ import (
 
 	"github.com/parquet-go/parquet-go"
 	"github.com/tgms-go/tgms"
+	bt "github.com/tgms-go/tgms/bitemporal"
 	"github.com/tgms-go/tgms/tabular"
 )
 
@@ -49,6 +51,62 @@ func BenchmarkIngestCSV10Durable(b *testing.B) {
 	}
 	benchDurable(b, tenColumns(b, n), n, tabular.Mapping{Src: "src", Dst: "dst", Time: "ts", TimeFormat: tabular.UnixS, RelTypeCol: "kind", Props: []string{"*"},
 		Types: map[string]string{"amount": "float", "count": "int", "ok": "bool"}})
+}
+
+// BenchmarkLoadCSV10Durable is BenchmarkIngestCSV10Durable the way the
+// ingest command loads a table into a new store: a survey of the file,
+// then one pass that reads each batch while the one before is written.
+func BenchmarkLoadCSV10Durable(b *testing.B) {
+	n := 500_000
+	if testing.Short() {
+		n = 50_000
+	}
+	benchLoad(b, tenColumns(b, n), n, tabular.Mapping{Src: "src", Dst: "dst", Time: "ts", TimeFormat: tabular.UnixS, RelTypeCol: "kind", Props: []string{"*"},
+		Types: map[string]string{"amount": "float", "count": "int", "ok": "bool"}})
+}
+
+// BenchmarkLoadParquet10Durable is BenchmarkLoadCSV10Durable from Parquet.
+func BenchmarkLoadParquet10Durable(b *testing.B) {
+	n := 500_000
+	if testing.Short() {
+		n = 50_000
+	}
+	benchLoad(b, tenColumnsParquet(b, n), n, tabular.Mapping{Src: "src", Dst: "dst", Time: "ts", RelTypeCol: "kind", Props: []string{"*"}})
+}
+
+func benchLoad(b *testing.B, p string, n int, m tabular.Mapping) {
+	b.ResetTimer()
+	cpu0, allocs0 := cpuTime(), mallocs()
+	for i := range b.N {
+		sv, err := tabular.SurveyFile(p, "")
+		if err != nil || !sv.OK {
+			b.Fatal(sv, err)
+		}
+		db, err := tgms.Open(filepath.Join(b.TempDir(), fmt.Sprint(i)), nil)
+		if err != nil {
+			b.Fatal(err)
+		}
+		pass := func(fn func([]bt.Event) error) (string, error) {
+			rd, err := tabular.Open(p, "")
+			if err != nil {
+				return "", err
+			}
+			defer rd.Close()
+			sc, err := tabular.ScanEvents(rd, &m, tabular.Options{}, tgms.ChunkEvents, fn)
+			if err != nil {
+				return "", err
+			}
+			return sc.SHA256, nil
+		}
+		res, err := db.IngestStream(context.Background(), "events", pass, tgms.StreamOptions{OnePass: &tgms.OnePass{SHA256: sv.SHA256, Events: int(sv.Rows)}})
+		if err != nil || res.Events != n {
+			b.Fatal(res, err)
+		}
+		if err := db.Close(); err != nil {
+			b.Fatal(err)
+		}
+	}
+	reportRates(b, n, cpu0, allocs0)
 }
 
 func benchDurable(b *testing.B, p string, n int, m tabular.Mapping) {

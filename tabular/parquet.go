@@ -87,7 +87,7 @@ type pqCol struct {
 }
 
 func newParquet(f *os.File, size int64, name string) (*parquetReader, error) {
-	pf, err := parquet.OpenFile(f, size)
+	pf, err := openParquet(f, size)
 	if err != nil {
 		return nil, fmt.Errorf("%s: not a readable Parquet file: %v", name, err)
 	}
@@ -237,6 +237,18 @@ func (p *parquetReader) fillCol(c, w int) error {
 		}
 	}
 	return nil
+}
+
+// openParquet opens a Parquet file. The library panics on some damaged
+// footers (a page index past its buffer); that is an unreadable file,
+// reported as any other. Only the library call is guarded.
+func openParquet(f *os.File, size int64) (pf *parquet.File, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			pf, err = nil, fmt.Errorf("its footer cannot be decoded (%v)", r)
+		}
+	}()
+	return parquet.OpenFile(f, size)
 }
 
 // readPage reads column c's next page. The Parquet decoder panics on

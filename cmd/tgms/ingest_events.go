@@ -25,12 +25,15 @@ type eventPass struct {
 	errw   io.Writer
 	passes int
 	rows   int64
+	load   bool // one pass that checks and writes
 }
 
 func (p *eventPass) read(fn func([]bt.Event) error) (string, error) {
 	p.passes++
 	what := "check "
-	if p.passes > 1 {
+	if p.load {
+		what = "load "
+	} else if p.passes > 1 {
 		what = "write "
 	}
 	rd, err := tabular.Open(p.path, p.m.Format)
@@ -61,8 +64,21 @@ func (t *tableFlags) runEvents(ctx context.Context, w, errw io.Writer, store, pa
 		return t.dryRunEvents(w, store, p)
 	}
 	if isNewStore(store) {
+		// A new store is discarded when the load fails, so a table whose
+		// rows can be counted up front is written as it is read; one that
+		// turns out not to suit is loaded again into a fresh store.
+		if sv, err := tabular.SurveyFile(path, m.Format); err == nil && sv.OK {
+			p.load = true
+			err := buildStore(ctx, store, noSync, errw, func(db *tgms.DB) error {
+				return loadEvents(ctx, w, db, store, p, again, "", &tgms.OnePass{SHA256: sv.SHA256, Events: int(sv.Rows)})
+			})
+			if !errors.Is(err, tgms.ErrNotOnePass) {
+				return err
+			}
+			p.load, p.passes = false, 0
+		}
 		return buildStore(ctx, store, noSync, errw, func(db *tgms.DB) error {
-			return loadEvents(ctx, w, db, store, p, again, "")
+			return loadEvents(ctx, w, db, store, p, again, "", nil)
 		})
 	}
 	db, err := openWith(store, storeOptions(tgms.Options{NoSync: noSync}))
@@ -70,7 +86,7 @@ func (t *tableFlags) runEvents(ctx context.Context, w, errw io.Writer, store, pa
 		return err
 	}
 	defer closeDB(db, errw)
-	return loadEvents(ctx, w, db, store, p, again, "; the committed batches stay and record their source, so the same ingest again is refused as a repeat (with --again it would load those batches a second time)")
+	return loadEvents(ctx, w, db, store, p, again, "; the committed batches stay and record their source, so the same ingest again is refused as a repeat (with --again it would load those batches a second time)", nil)
 }
 
 // isNewStore reports whether dir is no store yet: missing, or an empty
@@ -82,7 +98,7 @@ func isNewStore(dir string) bool {
 
 // loadEvents ingests the event table p reads into db; stays says what
 // becomes of the batches an interrupt leaves.
-func loadEvents(ctx context.Context, w io.Writer, db *tgms.DB, store string, p *eventPass, again bool, stays string) error {
+func loadEvents(ctx context.Context, w io.Writer, db *tgms.DB, store string, p *eventPass, again bool, stays string, one *tgms.OnePass) error {
 	start := time.Now()
 	var checked time.Duration
 	pass := func(fn func([]bt.Event) error) (string, error) {
@@ -92,7 +108,10 @@ func loadEvents(ctx context.Context, w io.Writer, db *tgms.DB, store string, p *
 		}
 		return sha, err
 	}
-	res, err := db.IngestStream(ctx, "file "+filepath.Base(p.path), pass, tgms.StreamOptions{AllowRepeat: again, NodeLabel: tabular.NodeLabelOf(p.m)})
+	res, err := db.IngestStream(ctx, "file "+filepath.Base(p.path), pass, tgms.StreamOptions{AllowRepeat: again, NodeLabel: tabular.NodeLabelOf(p.m), OnePass: one})
+	if errors.Is(err, tgms.ErrNotOnePass) {
+		return err
+	}
 	if err != nil && ctx.Err() != nil && errors.Is(err, ctx.Err()) {
 		return interruptedError{fmt.Sprintf("interrupted: ingest of %s: committed %s%s", p.path,
 			committed{Batches: res.Batches, Events: int64(res.Events), LastTT: res.LastTT}, stays)}
@@ -107,7 +126,11 @@ func loadEvents(ctx context.Context, w io.Writer, db *tgms.DB, store string, p *
 		return asInput(err)
 	}
 	el := time.Since(start)
-	fmt.Fprintf(w, "ingested %d events from %s in %d batches (%.0f events/s: read %s, write %s)\n", res.Events, p.path, res.Batches, float64(res.Events)/el.Seconds(), checked.Round(time.Millisecond), (el - checked).Round(time.Millisecond))
+	if p.load {
+		fmt.Fprintf(w, "ingested %d events from %s in %d batches (%.0f events/s, read and written in one pass)\n", res.Events, p.path, res.Batches, float64(res.Events)/el.Seconds())
+	} else {
+		fmt.Fprintf(w, "ingested %d events from %s in %d batches (%.0f events/s: read %s, write %s)\n", res.Events, p.path, res.Batches, float64(res.Events)/el.Seconds(), checked.Round(time.Millisecond), (el - checked).Round(time.Millisecond))
+	}
 	st := db.Stats()
 	fmt.Fprintf(w, "store %s: %d nodes, %d node versions, %d edge versions, last tt %s\n", store, st.Nodes, st.NodeVersions, st.EdgeVersions, bt.FormatBoth(st.LastTT))
 	return nil

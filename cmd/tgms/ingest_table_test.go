@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -153,5 +154,59 @@ func TestTypesFlagMergesWithMapping(t *testing.T) {
 		if !found {
 			t.Errorf("no property %s in the card:\n%s", col, out)
 		}
+	}
+}
+
+// A table loaded into a new store is written in one pass; one out of time
+// order across batches is loaded again the checked way, and one with a bad
+// row leaves no store.
+func TestTableIngestNewStore(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name string, n int, row func(i int) string) string {
+		var b strings.Builder
+		b.WriteString("a,b,t\n")
+		for i := range n {
+			b.WriteString(row(i))
+		}
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(b.String()), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	const n = 2*50_000 + 3
+	sorted := write("sorted.csv", n, func(i int) string { return fmt.Sprintf("u%d,u%d,%d\n", i%97, i%89, 1_700_000_000+i) })
+	unsorted := write("unsorted.csv", n, func(i int) string { return fmt.Sprintf("u%d,u%d,%d\n", i%97, i%89, 1_700_000_000+(i*7919)%n) })
+	bad := write("bad.csv", n, func(i int) string {
+		if i == n-2 {
+			return "u1,,1700000000\n"
+		}
+		return fmt.Sprintf("u%d,u%d,%d\n", i%97, i%89, 1_700_000_000+i)
+	})
+	args := func(st, file string) []string {
+		return []string{"ingest", "--store", st, "--file", file, "--src", "a", "--dst", "b", "--time", "t", "--time-format", "unix_s", "--rel-type", "R"}
+	}
+	for _, c := range []struct {
+		file, want string
+	}{
+		{sorted, "read and written in one pass"},
+		{unsorted, "write "},
+	} {
+		st := filepath.Join(dir, "st-"+filepath.Base(c.file))
+		out := mustRun(t, args(st, c.file)...)
+		if !strings.Contains(out, fmt.Sprintf("ingested %d events", n)) || !strings.Contains(out, c.want) || !strings.Contains(out, fmt.Sprintf("%d edge versions", n)) {
+			t.Fatalf("%s: %s", c.file, out)
+		}
+		if out := mustRun(t, "check", "--store", st); !strings.Contains(out, "clean") {
+			t.Fatalf("%s: check: %s", c.file, out)
+		}
+	}
+	st := filepath.Join(dir, "st-bad")
+	_, errs, code := runCLI(t, args(st, bad)...)
+	if code != exitInput || !strings.Contains(errs, fmt.Sprintf(`bad.csv:%d: column "b"`, n)) {
+		t.Fatalf("bad row: exit %d: %s", code, errs)
+	}
+	if ents, _ := os.ReadDir(dir); len(ents) != 5 { // the three tables and the two stores
+		t.Fatalf("a refused load left %v", ents)
 	}
 }
