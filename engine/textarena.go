@@ -39,12 +39,23 @@ func (a *textArena) appendMatches(dst []uint32, lq string, base uint32) []uint32
 		if j < 0 {
 			return dst
 		}
-		at := uint32(pos + j)
-		i += sort.Search(len(a.end)-i, func(k int) bool { return a.end[i+k] > at })
+		i = a.textAt(i, uint32(pos+j))
 		dst = append(dst, base+uint32(i))
 		pos = int(a.end[i])
 		i++
 	}
+}
+
+// textAt is the index of the text holding byte at, searched from text i
+// on: a few steps forward, where matches are dense, then by bisection.
+func (a *textArena) textAt(i int, at uint32) int {
+	for range 4 {
+		if i >= len(a.end) || a.end[i] > at {
+			return i
+		}
+		i++
+	}
+	return i + sort.Search(len(a.end)-i, func(k int) bool { return a.end[i+k] > at })
 }
 
 func (a *textArena) bytes() int { return cap(a.text) + 4*cap(a.end) }

@@ -184,15 +184,7 @@ func runResolveEntities(c *Call) (map[string]any, error) {
 		var count int64
 		nameHit, critHit := false, crit == nil
 		if s < 0 || crit != nil {
-			c.R.EachNodeVersion(id, func(v bt.NodeVersion) {
-				count++
-				if s < 0 && !nameHit && resolveNameMatches(v.Props, lq) {
-					nameHit = true
-				}
-				if !critHit && crit.matches(v.Props) {
-					critHit = true
-				}
-			})
+			count, nameHit, critHit = resolveScan(c.R, id, s < 0, lq, crit)
 		} else {
 			count = int64(c.R.CountNodeVersions(id))
 		}
@@ -326,6 +318,24 @@ func resolveRows(c *Call, hits *[resolvePropMatch + 1][]uint32) (map[string]any,
 	}
 	c.typed = true
 	return map[string]any{"rows": rows}, nil
+}
+
+// resolveScan reads id's believed versions: how many there are, whether
+// a name contains lq (when name is set) and whether one satisfies crit
+// (true when crit is nil). Apart from score, so that a uid match, which
+// reads no versions, allocates nothing.
+func resolveScan(r Reader, id uint32, name bool, lq string, crit *resolveCrit) (count int64, nameHit, critHit bool) {
+	critHit = crit == nil
+	r.EachNodeVersion(id, func(v bt.NodeVersion) {
+		count++
+		if name && !nameHit && resolveNameMatches(v.Props, lq) {
+			nameHit = true
+		}
+		if !critHit && crit.matches(v.Props) {
+			critHit = true
+		}
+	})
+	return count, nameHit, critHit
 }
 
 // resolveLabel is the label of id's canonical version: its latest
