@@ -26,7 +26,8 @@ var resolveTypedNames = []bt.Props{
 
 // TestResolveEntitiesTypedPages checks resolve_entities' typed rows on
 // random stores (uids and names of every JSON type that share short
-// fragments, several versions per uid, corrections and retractions):
+// fragments, uids and labels that need escapes or are not ASCII, several
+// versions per uid, corrections and retractions):
 // every page of the whole result, walked with its cursor, must encode to
 // the same canonical envelope, digest and size with typed rows as with
 // map rows; the pages must concatenate to the whole result, which must be
@@ -36,9 +37,9 @@ func TestResolveEntitiesTypedPages(t *testing.T) {
 	spec, _ := ops.Lookup("resolve_entities")
 	ctx := context.Background()
 	rng := rand.New(rand.NewPCG(26, 11))
-	uidPool := []string{"n1", "n10", "N12", "n2", "xn1", "a1", "b", "n1b", "Ab1", "k", "n", "1"}
+	uidPool := []string{"n1", "n10", "N12", "n2", "xn1", "a1", "b", "n1b", "Ab1", "k", "n", "1", `n1"q`, `N1\`, "ñ1", "n1\t\u007f"}
 	pages, floatRows := 0, 0
-	for i := range 600 {
+	for i := range 800 {
 		var hist []oracle.Batch
 		for b := range 1 + rng.IntN(5) {
 			var batch []bt.Op
@@ -53,7 +54,7 @@ func TestResolveEntitiesTypedPages(t *testing.T) {
 				case 1:
 					batch = append(batch, bt.Retract(bt.NodeRef(uid), s))
 				default:
-					batch = append(batch, bt.AssertNode(uid, []string{"P", "Q"}[rng.IntN(2)], props, iv))
+					batch = append(batch, bt.AssertNode(uid, []string{"P", "Q", `P"1`, "Ñ"}[rng.IntN(4)], props, iv))
 				}
 			}
 			hist = append(hist, oracle.Batch{TT: bt.Time(10 * (b + 1)), Ops: batch})
@@ -126,7 +127,7 @@ func TestResolveEntitiesTypedPages(t *testing.T) {
 			t.Fatalf("case %d %v after %v: rows\n%v\nwant\n%v", i, args, key, rows, after)
 		}
 	}
-	if pages < 500 || floatRows < 30 {
+	if pages < 700 || floatRows < 30 {
 		t.Fatalf("only %d pages compared, %d rows with a float name", pages, floatRows)
 	}
 }

@@ -25,7 +25,7 @@ const resolveRowKeys = int64(len("uidlabelnamematch"))
 func (r *resolveRow) AppendCanonical(b []byte) ([]byte, error) {
 	var err error
 	b = append(b, `{"label":`...)
-	b = appendText(b, r.label, &err)
+	b = appendPlain(b, r.label, &err)
 	b = append(b, `,"match":`...)
 	b = canon.AppendInt(b, r.match)
 	b = append(b, `,"name":`...)
@@ -38,7 +38,7 @@ func (r *resolveRow) AppendCanonical(b []byte) ([]byte, error) {
 		}
 	}
 	b = append(b, `,"uid":`...)
-	b = appendText(b, r.uid, &err)
+	b = appendPlain(b, r.uid, &err)
 	return append(b, '}'), err
 }
 
@@ -63,4 +63,18 @@ func resolveName(props bt.Props) (name any, floatFree bool) {
 	}
 	_, floats := canon.TextFootprint(props.JSON())
 	return props.Map()["name"], !floats
+}
+
+// appendPlain is appendText in one pass over a string of ASCII that
+// needs no escape (no control character below 0x20, '"' or '\\'): most
+// uids and labels, copied as they are.
+func appendPlain(b []byte, s string, err *error) []byte {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c >= 0x80 || c == '"' || c == '\\' {
+			return appendText(b, s, err)
+		}
+	}
+	b = append(b, '"')
+	b = append(b, s...)
+	return append(b, '"')
 }
