@@ -258,6 +258,11 @@ func runResolveEntities(c *Call) (map[string]any, error) {
 			}
 		}
 		for s, m := range marks {
+			n := 0
+			for _, word := range m {
+				n += bits.OnesCount64(word)
+			}
+			hits[s] = make([]uint32, 0, n)
 			for w, word := range m {
 				for ; word != 0; word &= word - 1 {
 					hits[s] = append(hits[s], order[w*64+bits.TrailingZeros64(word)])
