@@ -282,3 +282,31 @@ func (r Reader) EachNodeVersion(id uint32, fn func(nv bt.NodeVersion)) {
 		}
 	}
 }
+
+// LatestNodeVersion is the label and property bag of id's latest node
+// version believed at the pinned time, by (vt_s, vid), and how many
+// versions of id are believed (0: none; label and props are then empty).
+// Only the latest version is read out of the columns.
+func (r Reader) LatestNodeVersion(id uint32) (label string, props bt.Props, believed int) {
+	var best *nodeRow
+	for _, i := range r.s.nodeHist[id] {
+		n := &r.s.nodes[i]
+		if n.tts > r.seq || r.seq >= n.tte {
+			continue
+		}
+		believed++
+		if best == nil || n.valid.Start > best.valid.Start ||
+			n.valid.Start == best.valid.Start && r.s.nodeVID(n) > r.s.nodeVID(best) {
+			best = n
+		}
+	}
+	if best == nil {
+		return "", "", 0
+	}
+	return r.s.labels.s[best.label], bt.Props(r.s.props.s[best.props]), believed
+}
+
+// nodeVID is the vid of node row n.
+func (s *Store) nodeVID(n *nodeRow) string {
+	return VID(s.uids.s[n.uid], s.seqTT(n.tts), n.valid.Start)
+}

@@ -131,6 +131,10 @@ type Call struct {
 	est   Cost  // the cost model's estimate, reported when the call is stopped
 	mem   int64 // bytes of rows it may materialize (0: DefaultMemBudget)
 	typed bool  // the payload holds typed version rows (versionrow.go)
+	// pageStart, when above 0, is one more than the index of the first
+	// row after the cursor, found by the kernel: the pager then reads no
+	// row before it (they may be nil).
+	pageStart int
 }
 
 // Work charges n units of work; it returns E_COST when the call's budget is
@@ -374,7 +378,7 @@ func ExecuteOn(ctx context.Context, b Backend, name string, raw map[string]any, 
 			return Errorf(EInternal, nil, "%s: %v", name, err)
 		}
 		if spec.Paged {
-			if err := page(spec, payload, args, r.AsOf(), after); err != nil {
+			if err := page(spec, payload, args, r.AsOf(), after, c.pageStart-1); err != nil {
 				return err
 			}
 		}
@@ -455,11 +459,15 @@ func CheckCost(spec *Spec, args map[string]any, st Stats) (err *Error) {
 }
 
 // page cuts payload["rows"] (all rows, in order) to the page after the
-// cursor key and sets rows_total, truncated and cursor.
-func page(spec *Spec, payload, args map[string]any, asOf bt.Time, after []any) error {
+// cursor key and sets rows_total, truncated and cursor. known, when not
+// negative, is the index of the first row after the cursor.
+func page(spec *Spec, payload, args map[string]any, asOf bt.Time, after []any, known int) error {
 	rows, _ := payload["rows"].([]any)
 	start := 0
-	if after != nil {
+	switch {
+	case after != nil && known >= 0:
+		start = min(known, len(rows))
+	case after != nil:
 		start = len(rows)
 		for i, row := range rows {
 			if compareKeys(spec.RowKey(rowMap(row)), after) > 0 {

@@ -35,6 +35,9 @@ type Reader interface {
 	NodeHistoryVIDs(id uint32) ([]bt.NodeVersion, []string)
 	// CountNodeVersions is len(NodeHistory(id)) without building it.
 	CountNodeVersions(id uint32) int
+	// LatestNodeVersion is the label and bag of id's latest believed
+	// version by (vt_s, vid), and its number of believed versions.
+	LatestNodeVersion(id uint32) (label string, props bt.Props, believed int)
 	// EachNodeVersion calls fn for each believed version of id, stored order.
 	EachNodeVersion(id uint32, fn func(nv bt.NodeVersion))
 	// NodeTextCandidates narrows a lower-case substring search of uids and

@@ -5,6 +5,7 @@ import (
 	"math/big"
 	"math/bits"
 	"slices"
+	"sort"
 	"strings"
 
 	bt "github.com/tgms-go/tgms/bitemporal"
@@ -183,15 +184,7 @@ func runResolveEntities(c *Call) (map[string]any, error) {
 		var count int64
 		nameHit, critHit := false, crit == nil
 		if s < 0 || crit != nil {
-			c.R.EachNodeVersion(id, func(v bt.NodeVersion) {
-				count++
-				if s < 0 && !nameHit && resolveNameMatches(v.Props, lq) {
-					nameHit = true
-				}
-				if !critHit && crit.matches(v.Props) {
-					critHit = true
-				}
-			})
+			count, nameHit, critHit = resolveScan(c.R, id, s < 0, lq, crit)
 		} else {
 			count = int64(c.R.CountNodeVersions(id))
 		}
@@ -207,7 +200,7 @@ func runResolveEntities(c *Call) (map[string]any, error) {
 			}
 			s = resolveNameSub
 		}
-		if hasLabel && resolveCanonical(c.R, id).Label != wantLabel {
+		if hasLabel && resolveLabel(c.R, id) != wantLabel {
 			return -1, nil
 		}
 		return s, nil
@@ -265,6 +258,11 @@ func runResolveEntities(c *Call) (map[string]any, error) {
 			}
 		}
 		for s, m := range marks {
+			n := 0
+			for _, word := range m {
+				n += bits.OnesCount64(word)
+			}
+			hits[s] = make([]uint32, 0, n)
 			for w, word := range m {
 				for ; word != 0; word &= word - 1 {
 					hits[s] = append(hits[s], order[w*64+bits.TrailingZeros64(word)])
@@ -272,6 +270,13 @@ func runResolveEntities(c *Call) (map[string]any, error) {
 			}
 		}
 	}
+	return resolveRows(c, &hits)
+}
+
+// resolveRows is the payload of the uids hits[s] scoring s, each bucket in
+// uid order: a typed row for each row of the call's page, nil for the rows
+// before the cursor (the pager is told where the page starts) and past it.
+func resolveRows(c *Call, hits *[resolvePropMatch + 1][]uint32) (map[string]any, error) {
 	n := 0
 	for _, h := range hits {
 		n += len(h)
@@ -280,49 +285,74 @@ func runResolveEntities(c *Call) (map[string]any, error) {
 	if err != nil {
 		return nil, err
 	}
-	rows := make([]any, 0, n)
-	for s, ids := range hits {
-		for _, id := range ids {
-			switch {
-			case after != nil && compareKeys([]any{int64(s), c.R.UID(id)}, after) <= 0:
-				// At or before the cursor: the pager reads only its key.
-				rows = append(rows, map[string]any{"match": int64(s), "uid": c.R.UID(id)})
-				continue
-			case shown == 0:
-				// Past the page: counted in rows_total, never returned,
-				// so never built.
-				rows = append(rows, nil)
-				continue
+	// The rows are in (match, uid) order, so the first one after the
+	// cursor is found by bisection.
+	start := 0
+	if after != nil {
+		start = sort.Search(n, func(k int) bool {
+			s := 0
+			for k >= len(hits[s]) {
+				k -= len(hits[s])
+				s++
 			}
-			shown--
-			can := resolveCanonical(c.R, id)
-			var name any
-			if can.Props != "" {
-				name = can.Props.Map()["name"]
-			}
-			rows = append(rows, map[string]any{"uid": c.R.UID(id), "label": can.Label, "name": name, "match": int64(s)})
-		}
+			return compareKeys([]any{int64(s), c.R.UID(hits[s][k])}, after) > 0
+		})
+		c.pageStart = start + 1
 	}
+	end := min(n, start+shown)
+	rows := make([]any, n)
+	// typed is never grown: rows point into it. g is the index of the
+	// bucket's first row.
+	typed := make([]resolveRow, 0, end-start)
+	g := 0
+	for s, ids := range hits {
+		for j := max(0, start-g); j < min(len(ids), end-g); j++ {
+			id := ids[j]
+			label, props, _ := c.R.LatestNodeVersion(id)
+			name, floatFree := resolveName(props)
+			row := resolveRow{uid: c.R.UID(id), label: label, name: name, match: int64(s)}
+			if !floatFree {
+				// The digest rounds floats, which a typed row does not.
+				rows[g+j] = row.Map()
+				continue
+			}
+			typed = append(typed, row)
+			rows[g+j] = &typed[len(typed)-1]
+		}
+		g += len(ids)
+	}
+	c.typed = true
 	return map[string]any{"rows": rows}, nil
 }
 
-// resolveCanonical is id's canonical version: its latest believed one.
-func resolveCanonical(r Reader, id uint32) bt.NodeVersion {
-	var can bt.NodeVersion
-	first := true
-	uid := r.UID(id)
+// resolveScan reads id's believed versions: how many there are, whether
+// a name contains lq (when name is set) and whether one satisfies crit
+// (true when crit is nil). Apart from score, so that a uid match, which
+// reads no versions, allocates nothing.
+func resolveScan(r Reader, id uint32, name bool, lq string, crit *resolveCrit) (count int64, nameHit, critHit bool) {
+	critHit = crit == nil
 	r.EachNodeVersion(id, func(v bt.NodeVersion) {
-		if first || resolveLater(uid, v, can) {
-			can, first = v, false
+		count++
+		if name && !nameHit && resolveNameMatches(v.Props, lq) {
+			nameHit = true
+		}
+		if !critHit && crit.matches(v.Props) {
+			critHit = true
 		}
 	})
-	return can
+	return count, nameHit, critHit
+}
+
+// resolveLabel is the label of id's canonical version: its latest
+// believed one.
+func resolveLabel(r Reader, id uint32) string {
+	label, _, _ := r.LatestNodeVersion(id)
+	return label
 }
 
 // resolvePage is what of n rows the call's page needs built: the rows
 // after the key after (the cursor's; nil without one), up to shown of
-// them (n without a limit); the rows at or before after need only their
-// key, the rows past the page nothing.
+// them (n without a limit).
 func resolvePage(c *Call, n int) (after []any, shown int, err error) {
 	if cur, _ := c.Args["cursor"].(string); cur != "" {
 		if _, after, err = decodeCursor(cur); err != nil {

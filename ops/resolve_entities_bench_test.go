@@ -42,7 +42,7 @@ func BenchmarkResolveEntitiesWholeSynth1M(b *testing.B) {
 		args := map[string]any{"query": "n1", "limit": int64(10_000)}
 		n := 0
 		for {
-			env, err := ops.Execute(context.Background(), src, "resolve_entities", args)
+			env, err := ops.ExecuteWith(context.Background(), src, "resolve_entities", args, ops.ExecOptions{Typed: true})
 			if err != nil {
 				b.Fatal(err)
 			}

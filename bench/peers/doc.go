@@ -112,11 +112,16 @@
 //     to what came back, then a band join on the valid intervals.
 //   - resolve.substr (resolve_entity): one scan of the believed node
 //     versions, strpos on lower(); no index serves a substring (a
-//     pg_trgm index needs three characters; the query has two). The
-//     native side finds a fragment under three bytes by bytes.Index over
-//     arenas of the lower-cased uids and names (built with its trigram
-//     index, on first use) instead of reading every node's versions, and
-//     builds only its own page's rows on a cursor page. Both sides are
+//     pg_trgm index needs three characters; the query has two). One
+//     window pass instead (the match as min() over the uid's partition
+//     beside row_number() for its canonical version) was no faster on
+//     either peer. The native side finds a fragment under three bytes
+//     eight bytes at a time over arenas of the lower-cased uids and
+//     names (built with its trigram index, on first use) instead of
+//     reading every node's versions; on each page it builds only that
+//     page's rows, as typed rows encoded straight from the columns
+//     (the canonical version read without materializing the others),
+//     and finds where a cursor page starts by bisection. Both sides are
 //     timed on the whole answer: the SQL's one result, the native
 //     side's two 10,000-row pages, envelopes and digests included.
 //   - The PostgreSQL rows near or under 10× cold (snap.hop2 and paths.k

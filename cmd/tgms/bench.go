@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -14,7 +15,7 @@ import (
 )
 
 func newBench() *cobra.Command {
-	var store, vs string
+	var store, vs, only string
 	var asJSON bool
 	var warmups, reps, minReps int
 	var budget, hotBelow time.Duration
@@ -61,6 +62,11 @@ differs.`,
 			if err != nil {
 				return badInput("%v", err)
 			}
+			if only != "" {
+				if qs, err = pickQueries(qs, strings.Split(only, ",")); err != nil {
+					return err
+				}
+			}
 			if vs != "" {
 				o := peers.Options{Warmups: warmups, Reps: reps, MinReps: minReps, Budget: budget, HotBelow: hotBelow, Progress: cmd.ErrOrStderr()}
 				return runPeers(cmd, db, qs, strings.Split(vs, ","), o, asJSON)
@@ -80,12 +86,31 @@ differs.`,
 	cmd.Flags().StringVar(&store, "store", "", "store directory")
 	cmd.Flags().StringVar(&vs, "vs", "", "peer systems to compare with: duckdb, postgres (comma-separated)")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON")
+	cmd.Flags().StringVar(&only, "queries", "", "run only these registry queries (ids, comma-separated, e.g. resolve.substr)")
 	cmd.Flags().IntVar(&warmups, "warmups", 5, "untimed runs per query")
 	cmd.Flags().IntVar(&reps, "reps", 30, "timed runs per query (fewer when a query is slow)")
 	cmd.Flags().IntVar(&minReps, "min-reps", 3, "with --vs: timed rounds always run per query, however slow; more run within --budget")
 	cmd.Flags().DurationVar(&hotBelow, "hot-below", 50*time.Millisecond, "with --vs: when any system's checked run took less, every system is also timed hot (the query again right after its cold run; a second table); 0: cold only")
 	cmd.Flags().DurationVar(&budget, "budget", 20*time.Second, "with --vs: time spent timing one query on all systems beyond --min-reps")
 	return cmd
+}
+
+// pickQueries is the registry queries named by ids, in registry order.
+func pickQueries(qs []bench.Query, ids []string) ([]bench.Query, error) {
+	var out []bench.Query
+	var known []string
+	for _, q := range qs {
+		known = append(known, q.ID)
+		if slices.Contains(ids, q.ID) {
+			out = append(out, q)
+		}
+	}
+	for _, id := range ids {
+		if !slices.Contains(known, id) {
+			return nil, badInput("--queries %q: no such registry query; the ids are %s", id, strings.Join(known, ", "))
+		}
+	}
+	return out, nil
 }
 
 func runPeers(cmd *cobra.Command, db *tgms.DB, qs []bench.Query, names []string, o peers.Options, asJSON bool) error {
