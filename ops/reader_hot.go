@@ -124,3 +124,16 @@ func (h *hotReader) Degree(id uint32) int {
 	}
 	return len(h.r.Out(id)) + len(h.r.In(id))
 }
+
+// EachNodeHistoryVID calls fn with each of NodeHistoryVIDs(id)'s versions
+// and ids, and their count n; on the engine without building the lists.
+func (h *hotReader) EachNodeHistoryVID(id uint32, fn func(n int, v *bt.NodeVersion, vid string)) {
+	if h.native {
+		h.nat.EachNodeHistoryVID(id, fn)
+		return
+	}
+	hist, vids := h.r.NodeHistoryVIDs(id)
+	for i := range hist {
+		fn(len(hist), &hist[i], vids[i])
+	}
+}
