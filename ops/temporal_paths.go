@@ -5,7 +5,6 @@ import (
 	"strings"
 
 	bt "github.com/tgms-go/tgms/bitemporal"
-	"github.com/tgms-go/tgms/engine"
 )
 
 // temporal_paths: up to k concrete time-respecting, node-simple paths from
@@ -177,9 +176,8 @@ func runTemporalPaths(c *Call) (map[string]any, error) {
 	for i, path := range p.best {
 		es := make([]any, len(path.edges))
 		for j, v := range path.edges {
-			e := p.r.Edge(v)
-			es[j] = map[string]any{"src": e.Key.Src, "dst": e.Key.Dst, "rel_type": e.Key.RelType,
-				"eid": p.eid(v), "t": e.Valid.Start, "traversed_at": path.taus[j]}
+			es[j] = map[string]any{"src": p.r.UID(p.h.Src(v)), "dst": p.r.UID(p.h.Dst(v)), "rel_type": p.r.RelType(v),
+				"eid": p.eid(v), "t": p.h.Valid(v).Start, "traversed_at": path.taus[j]}
 		}
 		rows[i] = map[string]any{"arrival": path.arrival(), "departure": path.departure(),
 			"duration": path.arrival() - path.departure(), "hops": int64(len(path.edges)), "edges": es}
@@ -366,7 +364,7 @@ func (p *tpathsRun) found() {
 func (p *tpathsRun) eid(v uint32) string {
 	s, ok := p.eids[v]
 	if !ok {
-		s = engine.EID(p.r.Edge(v).Key)
+		s, _ = p.r.EdgeIDs(v) // remembered by the store, not hashed per call
 		p.eids[v] = s
 	}
 	return s
