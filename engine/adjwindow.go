@@ -1,17 +1,14 @@
 package engine
 
-import (
-	"cmp"
-	"slices"
-
-	bt "github.com/tgms-go/tgms/bitemporal"
-)
+import bt "github.com/tgms-go/tgms/bitemporal"
 
 // OutOverlapping appends to dst the believed out-edge versions of node id
 // whose valid interval overlaps [start, end), in (vt_s, id) order. The
-// list is sorted by vt_s, so a binary search drops the versions starting
-// at or after end unread; of the rest it reads vt_s and the end code
-// first and the belief column only for those that overlap.
+// list is sorted by vt_s, so the scan stops at the first version starting
+// at or after end, leaving the rest unread; of the others it reads vt_s
+// and the end code first, and the belief column only for those that
+// overlap. (A binary search for the stop would add dependent reads: the
+// versions before it are read anyway.)
 func (r Reader) OutOverlapping(dst []uint32, id uint32, start, end bt.Time) []uint32 {
 	return r.adjOverlapping(dst, r.s.out[id], start, end)
 }
@@ -27,9 +24,12 @@ func (r Reader) AdjLen(id uint32) (out, in int) { return len(r.s.out[id]), len(r
 
 func (r Reader) adjOverlapping(dst, list []uint32, start, end bt.Time) []uint32 {
 	s := r.s
-	n, _ := slices.BinarySearchFunc(list, end, func(v uint32, t bt.Time) int { return cmp.Compare(s.eVtS.At(v), t) })
-	for _, v := range list[:n] {
-		if vs := s.eVtS.At(v); s.eVtE.end(v, vs) > start && r.Believed(v) {
+	for _, v := range list {
+		vs := s.eVtS.At(v)
+		if vs >= end {
+			break
+		}
+		if s.eVtE.end(v, vs) > start && r.Believed(v) {
 			dst = append(dst, v)
 		}
 	}
