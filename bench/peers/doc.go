@@ -133,8 +133,8 @@
 //     side's two 10,000-row pages, envelopes and digests included.
 //   - The PostgreSQL rows near or under 10× cold (snap.hop2 and paths.k
 //     at 4.4–5.2× before their native walks left unread the versions
-//     outside their time, 13.6× and 7.0× after, in one run each under the
-//     same load; nbr.evolution, coactive.narrow and motif.filtered at
+//     outside their time, 10.8–13.6× and 6.0–7.0× after, in two runs
+//     under the same load; nbr.evolution, coactive.narrow and motif.filtered at
 //     11–21× in the last run, 6–10× in the one before): their SQL is
 //     already driven by the (src, vt_s) and (dst, vt_s) B-trees from the
 //     seeds or the filter's nodes, and no faster form was found; the
