@@ -85,10 +85,25 @@ func appendVIDKey(b []byte, identity string, tts, vts bt.Time) []byte {
 // NodeHistoryVIDs is NodeHistory with each version's id (VID of its uid,
 // tt_s and vt_s) beside it, read from a cache rather than hashed.
 func (r Reader) NodeHistoryVIDs(id uint32) ([]bt.NodeVersion, []string) {
+	var out []bt.NodeVersion
+	var vids []string
+	r.EachNodeHistoryVID(id, func(n int, v *bt.NodeVersion, vid string) {
+		if out == nil {
+			out, vids = make([]bt.NodeVersion, 0, n), make([]string, 0, n)
+		}
+		out, vids = append(out, *v), append(vids, vid)
+	})
+	return out, vids
+}
+
+// EachNodeHistoryVID calls fn with each of NodeHistoryVIDs' versions and
+// ids in turn, and their count n, without building the lists: v is
+// reused between calls. Histories of up to 64 versions are ordered on the
+// stack.
+func (r Reader) EachNodeHistoryVID(id uint32, fn func(n int, v *bt.NodeVersion, vid string)) {
 	rows := r.s.nodeHist[id]
-	var keep []uint32
-	var buf [16]uint32
-	keep = buf[:0]
+	var buf [64]uint32
+	keep := buf[:0]
 	last := uint32(0)
 	for _, i := range rows {
 		if n := &r.s.nodes[i]; n.tts <= r.seq && r.seq < n.tte {
@@ -97,7 +112,7 @@ func (r Reader) NodeHistoryVIDs(id uint32) ([]bt.NodeVersion, []string) {
 		}
 	}
 	if len(keep) == 0 {
-		return nil, nil
+		return
 	}
 	vc := r.s.nodeVIDs(last)
 	slices.SortFunc(keep, func(a, b uint32) int {
@@ -106,11 +121,9 @@ func (r Reader) NodeHistoryVIDs(id uint32) ([]bt.NodeVersion, []string) {
 		}
 		return cmp.Compare(vc.at(a), vc.at(b))
 	})
-	out := make([]bt.NodeVersion, len(keep))
-	vids := make([]string, len(keep))
-	for j, i := range keep {
-		out[j] = r.s.nodeVersion(i)
-		vids[j] = vc.at(i)
+	var v bt.NodeVersion
+	for _, i := range keep {
+		v = r.s.nodeVersion(i)
+		fn(len(keep), &v, vc.at(i))
 	}
-	return out, vids
 }

@@ -1,6 +1,10 @@
 package ops
 
-import "slices"
+import (
+	"slices"
+
+	bt "github.com/tgms-go/tgms/bitemporal"
+)
 
 func init() {
 	Register(&Spec{
@@ -50,27 +54,34 @@ func runEntityHistory(c *Call) (map[string]any, error) {
 	if err != nil {
 		return nil, err
 	}
-	// Version ids come from the store's cache, not hashed per read.
-	hist, vids := c.R.NodeHistoryVIDs(id)
-	rows := make([]any, 0, len(hist))
-	typed := make([]nodeVersionRow, 0, len(hist)) // one allocation for the rows
+	// Version ids come from the store's cache, not hashed per read, and
+	// the versions are visited in order without building their lists.
+	var rows []any
+	var typed []nodeVersionRow // one allocation for the rows
 	var nr nodeRows
 	auth, all := authorities(c), c.Bool("provenance")
-	for i, v := range hist {
+	h := hot(c.R)
+	h.EachNodeHistoryVID(id, func(n int, v *bt.NodeVersion, vid string) {
+		if rows == nil {
+			rows, typed = make([]any, 0, n), make([]nodeVersionRow, 0, n)
+		}
 		if !auth.keeps(v.Prov) {
-			continue
+			return
 		}
 		// A typed row, encoded straight from the version; a bag with a
 		// float (which the digest rounds) keeps the map row.
-		if tr, ok := makeNodeVersionRow(v, vids[i]); ok {
+		if tr, ok := makeNodeVersionRow(*v, vid); ok {
 			tr.prov = provMap(v.Prov, all)
 			typed = append(typed, tr)
 			rows = append(rows, &typed[len(typed)-1])
-			continue
+			return
 		}
-		row := nr.row(v, vids[i])
+		row := nr.row(*v, vid)
 		putProvenance(row, v.Prov, nil, all)
 		rows = append(rows, row)
+	})
+	if rows == nil {
+		rows = []any{}
 	}
 	c.typed = true
 	out := map[string]any{"rows": rows}

@@ -68,3 +68,72 @@ func (h *hotReader) In(id uint32) []uint32 {
 
 // NumNodes is the number of dense node ids.
 func (h *hotReader) NumNodes() int { return h.r.NumNodes() }
+
+// OutOverlapping appends id's believed out-edge versions whose valid
+// interval overlaps iv, by (vt_s, id); on the engine it leaves the
+// versions starting at or after iv.End unread.
+func (h *hotReader) OutOverlapping(dst []uint32, id uint32, iv bt.Interval) []uint32 {
+	if h.native {
+		return h.nat.OutOverlapping(dst, id, iv.Start, iv.End)
+	}
+	return h.overlapping(dst, h.r.Out(id), iv)
+}
+
+// InOverlapping is OutOverlapping over id's in-edge versions.
+func (h *hotReader) InOverlapping(dst []uint32, id uint32, iv bt.Interval) []uint32 {
+	if h.native {
+		return h.nat.InOverlapping(dst, id, iv.Start, iv.End)
+	}
+	return h.overlapping(dst, h.r.In(id), iv)
+}
+
+func (h *hotReader) overlapping(dst, list []uint32, iv bt.Interval) []uint32 {
+	for _, v := range list {
+		if h.r.Valid(v).Overlaps(iv) {
+			dst = append(dst, v)
+		}
+	}
+	return dst
+}
+
+// NodeLabelAt is the label of id's believed node version valid at t (the
+// earliest-starting one), ok false when none is.
+func (h *hotReader) NodeLabelAt(id uint32, t bt.Time) (string, bool) {
+	if h.native {
+		return h.nat.NodeLabelAt(id, t)
+	}
+	best := -1
+	hist := h.r.NodeHistory(id)
+	for i, v := range hist {
+		if v.Valid.Contains(t) && (best < 0 || v.Valid.Start < hist[best].Valid.Start) {
+			best = i
+		}
+	}
+	if best < 0 {
+		return "", false
+	}
+	return hist[best].Label, true
+}
+
+// Degree is the number of id's out- and in-edge versions a walk from id
+// may read: every stored one on the engine, the believed ones elsewhere.
+func (h *hotReader) Degree(id uint32) int {
+	if h.native {
+		out, in := h.nat.AdjLen(id)
+		return out + in
+	}
+	return len(h.r.Out(id)) + len(h.r.In(id))
+}
+
+// EachNodeHistoryVID calls fn with each of NodeHistoryVIDs(id)'s versions
+// and ids, and their count n; on the engine without building the lists.
+func (h *hotReader) EachNodeHistoryVID(id uint32, fn func(n int, v *bt.NodeVersion, vid string)) {
+	if h.native {
+		h.nat.EachNodeHistoryVID(id, fn)
+		return
+	}
+	hist, vids := h.r.NodeHistoryVIDs(id)
+	for i := range hist {
+		fn(len(hist), &hist[i], vids[i])
+	}
+}

@@ -58,14 +58,19 @@ result, not E_NOT_FOUND. hops outside 0..3 is E_SCHEMA.`,
 }
 
 // snapshotView answers the questions a breadth-first search over one
-// snapshot G(t) asks: is this edge version in the snapshot (valid at t, of
-// an allowed rel_type), and does this node have a version valid at t (and
-// with which label). Node answers are cached per dense id.
+// snapshot G(t) asks: which edge versions incident to a node are in the
+// snapshot (valid at t, of an allowed rel_type), and does a node have a
+// version valid at t (and with which label). Node answers are cached per
+// dense id, and so is each expanded node's list of snapshot out-edges,
+// which the induced-edge pass reads again.
 type snapshotView struct {
 	c     *Call
+	h     hotReader
 	t     bt.Time
 	rels  map[string]bool // nil: every rel_type
 	nodes map[uint32]snapshotNode
+	out   map[uint32][]uint32 // snapshot out-edges of the expanded nodes
+	buf   []uint32
 }
 
 type snapshotNode struct {
@@ -74,7 +79,7 @@ type snapshotNode struct {
 }
 
 func newSnapshotView(c *Call, t bt.Time, rels []string, filtered bool) *snapshotView {
-	sv := &snapshotView{c: c, t: t, nodes: map[uint32]snapshotNode{}}
+	sv := &snapshotView{c: c, h: hot(c.R), t: t, nodes: map[uint32]snapshotNode{}, out: map[uint32][]uint32{}}
 	if filtered {
 		sv.rels = make(map[string]bool, len(rels))
 		for _, r := range rels {
@@ -84,12 +89,25 @@ func newSnapshotView(c *Call, t bt.Time, rels []string, filtered bool) *snapshot
 	return sv
 }
 
-// edgeIn reports whether edge version v is in the snapshot.
-func (sv *snapshotView) edgeIn(v uint32) bool {
-	if !sv.c.R.Valid(v).Contains(sv.t) {
-		return false
-	}
+// at is the snapshot instant as an interval, for the adjacency reads.
+func (sv *snapshotView) at() bt.Interval { return bt.Interval{Start: sv.t, End: sv.t + 1} }
+
+// relIn reports whether edge version v has an allowed rel_type.
+func (sv *snapshotView) relIn(v uint32) bool {
 	return sv.rels == nil || sv.rels[sv.c.R.RelType(v)]
+}
+
+// outEdges is id's believed out-edge versions valid at t (any rel_type),
+// by (vt_s, id), read once per call.
+func (sv *snapshotView) outEdges(id uint32) []uint32 {
+	if l, ok := sv.out[id]; ok {
+		return l
+	}
+	n := len(sv.buf)
+	sv.buf = sv.h.OutOverlapping(sv.buf, id, sv.at())
+	l := sv.buf[n:len(sv.buf):len(sv.buf)]
+	sv.out[id] = l
+	return l
 }
 
 // node reports whether node id has a version valid at t, and its label.
@@ -98,12 +116,7 @@ func (sv *snapshotView) node(id uint32) (string, bool) {
 		return n.label, n.ok
 	}
 	var n snapshotNode
-	for _, v := range sv.c.R.NodeHistory(id) {
-		if v.Valid.Contains(sv.t) {
-			n = snapshotNode{ok: true, label: v.Label}
-			break
-		}
-	}
+	n.label, n.ok = sv.h.NodeLabelAt(id, sv.t)
 	sv.nodes[id] = n
 	return n.label, n.ok
 }
@@ -123,31 +136,32 @@ func (sv *snapshotView) bfs(seeds []uint32, hops int) (map[uint32]int, error) {
 			frontier = append(frontier, s)
 		}
 	}
-	r := sv.c.R
-	for h := 1; h <= hops && len(frontier) > 0; h++ {
+	h := &sv.h
+	var in []uint32
+	for hop := 1; hop <= hops && len(frontier) > 0; hop++ {
 		var next []uint32
 		reach := func(w uint32) {
 			if _, seen := dist[w]; seen {
 				return
 			}
 			if _, ok := sv.node(w); ok {
-				dist[w] = h
+				dist[w] = hop
 				next = append(next, w)
 			}
 		}
 		for _, u := range frontier {
-			out, in := r.Out(u), r.In(u)
-			if err := sv.c.Work(int64(len(out) + len(in) + 1)); err != nil {
+			if err := sv.c.Work(int64(h.Degree(u) + 1)); err != nil {
 				return nil, err
 			}
-			for _, v := range out {
-				if sv.edgeIn(v) {
-					reach(r.Dst(v))
+			for _, v := range sv.outEdges(u) {
+				if sv.relIn(v) {
+					reach(h.Dst(v))
 				}
 			}
+			in = h.InOverlapping(in[:0], u, sv.at())
 			for _, v := range in {
-				if sv.edgeIn(v) {
-					reach(r.Src(v))
+				if sv.relIn(v) {
+					reach(h.Src(v))
 				}
 			}
 		}
@@ -177,15 +191,17 @@ func runSnapshotSubgraph(c *Call) (map[string]any, error) {
 		return nil, err
 	}
 	r := c.R
-	// Induced edges, each found once from its source.
+	// Induced edges, each found once from its source; an expanded node's
+	// snapshot out-edges are already read.
 	var induced []uint32
 	for u := range dist {
-		out := r.Out(u)
-		if err := c.Work(int64(len(out) + 1)); err != nil {
-			return nil, err
+		if _, read := sv.out[u]; !read {
+			if err := c.Work(int64(sv.h.Degree(u) + 1)); err != nil {
+				return nil, err
+			}
 		}
-		for _, v := range out {
-			if _, ok := dist[r.Dst(v)]; ok && sv.edgeIn(v) {
+		for _, v := range sv.outEdges(u) {
+			if _, ok := dist[sv.h.Dst(v)]; ok && sv.relIn(v) {
 				induced = append(induced, v)
 			}
 		}

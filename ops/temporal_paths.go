@@ -5,7 +5,6 @@ import (
 	"strings"
 
 	bt "github.com/tgms-go/tgms/bitemporal"
-	"github.com/tgms-go/tgms/engine"
 )
 
 // temporal_paths: up to k concrete time-respecting, node-simple paths from
@@ -118,6 +117,7 @@ func (p *tpathsPath) departure() int64 { return p.taus[0] }
 type tpathsRun struct {
 	c        *Call
 	r        Reader
+	h        hotReader
 	w        bt.Interval
 	src, dst uint32
 	maxHops  int
@@ -154,7 +154,7 @@ func runTemporalPaths(c *Call) (map[string]any, error) {
 	if err != nil {
 		return nil, err
 	}
-	p := &tpathsRun{c: c, r: c.R, w: c.Window("window"), src: src, dst: dst,
+	p := &tpathsRun{c: c, r: c.R, h: hot(c.R), w: c.Window("window"), src: src, dst: dst,
 		maxHops: int(c.Int("max_hops")), k: int(c.Int("k")), order: c.Str("order"),
 		out: map[uint32][]uint32{}, can: map[uint32]*[7]int64{}, ea: tpathsArrivals.get(c.R.NumNodes()), eids: map[uint32]string{},
 		onPath: map[uint32]bool{src: true}}
@@ -176,26 +176,13 @@ func runTemporalPaths(c *Call) (map[string]any, error) {
 	for i, path := range p.best {
 		es := make([]any, len(path.edges))
 		for j, v := range path.edges {
-			e := p.r.Edge(v)
-			es[j] = map[string]any{"src": e.Key.Src, "dst": e.Key.Dst, "rel_type": e.Key.RelType,
-				"eid": p.eid(v), "t": e.Valid.Start, "traversed_at": path.taus[j]}
+			es[j] = map[string]any{"src": p.r.UID(p.h.Src(v)), "dst": p.r.UID(p.h.Dst(v)), "rel_type": p.r.RelType(v),
+				"eid": p.eid(v), "t": p.h.Valid(v).Start, "traversed_at": path.taus[j]}
 		}
 		rows[i] = map[string]any{"arrival": path.arrival(), "departure": path.departure(),
 			"duration": path.arrival() - path.departure(), "hops": int64(len(path.edges)), "edges": es}
 	}
 	return map[string]any{"rows": rows, "rows_total": p.total, "truncated": p.total > int64(p.k), "cursor": nil}, nil
-}
-
-// inWindow keeps the edge versions of list that overlap the window.
-func (p *tpathsRun) inWindow(list []uint32) []uint32 {
-	out := list[:0]
-	for _, v := range list {
-		iv := p.r.Valid(v)
-		if iv.Start < p.w.End && iv.End > p.w.Start {
-			out = append(out, v)
-		}
-	}
-	return out
 }
 
 // bound computes can[x][h], the latest time one can be at x and still
@@ -226,17 +213,17 @@ func (p *tpathsRun) bound() error {
 		var next []uint32
 		for _, y := range frontier {
 			ly := p.can[y][h-1]
-			ins := p.inWindow(p.r.In(y))
+			ins := p.h.InOverlapping(nil, y, p.w)
 			if err := p.c.Work(int64(len(ins) + 1)); err != nil {
 				return err
 			}
 			for _, v := range ins {
-				iv := p.r.Valid(v)
+				iv := p.h.Valid(v)
 				tau := min(ly, iv.End-1)
 				if tau < iv.Start || tau < p.w.Start {
 					continue
 				}
-				x := p.r.Src(v)
+				x := p.h.Src(v)
 				if lo, ok := p.ea.get(x); !ok || tau < lo.t {
 					continue // no path is at x by tau
 				}
@@ -279,12 +266,12 @@ func (p *tpathsRun) arrivals() error {
 			}
 			a, _ := p.ea.get(u)
 			for _, v := range list {
-				iv := p.r.Valid(v)
+				iv := p.h.Valid(v)
 				tau := max(a.t, iv.Start)
 				if tau >= iv.End || tau >= p.w.End {
 					continue
 				}
-				y := p.r.Dst(v)
+				y := p.h.Dst(v)
 				if y == p.dst {
 					continue
 				}
@@ -306,7 +293,7 @@ func (p *tpathsRun) arrivals() error {
 func (p *tpathsRun) outEdges(u uint32) ([]uint32, error) {
 	list, ok := p.out[u]
 	if !ok {
-		list = p.inWindow(p.r.Out(u))
+		list = p.h.OutOverlapping(nil, u, p.w)
 		p.out[u] = list
 	}
 	if err := p.c.Work(int64(len(list) + 1)); err != nil {
@@ -323,7 +310,7 @@ func (p *tpathsRun) dfs(u uint32, a int64) error {
 	}
 	left := p.maxHops - len(p.edges) - 1 // hops left after this one
 	for _, v := range list {
-		iv := p.r.Valid(v)
+		iv := p.h.Valid(v)
 		tau := max(a, iv.Start)
 		if tau >= iv.End || tau >= p.w.End {
 			continue
@@ -331,7 +318,7 @@ func (p *tpathsRun) dfs(u uint32, a int64) error {
 		if a < iv.Start && p.r.Continues(v) {
 			continue // the fragment it continues is taken instead, earlier
 		}
-		x := p.r.Dst(v)
+		x := p.h.Dst(v)
 		if p.onPath[x] {
 			continue
 		}
@@ -377,7 +364,7 @@ func (p *tpathsRun) found() {
 func (p *tpathsRun) eid(v uint32) string {
 	s, ok := p.eids[v]
 	if !ok {
-		s = engine.EID(p.r.Edge(v).Key)
+		s, _ = p.r.EdgeIDs(v) // remembered by the store, not hashed per call
 		p.eids[v] = s
 	}
 	return s
@@ -404,7 +391,7 @@ func (p *tpathsRun) compare(a, b *tpathsPath) int {
 		if va == vb {
 			continue
 		}
-		if sa, sb := p.r.Valid(va).Start, p.r.Valid(vb).Start; sa != sb {
+		if sa, sb := p.h.Valid(va).Start, p.h.Valid(vb).Start; sa != sb {
 			return cmpOrdered(sa, sb)
 		}
 		if c := strings.Compare(p.eid(va), p.eid(vb)); c != 0 {

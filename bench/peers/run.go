@@ -156,8 +156,9 @@ func coldMs(c Cell) float64 {
 }
 
 // timeRounds warms every system up, then times rounds of one run of each
-// system, the order rotating, for at least MinReps rounds and more up to
-// Reps while the Budget lasts.
+// system, the order rotating (no system runs twice in a row across a
+// round's boundary), for at least MinReps rounds and more up to Reps
+// while the Budget lasts.
 func timeRounds(timed []timedRun, o Options) error {
 	for range o.Warmups {
 		for _, t := range timed {
@@ -173,9 +174,18 @@ func timeRounds(timed []timedRun, o Options) error {
 		hot = hot || t.took < o.HotBelow
 	}
 	deadline := time.Now().Add(o.Budget)
+	prev := len(timed) - 1 // the warm-ups end with the last system
 	for r := 0; r < o.Reps && (r < max(1, o.MinReps) || time.Now().Before(deadline)); r++ {
+		// The order rotates, but a round never starts with the system that
+		// ended the one before: its cold run would follow its own run (with
+		// two systems, every other round).
+		start := r % len(timed)
+		if len(timed) > 1 && start == prev {
+			start = (start + 1) % len(timed)
+		}
+		prev = (start + len(timed) - 1) % len(timed)
 		for k := range timed {
-			t := &timed[(k+r)%len(timed)]
+			t := &timed[(k+start)%len(timed)]
 			if hot {
 				ms, err := timeRun(t.run)
 				if err != nil {
