@@ -6,6 +6,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 	bt "github.com/tgms-go/tgms/bitemporal"
+	"github.com/tgms-go/tgms/engine"
 	"github.com/tgms-go/tgms/ops"
 )
 
@@ -44,6 +45,14 @@ func (g *subgraph) RelType(v uint32) string      { return g.es[v].Key.RelType }
 func (g *subgraph) Src(v uint32) uint32          { return g.src[v] }
 func (g *subgraph) Dst(v uint32) uint32          { return g.dst[v] }
 func (g *subgraph) Continues(v uint32) bool      { return g.cont[v] }
+
+// EdgeIDs is edge version v's identity id and version id, hashed from
+// the version read by SQL (the kernels name path edges by them).
+func (g *subgraph) EdgeIDs(v uint32) (eid, vid string) {
+	e := g.es[v]
+	eid = engine.EID(e.Key)
+	return eid, engine.VID(eid, e.TTs, e.Valid.Start)
+}
 
 func (g *subgraph) node(uid string) uint32 {
 	id, ok := g.ids[uid]
