@@ -1,6 +1,9 @@
 package reader
 
-import "fmt"
+import (
+	"fmt"
+	"strings"
+)
 
 // A node's count of events with no sending or receiving verb takes its
 // direction from the preposition before the node, and only from one
@@ -58,4 +61,31 @@ func (x *extractor) bareDirection(i int) (string, string) {
 		return "", "sent or received? \"for " + x.toks[i].text + "\" names neither; write \"sent by\" or \"received by\""
 	}
 	return "either", ""
+}
+
+// pairGive reads "give" and "get" right after a node of a two-node count:
+// "did n5 give … n7" is n5's sending; a node that gets, or the second
+// node giving, would reverse the pair, and is refused.
+func (x *extractor) pairGive() string {
+	for k, n := range x.s.nodes[:2] {
+		next := x.tok(n.i + 1).low
+		if getVerbs[next] || k == 1 && giveVerbs[next] {
+			return fmt.Sprintf("which way? %q %q: write \"from %s to …\"", n.written, next, n.written)
+		}
+	}
+	return ""
+}
+
+// passiveSend is the sending verb of a passive ("was rated", "got
+// trusted", a past participle of the store's relation type) whose
+// subject is not a node written, or "".
+func (x *extractor) passiveSend() string {
+	for i, t := range x.toks {
+		verb := concept(t.low) == cSend || x.isRelType(t.low) && strings.HasSuffix(t.low, "ed") // "was trusted" on TRUST
+		if t.kind != tWord || !verb || !beForms[x.tok(i-1).low] || x.isNodeTok(i-2) {
+			continue
+		}
+		return x.span(i-1, i+1)
+	}
+	return ""
 }

@@ -42,11 +42,15 @@
 //     comparison and thresholds (more, fewer, at least, greater),
 //     aggregates (average, median, sum), conditions (if, only, unless),
 //     ordinals (second, third), calendar cycles outside a cycle question
-//     (Mondays, Mon, weekends) and future time (will, forecast, next).
+//     (Mondays, Mon, weekends), future time (will, forecast, next) and
+//     the first belief ("originally", "initially", "the original data":
+//     no slot reads when the store first held a record).
 //     Direction and role words (from, to, by, sent, received) are read by
 //     the intents, never ignored. A node that is the subject of a passive
 //     sending verb ("was n5 sent", "n5 has been rated") receives, and the
-//     reading says so (refused when other words make it the sender). A
+//     reading says so (refused when other words make it the sender); a
+//     ranking whose ranked nodes are a passive's subject ("who got rated
+//     the most", "was trusted by the most") is refused. A
 //     reach question's node written where paths end ("reached n5") is
 //     refused, and so is "more than N hops" (only "no more than" and "at
 //     most" bound a path).
@@ -56,7 +60,8 @@
 //     specifically, "appears to", "I gather"), speech-act verbs (tell,
 //     show, pull up), nouns pointing at the data as a whole (whole,
 //     entire, things, archive, institution), pronouns and free relatives
-//     (whoever), mentions ("@here"), "UTC" beside a time (the default zone
+//     (whoever; a personal pronoun only after the one node it names: with
+//     two nodes written, or before the node, it is refused), mentions ("@here"), "UTC" beside a time (the default zone
 //     restated), ", meaning", "that is to say" and "I mean" before a
 //     restatement, "working" before "week" when the window written is
 //     one Monday to Friday,
@@ -115,7 +120,9 @@
 //     no direction ("ratings logged for n5": received, or all of n5's?)
 //     and is refused, as is a preposition before a possessive ("from
 //     n5's contacts" governs the noun n5 owns). "give" and "get" right
-//     after the node are its own act of sending and receiving.
+//     after the node are its own act of sending and receiving; in a
+//     count between two nodes "give" after the first is its sending, and
+//     "get" after either, or "give" after the second, is refused.
 //   - Ranks and exclusions. An ordinal right before a superlative ("the
 //     second-busiest day", "the third most active sender") or "the
 //     runner-up" asks for the row at that rank of a busiest-period or
@@ -132,7 +139,8 @@
 //     ("messages from anyone other than n5", ", excluding n5" at the
 //     end) it may set aside the node's events, not the node, and is
 //     refused, as is a node set aside and written again (then it has
-//     another role too).
+//     another role too), and "apart from" or "aside from" before anything
+//     but a node ("apart from those from n7": events, not a node).
 //   - Thresholds. A lower bound before an event noun ("more than five
 //     messages", "at least 3 ratings", "10 or more e-mails") in a "how
 //     many" question about nodes keeps the nodes whose count of events
@@ -142,7 +150,9 @@
 //     include N. The counted nodes are the senders or the recipients as
 //     the verb says (the subject of a passive "were sent" receives; with
 //     neither it is refused), and with a node named, the count is of
-//     events to or from that node. A bound written again must agree
+//     events to or from that node, as "to" or "from" before it says (with
+//     neither, "which of n5's contacts sent more than …", the verb may be
+//     the counted nodes' own, and it is refused). A bound written again must agree
 //     ("strictly more than five", "exactly five does not count" after
 //     "more than five"); upper bounds ("fewer than", "at most": a node
 //     with no events has no row) and a period word beside the bound ("a

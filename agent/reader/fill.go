@@ -538,12 +538,20 @@ func (x *extractor) options(in *intent, r *Reading) string {
 			return "sent or received? the question names neither"
 		}
 	case "pair-event-count":
-		if (send || recv || x.s.nodes[0].cue != "" || x.s.nodes[1].cue != "") && !x.has(cBetween) && !x.has(cEither) {
+		if prob := x.pairGive(); prob != "" {
+			return prob
+		}
+		if giveVerbs[x.tok(x.s.nodes[0].i+1).low] {
+			r.Options["direction"] = "src" // "did n5 give … n7": n5 sends
+		} else if (send || recv || x.s.nodes[0].cue != "" || x.s.nodes[1].cue != "") && !x.has(cBetween) && !x.has(cEither) {
 			r.Options["direction"] = "src"
 		} else {
 			r.Options["direction"] = "either"
 		}
 	case "top-nodes", "top-nodes-except":
+		if w := x.passiveSend(); w != "" {
+			return fmt.Sprintf("sent or received? %q is passive: its subject receives; write \"received the most\" or \"sent the most\"", w)
+		}
 		switch {
 		case x.has(cPartner) || x.has(cDistinct):
 			r.Options["by"] = "partners"

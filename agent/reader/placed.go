@@ -15,6 +15,7 @@ func (x *extractor) placedWords() error {
 	x.motifSets()
 	x.rankWords()
 	x.exceptNode()
+	x.pronounOfTwo()
 	x.thresholdWords()
 	x.pairWords()
 	x.cycleWords()

@@ -1,0 +1,72 @@
+package reader_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/tgms-go/tgms/agent/reader"
+)
+
+// trustEnv is collegeEnv's extent with one relation type, TRUST, whose
+// past participle ("trusted") is an event word.
+var trustEnv = reader.Env{VtMin: collegeEnv.VtMin, VtMax: collegeEnv.VtMax, IsNode: collegeEnv.IsNode, RelTypes: []string{"TRUST"}}
+
+// Each question here was once read as something else: a passive verb
+// ranked the senders, "apart from" before no node was skipped and the
+// node after it counted instead, a pronoun of two nodes was ignored,
+// "originally" was read as the latest belief, a threshold beside a node
+// with no preposition counted the node's own sending, and "give" in a
+// two-node count was read in either direction. Each must be refused.
+func TestMisreadingsRefused(t *testing.T) {
+	for _, c := range []struct {
+		q   string
+		env reader.Env
+	}{
+		{"who got rated the most in May 2004?", collegeEnv},
+		{"Which user was messaged the most in June 2004?", collegeEnv},
+		{"which account was trusted by the most accounts in May 2004", trustEnv},
+		{"How many messages were sent to n5 in May 2004, apart from those from n7?", collegeEnv},
+		{"How many messages were sent to n5 in May 2004 apart from the ones n7 wrote?", collegeEnv},
+		{"Take n5 and n7. How many messages did he send in May 2004?", collegeEnv},
+		{"n5 and n7: how many messages did she receive during June 2004?", collegeEnv},
+		{"How many messages did n5 originally send in May 2004?", collegeEnv},
+		{"Going by the original data, how many messages did n5 receive in May 2004?", collegeEnv},
+		{"How many messages did n5 send in May 2004, as initially recorded?", collegeEnv},
+		{"Which of n5's contacts sent more than 5 messages in May 2004?", collegeEnv},
+		{"Which of the users n5 wrote to sent at least 3 messages in May 2004?", collegeEnv},
+		{"how many messages did n7 get in May 2004 from n5", collegeEnv},
+		{"How many messages did he send in May 2004? I mean n5.", collegeEnv},
+	} {
+		if r, err := reader.Read(c.q, c.env); err == nil {
+			t.Errorf("%q: read as %s (%s), want a refusal", c.q, r.Intent, r.Line())
+		}
+	}
+}
+
+// Readings checked by hand beside the refusals: the words that are
+// refused above read as before where they settle the meaning.
+func TestMisreadingsNeighboursRead(t *testing.T) {
+	for _, c := range []struct {
+		q, intent, line string
+		env             reader.Env
+	}{
+		{"how many messages did n5 give in May 2004 for n7", "pair-event-count", "the number of events from n5 to n7", collegeEnv},
+		{"Apart from n5, who sent the most messages in May 2004?", "top-nodes-except", "by events sent (ties by the row's canonical text), leaving out n5", collegeEnv},
+		{"how many times was n35 messaged in May 2004", "node-event-count", "received by n35", collegeEnv},
+		{"Which users received more than 10 messages from n5 in May 2004?", "partner-threshold-nodes", "received more than 10 events from n5", collegeEnv},
+		{"Which users got more than 3 messages in May 2004?", "threshold-nodes", "the nodes that received more than 3 events", collegeEnv},
+		{"How many messages did n5 send in the first week of May 2004?", "node-event-count", "[2004-05-01T00:00Z, 2004-05-08T00:00Z)", collegeEnv},
+		{"how many accounts did n35 trust in May 2004?", "partner-count", "distinct nodes n35 sent events to", trustEnv},
+		{"Take n5 and n7. How many messages did they exchange in May 2004?", "pair-event-count", "between n5 and n7 (either direction)", collegeEnv},
+		{"For n5: how many messages did he send in May 2004?", "node-event-count", "sent by n5", collegeEnv},
+	} {
+		r, err := reader.Read(c.q, c.env)
+		if err != nil {
+			t.Errorf("%q: %v", c.q, err)
+			continue
+		}
+		if r.Intent != c.intent || !strings.Contains(r.Line(), c.line) {
+			t.Errorf("%q: read as %s (%s), want %s with %q", c.q, r.Intent, r.Line(), c.intent, c.line)
+		}
+	}
+}

@@ -1,0 +1,37 @@
+package reader
+
+import "fmt"
+
+// personalPronouns point at one person: with one node written before
+// them they name it, and are ignored (vocab.go).
+var personalPronouns = map[string]bool{"he": true, "she": true, "him": true, "his": true, "her": true, "hers": true}
+
+// pronounOfTwo refuses a personal pronoun that does not point back at
+// one node: in a question that names two or more ("Take n5 and n7. How
+// many did he send?") it may be either, and written before the only
+// node ("did he send …? I mean n5") it points forward, where the node's
+// own place in the sentence may give it another role.
+func (x *extractor) pronounOfTwo() {
+	uids := map[string]bool{}
+	first := len(x.toks)
+	for _, n := range x.s.nodes {
+		uids[n.uid] = true
+		first = min(first, n.i)
+	}
+	for i, t := range x.toks {
+		if t.used || t.kind != tWord || !personalPronouns[t.low] {
+			continue
+		}
+		switch {
+		case len(uids) > 1:
+			x.mark(cUnsupported, i)
+			x.s.notes = append(x.s.notes, fmt.Sprintf("%q may point at any of the %d nodes written; name the node", t.text, len(uids)))
+		case len(uids) == 1 && i < first:
+			x.mark(cUnsupported, i)
+			x.s.notes = append(x.s.notes, fmt.Sprintf("%q stands before the node it names; name the node in its place", t.text))
+		default:
+			continue
+		}
+		return
+	}
+}
