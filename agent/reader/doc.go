@@ -86,8 +86,9 @@
 //     "only that direction"), but only when the question writes it: with
 //     no instant or no two nodes it points elsewhere and is refused.
 //     A period word that no slot read, right before a relation to a time
-//     ("the week after D", "the week beginning D"), bounds the window, so
-//     it is refused rather than let the window run on.
+//     ("the week after D", "the week beginning D", "the week to D"),
+//     bounds the window, so it is refused rather than let the window run
+//     on; so is "around" before a time (near it: no window).
 //   - Everything else is a content word: read through the lexicon, or,
 //     when unknown, a refusal, since an unread content word may restrict
 //     what is counted. A number no slot explains is a refusal too. The
@@ -377,7 +378,9 @@
 // "until" and "up to" and is refused after "through"; "(that instant
 // included)" agrees with a start. A pure bound ("since A", "until B",
 // "by the end of B") restricts the window beside it to their
-// intersection, and a lower and an upper bound written apart are one
+// intersection (one past every valid time of the store cuts nothing and
+// may be a belief time written without its word: refused; "by" before a
+// time is this bound, never the agent of a passive "sent by"), and a lower and an upper bound written apart are one
 // window; "on D" after a start verb ("starts on", "began writing on") is
 // the window's start when the question writes its end, and the day D
 // otherwise. A bucket origin ("7-day buckets counted from A") is no
@@ -546,7 +549,7 @@
 // store believed on D" (a day means the end of that day), "believing what
 // we believed at T", "before the correction at T" (T − 1 µs), "the
 // store as it was at T" and "as the archive stood at T" (the record, not
-// the graph); "now",
+// the graph; "as it was before D" is the belief before D began); "now",
 // "currently", "under current belief" or nothing: the store's latest
 // belief. A bare "as of T" is a valid time, not a belief time. A
 // closing "including anything recovered since" (or "with everything

@@ -470,7 +470,9 @@ func (x *extractor) options(in *intent, r *Reading) string {
 			if concept(t.low) != cSend {
 				continue
 			}
-			if n := x.tok(k + 1); n.low == "by" && !x.isNodeAt(k+2) {
+			// "sent by the end of D": "by" before a time is a deadline,
+			// not the agent of a passive.
+			if n := x.tok(k + 1); n.low == "by" && !x.isNodeAt(k+2) && !x.tok(k+2).used {
 				passive = true
 			} else {
 				active = true
@@ -515,6 +517,8 @@ func (x *extractor) options(in *intent, r *Reading) string {
 			r.Options["direction"] = map[bool]string{true: "dst", false: "src"}[cue == "dst"]
 		case recv && !send:
 			r.Options["direction"] = map[bool]string{true: "src", false: "dst"}[cue == "src"]
+		case !send && !recv && cue != "" && strings.HasPrefix(in.name, "partner-threshold"):
+			r.Options["direction"] = cue // "more than 20 ratings from n35"
 		case !send && !recv && in.name == "node-event-count":
 			dir, prob := x.bareDirection(x.s.nodes[0].i)
 			if prob != "" {
