@@ -82,10 +82,44 @@ func (x *extractor) pairGive() string {
 func (x *extractor) passiveSend() string {
 	for i, t := range x.toks {
 		verb := concept(t.low) == cSend || x.isRelType(t.low) && strings.HasSuffix(t.low, "ed") // "was trusted" on TRUST
-		if t.kind != tWord || !verb || !beForms[x.tok(i-1).low] || x.isNodeTok(i-2) {
+		if t.kind != tWord || !verb {
 			continue
 		}
-		return x.span(i-1, i+1)
+		if beForms[x.tok(i-1).low] && !x.isNodeTok(i-2) {
+			return x.span(i-1, i+1)
+		}
+		// "the most-rated account": a participle after "most" names
+		// those the events went to.
+		if participle := strings.HasSuffix(t.low, "ed") || t.low == "sent" || t.low == "written"; participle &&
+			(x.tok(i-1).low == "most" || x.tok(i-1).text == "-" && x.tok(i-2).low == "most") {
+			return x.tok(i-1-map[bool]int{true: 1}[x.tok(i-1).text == "-"]).text + " " + t.text
+		}
 	}
 	return ""
+}
+
+// pairJoined refuses two nodes joined by "and" or "or" as the subject of
+// a sending or receiving verb ("did n5 and n7 send", "sent by n5 or
+// n7"): they act side by side, and neither is the other's partner.
+// "between n5 and n7" and a verb of exchange name the pair.
+func (x *extractor) pairJoined(send, recv bool) string {
+	a, b := x.s.nodes[0].i, x.s.nodes[1].i
+	if b != a+2 || (x.tok(a+1).low != "and" && x.tok(a+1).low != "or") || x.has(cBetween) || x.has(cEither) || !send && !recv {
+		return ""
+	}
+	if x.tok(a+1).low == "and" && x.exchangeVerb() {
+		return ""
+	}
+	return fmt.Sprintf("%q: each node's own events, or those between them? write \"from %s to %s\" or ask about each", x.span(a, b+1), x.s.nodes[0].written, x.s.nodes[1].written)
+}
+
+// exchangeVerb reports a verb that names both directions ("exchange",
+// "trade").
+func (x *extractor) exchangeVerb() bool {
+	for _, t := range x.toks {
+		if strings.HasPrefix(t.low, "exchang") || strings.HasPrefix(t.low, "trad") || t.low == "swapped" || t.low == "swap" {
+			return true
+		}
+	}
+	return false
 }

@@ -50,7 +50,7 @@
 //     sending verb ("was n5 sent", "n5 has been rated") receives, and the
 //     reading says so (refused when other words make it the sender); a
 //     ranking whose ranked nodes are a passive's subject ("who got rated
-//     the most", "was trusted by the most") is refused. A
+//     the most", "was trusted by the most", "the most-rated") is refused. A
 //     reach question's node written where paths end ("reached n5") is
 //     refused, and so is "more than N hops" (only "no more than" and "at
 //     most" bound a path).
@@ -61,7 +61,9 @@
 //     show, pull up), nouns pointing at the data as a whole (whole,
 //     entire, things, archive, institution), pronouns and free relatives
 //     (whoever; a personal pronoun only after the one node it names: with
-//     two nodes written, or before the node, it is refused), mentions ("@here"), "UTC" beside a time (the default zone
+//     two nodes written, or before the node, it is refused; "to himself"
+//     and a node written again right after "to" or "from" name its
+//     messages to itself, a restriction, and are refused), mentions ("@here"), "UTC" beside a time (the default zone
 //     restated), ", meaning", "that is to say" and "I mean" before a
 //     restatement, "working" before "week" when the window written is
 //     one Monday to Friday,
@@ -123,7 +125,11 @@
 //     n5's contacts" governs the noun n5 owns). "give" and "get" right
 //     after the node are its own act of sending and receiving; in a
 //     count between two nodes "give" after the first is its sending, and
-//     "get" after either, or "give" after the second, is refused.
+//     "get" after either, or "give" after the second, is refused, as are
+//     two nodes joined as one subject ("did n5 and n7 send", "sent by n5
+//     or n7": each one's own events?) unless "between" or a verb of
+//     exchange names the pair. "How many" asked twice is two questions,
+//     and is refused.
 //   - Ranks and exclusions. An ordinal right before a superlative ("the
 //     second-busiest day", "the third most active sender") or "the
 //     runner-up" asks for the row at that rank of a busiest-period or

@@ -545,6 +545,9 @@ func (x *extractor) options(in *intent, r *Reading) string {
 		if prob := x.pairGive(); prob != "" {
 			return prob
 		}
+		if prob := x.pairJoined(send, recv); prob != "" {
+			return prob
+		}
 		if giveVerbs[x.tok(x.s.nodes[0].i+1).low] {
 			r.Options["direction"] = "src" // "did n5 give … n7": n5 sends
 		} else if (send || recv || x.s.nodes[0].cue != "" || x.s.nodes[1].cue != "") && !x.has(cBetween) && !x.has(cEither) {

@@ -39,6 +39,14 @@ func TestMisreadingsRefused(t *testing.T) {
 		{"How many messages did n5 send in the week to 12 May 2004?", collegeEnv},
 		{"How many messages did n5 send around 12 May 2004?", collegeEnv},
 		{"How many messages did n5 send in May 2004 as stored before 2 December 2026?", collegeEnv},
+		{"How many messages did n5 send to himself in May 2004?", collegeEnv},
+		{"how many msgs did n5 write to n5 in may 2004", collegeEnv},
+		{"How many messages did n5 and n7 each send in May 2004?", collegeEnv},
+		{"How many messages did n5 and n7 write together during June 2004?", collegeEnv},
+		{"How many messages were sent by n5 or n7 in May 2004?", collegeEnv},
+		{"most-rated user in May 2004?", collegeEnv},
+		{"Which was the most messaged account of June 2004?", collegeEnv},
+		{"How many messages did n5 send in May 2004, and how many did n7 send to n5?", collegeEnv},
 	} {
 		if r, err := reader.Read(c.q, c.env); err == nil {
 			t.Errorf("%q: read as %s (%s), want a refusal", c.q, r.Intent, r.Line())
@@ -62,6 +70,8 @@ func TestMisreadingsNeighboursRead(t *testing.T) {
 		{"how many accounts did n35 trust in May 2004?", "partner-count", "distinct nodes n35 sent events to", trustEnv},
 		{"Take n5 and n7. How many messages did they exchange in May 2004?", "pair-event-count", "between n5 and n7 (either direction)", collegeEnv},
 		{"For n5: how many messages did he send in May 2004?", "node-event-count", "sent by n5", collegeEnv},
+		{"How many messages did n5 and n7 exchange in May 2004?", "pair-event-count", "between n5 and n7 (either direction)", collegeEnv},
+		{"How many messages were sent between n5 and n7 in May 2004?", "pair-event-count", "between n5 and n7 (either direction)", collegeEnv},
 		{"How many messages did n5 send in May 2004, going by the store as it was before 1 January 2030?", "node-event-count", "belief as of tt 2029-12-31T23:59:59.999999Z", collegeEnv},
 		{"How many messages had n5 sent by the end of 9 May 2004?", "node-event-count", "the number of events sent by n5", collegeEnv},
 		{"how many users had more than 20 messages from n5 in May 2004", "partner-threshold-count", "received more than 20 events from n5", collegeEnv},

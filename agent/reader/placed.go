@@ -16,6 +16,7 @@ func (x *extractor) placedWords() error {
 	x.rankWords()
 	x.exceptNode()
 	x.pronounOfTwo()
+	x.twoCounts()
 	x.thresholdWords()
 	x.pairWords()
 	x.cycleWords()

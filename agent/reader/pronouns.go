@@ -6,7 +6,11 @@ import "fmt"
 // them they name it, and are ignored (vocab.go).
 var personalPronouns = map[string]bool{"he": true, "she": true, "him": true, "his": true, "her": true, "hers": true}
 
-// pronounOfTwo refuses a personal pronoun that does not point back at
+// reflexives after a preposition name the node as its own partner.
+var reflexives = map[string]bool{"himself": true, "herself": true, "itself": true, "themselves": true, "themself": true}
+
+// pronounOfTwo refuses "to himself" and the like (a restriction), and
+// a personal pronoun that does not point back at
 // one node: in a question that names two or more ("Take n5 and n7. How
 // many did he send?") it may be either, and written before the only
 // node ("did he send …? I mean n5") it points forward, where the node's
@@ -19,6 +23,13 @@ func (x *extractor) pronounOfTwo() {
 		first = min(first, n.i)
 	}
 	for i, t := range x.toks {
+		if !t.used && reflexives[t.low] && (srcCue[x.tok(i-1).low] || dstCue[x.tok(i-1).low] || x.tok(i-1).low == "with") {
+			// "sent to himself": the node's messages to itself, which
+			// restricts what is counted.
+			x.mark(cUnsupported, i)
+			x.s.notes = append(x.s.notes, fmt.Sprintf("%q names the node as its own partner", x.span(i-1, i+1)))
+			return
+		}
 		if t.used || t.kind != tWord || !personalPronouns[t.low] {
 			continue
 		}
