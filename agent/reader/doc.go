@@ -61,7 +61,8 @@
 //     show, pull up), nouns pointing at the data as a whole (whole,
 //     entire, things, archive, institution), pronouns and free relatives
 //     (whoever; a personal pronoun only after the one node it names: with
-//     two nodes written, or before the node, it is refused; "to himself"
+//     two nodes written, or before the node, it is refused; "to himself",
+//     "n5 itself included"
 //     and a node written again right after "to" or "from" name its
 //     messages to itself, a restriction, and are refused), mentions ("@here"), "UTC" beside a time (the default zone
 //     restated), ", meaning", "that is to say" and "I mean" before a
@@ -290,7 +291,9 @@
 // "(inclusive)", "both days included") end at the end of B's period, as
 // does "until B" with one ("before B inclusive" is refused), and so
 // does a lone "through B" (from the start of the store); "after D"
-// starts where D ends ("the two weeks after D" too; after an instant,
+// starts where D ends ("the two weeks after D" too, with "the", "in the",
+// "for", "within" or "over" before the length: "two weeks after D"
+// alone may be the day that much later, and is refused; after an instant,
 // the microsecond after it), "since A" and "on
 // or after A" where A starts, both running to the end of the store ("on
 // or before B" runs through B; other joined relations, "by or on D",

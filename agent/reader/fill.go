@@ -83,6 +83,11 @@ func (x *extractor) times() (*timeRead, error) {
 				if d.us == 0 {
 					return nil, fmt.Errorf("%q has no fixed length when it starts on a given day; write where it ends", d.written+" "+x.span(t.w.i-1, t.w.j))
 				}
+				// "three weeks after D" with no "the" or "in the" before it
+				// may be the one day that much later, not the span.
+				if prep == "after" && !x.spanLead(x.lengthStart(d)) {
+					return nil, fmt.Errorf("%q: the span of %s after it, or the time %s later? write \"in the %s after\" or the date", d.written+" "+x.span(t.w.i-1, t.w.j), d.written, d.written, d.written)
+				}
 				// "the two weeks after D" starts when D ends, "the 24
 				// hours after T" at T.
 				s := t.w.start
@@ -177,6 +182,28 @@ func (x *extractor) lengthBefore(t timeSlot) *durSlot {
 		}
 	}
 	return nil
+}
+
+// lengthStart is the first token of a length lengthBefore read (a
+// duration slot, or "the week" before a preposition).
+func (x *extractor) lengthStart(d *durSlot) int {
+	if d.j > d.i {
+		return d.i
+	}
+	return -1
+}
+
+// spanLead reports whether the words before a length at i make it a span:
+// "the", "in the", "for", "within", "over", "during", "throughout", "next".
+func (x *extractor) spanLead(i int) bool {
+	if i < 0 {
+		return true // "the week after D": read with its article
+	}
+	switch x.tok(i - 1).low {
+	case "the", "for", "within", "over", "during", "throughout", "next", "first", "those", "these":
+		return true
+	}
+	return false
 }
 
 func roleOf(in *intent) string {

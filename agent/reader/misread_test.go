@@ -47,6 +47,9 @@ func TestMisreadingsRefused(t *testing.T) {
 		{"most-rated user in May 2004?", collegeEnv},
 		{"Which was the most messaged account of June 2004?", collegeEnv},
 		{"How many messages did n5 send in May 2004, and how many did n7 send to n5?", collegeEnv},
+		{"How many cyclic triangles within an hour in May 2004 among n5's partners, n5 itself included?", collegeEnv},
+		{"How many messages did n5 send two days after 12 May 2004?", collegeEnv},
+		{"how many msgs did n5 send 3 weeks after 3 May 2004", collegeEnv},
 	} {
 		if r, err := reader.Read(c.q, c.env); err == nil {
 			t.Errorf("%q: read as %s (%s), want a refusal", c.q, r.Intent, r.Line())
@@ -70,6 +73,9 @@ func TestMisreadingsNeighboursRead(t *testing.T) {
 		{"how many accounts did n35 trust in May 2004?", "partner-count", "distinct nodes n35 sent events to", trustEnv},
 		{"Take n5 and n7. How many messages did they exchange in May 2004?", "pair-event-count", "between n5 and n7 (either direction)", collegeEnv},
 		{"For n5: how many messages did he send in May 2004?", "node-event-count", "sent by n5", collegeEnv},
+		{"How many messages did n5 send in the two days after 12 May 2004?", "node-event-count", "[2004-05-13T00:00Z, 2004-05-15T00:00Z)", collegeEnv},
+		{"How many messages did n5 send during the 24 hours after 10:00 on 12 May 2004?", "node-event-count", "[2004-05-12T10:00Z, 2004-05-13T10:00Z)", collegeEnv},
+		{"How many cyclic triangles within an hour in May 2004 among n5's partners?", "motif-count-partners", "n5 itself not among them", collegeEnv},
 		{"How many messages did n5 and n7 exchange in May 2004?", "pair-event-count", "between n5 and n7 (either direction)", collegeEnv},
 		{"How many messages were sent between n5 and n7 in May 2004?", "pair-event-count", "between n5 and n7 (either direction)", collegeEnv},
 		{"How many messages did n5 send in May 2004, going by the store as it was before 1 January 2030?", "node-event-count", "belief as of tt 2029-12-31T23:59:59.999999Z", collegeEnv},

@@ -23,9 +23,12 @@ func (x *extractor) pronounOfTwo() {
 		first = min(first, n.i)
 	}
 	for i, t := range x.toks {
-		if !t.used && reflexives[t.low] && (srcCue[x.tok(i-1).low] || dstCue[x.tok(i-1).low] || x.tok(i-1).low == "with") {
+		included := func(w string) bool { return w == "included" || w == "including" || w == "inclusive" || w == "too" }
+		if !t.used && reflexives[t.low] && (srcCue[x.tok(i-1).low] || dstCue[x.tok(i-1).low] || x.tok(i-1).low == "with" ||
+			included(x.tok(i+1).low) || included(x.tok(i-1).low)) {
 			// "sent to himself": the node's messages to itself, which
-			// restricts what is counted.
+			// restricts what is counted; "n5 itself included" puts the
+			// node among nodes that leave it out.
 			x.mark(cUnsupported, i)
 			x.s.notes = append(x.s.notes, fmt.Sprintf("%q names the node as its own partner", x.span(i-1, i+1)))
 			return
