@@ -61,12 +61,12 @@
 //     show, pull up), nouns pointing at the data as a whole (whole,
 //     entire, things, archive, institution), pronouns and free relatives
 //     (whoever; a personal pronoun only after the one node it names: with
-//     two nodes written, or before the node, it is refused; "to himself",
-//     "n5 itself included"
+//     two nodes written, or before the node, it is refused; "to himself"
 //     and a node written again right after "to" or "from" name its
-//     messages to itself, a restriction, and are refused), mentions ("@here"), "UTC" beside a time (the default zone
-//     restated), ", meaning", "that is to say" and "I mean" before a
-//     restatement, "working" before "week" when the window written is
+//     messages to itself, a restriction, and "n5 itself included" puts
+//     it among nodes that leave it out: both are refused), mentions
+//     ("@here"), "UTC" beside a time (the default zone restated),
+//     ", meaning", "that is to say" and "I mean" before a restatement, "working" before "week" when the window written is
 //     one Monday to Friday,
 //     epistemic hedges ("perhaps", "as far as the store knows"), "today"
 //     after a verb of the store's state ("as the archive stands today":
