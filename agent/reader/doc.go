@@ -42,11 +42,15 @@
 //     comparison and thresholds (more, fewer, at least, greater),
 //     aggregates (average, median, sum), conditions (if, only, unless),
 //     ordinals (second, third), calendar cycles outside a cycle question
-//     (Mondays, Mon, weekends) and future time (will, forecast, next).
+//     (Mondays, Mon, weekends), future time (will, forecast, next) and
+//     the first belief ("originally", "initially", "the original data":
+//     no slot reads when the store first held a record).
 //     Direction and role words (from, to, by, sent, received) are read by
 //     the intents, never ignored. A node that is the subject of a passive
 //     sending verb ("was n5 sent", "n5 has been rated") receives, and the
-//     reading says so (refused when other words make it the sender). A
+//     reading says so (refused when other words make it the sender); a
+//     ranking whose ranked nodes are a passive's subject ("who got rated
+//     the most", "was trusted by the most", "the most-rated") is refused. A
 //     reach question's node written where paths end ("reached n5") is
 //     refused, and so is "more than N hops" (only "no more than" and "at
 //     most" bound a path).
@@ -56,9 +60,13 @@
 //     specifically, "appears to", "I gather"), speech-act verbs (tell,
 //     show, pull up), nouns pointing at the data as a whole (whole,
 //     entire, things, archive, institution), pronouns and free relatives
-//     (whoever), mentions ("@here"), "UTC" beside a time (the default zone
-//     restated), ", meaning", "that is to say" and "I mean" before a
-//     restatement, "working" before "week" when the window written is
+//     (whoever; a personal pronoun only after the one node it names: with
+//     two nodes written, or before the node, it is refused; "to himself"
+//     and a node written again right after "to" or "from" name its
+//     messages to itself, a restriction, and "n5 itself included" puts
+//     it among nodes that leave it out: both are refused), mentions
+//     ("@here"), "UTC" beside a time (the default zone restated),
+//     ", meaning", "that is to say" and "I mean" before a restatement, "working" before "week" when the window written is
 //     one Monday to Friday,
 //     epistemic hedges ("perhaps", "as far as the store knows"), "today"
 //     after a verb of the store's state ("as the archive stands today":
@@ -81,8 +89,9 @@
 //     "only that direction"), but only when the question writes it: with
 //     no instant or no two nodes it points elsewhere and is refused.
 //     A period word that no slot read, right before a relation to a time
-//     ("the week after D", "the week beginning D"), bounds the window, so
-//     it is refused rather than let the window run on.
+//     ("the week after D", "the week beginning D", "the week to D"),
+//     bounds the window, so it is refused rather than let the window run
+//     on; so is "around" before a time (near it: no window).
 //   - Everything else is a content word: read through the lexicon, or,
 //     when unknown, a refusal, since an unread content word may restrict
 //     what is counted. A number no slot explains is a refusal too. The
@@ -115,7 +124,13 @@
 //     no direction ("ratings logged for n5": received, or all of n5's?)
 //     and is refused, as is a preposition before a possessive ("from
 //     n5's contacts" governs the noun n5 owns). "give" and "get" right
-//     after the node are its own act of sending and receiving.
+//     after the node are its own act of sending and receiving; in a
+//     count between two nodes "give" after the first is its sending, and
+//     "get" after either, or "give" after the second, is refused, as are
+//     two nodes joined as one subject ("did n5 and n7 send", "sent by n5
+//     or n7": each one's own events?) unless "between" or a verb of
+//     exchange names the pair. "How many" asked twice is two questions,
+//     and is refused.
 //   - Ranks and exclusions. An ordinal right before a superlative ("the
 //     second-busiest day", "the third most active sender") or "the
 //     runner-up" asks for the row at that rank of a busiest-period or
@@ -132,7 +147,8 @@
 //     ("messages from anyone other than n5", ", excluding n5" at the
 //     end) it may set aside the node's events, not the node, and is
 //     refused, as is a node set aside and written again (then it has
-//     another role too).
+//     another role too), and "apart from" or "aside from" before anything
+//     but a node ("apart from those from n7": events, not a node).
 //   - Thresholds. A lower bound before an event noun ("more than five
 //     messages", "at least 3 ratings", "10 or more e-mails") in a "how
 //     many" question about nodes keeps the nodes whose count of events
@@ -142,7 +158,9 @@
 //     include N. The counted nodes are the senders or the recipients as
 //     the verb says (the subject of a passive "were sent" receives; with
 //     neither it is refused), and with a node named, the count is of
-//     events to or from that node. A bound written again must agree
+//     events to or from that node, as "to" or "from" before it says (with
+//     neither, "which of n5's contacts sent more than …", the verb may be
+//     the counted nodes' own, and it is refused). A bound written again must agree
 //     ("strictly more than five", "exactly five does not count" after
 //     "more than five"); upper bounds ("fewer than", "at most": a node
 //     with no events has no row) and a period word beside the bound ("a
@@ -273,7 +291,9 @@
 // "(inclusive)", "both days included") end at the end of B's period, as
 // does "until B" with one ("before B inclusive" is refused), and so
 // does a lone "through B" (from the start of the store); "after D"
-// starts where D ends ("the two weeks after D" too; after an instant,
+// starts where D ends ("the two weeks after D" too, with "the", "in the",
+// "for", "within" or "over" before the length: "two weeks after D"
+// alone may be the day that much later, and is refused; after an instant,
 // the microsecond after it), "since A" and "on
 // or after A" where A starts, both running to the end of the store ("on
 // or before B" runs through B; other joined relations, "by or on D",
@@ -367,7 +387,9 @@
 // "until" and "up to" and is refused after "through"; "(that instant
 // included)" agrees with a start. A pure bound ("since A", "until B",
 // "by the end of B") restricts the window beside it to their
-// intersection, and a lower and an upper bound written apart are one
+// intersection (one past every valid time of the store cuts nothing and
+// may be a belief time written without its word: refused; "by" before a
+// time is this bound, never the agent of a passive "sent by"), and a lower and an upper bound written apart are one
 // window; "on D" after a start verb ("starts on", "began writing on") is
 // the window's start when the question writes its end, and the day D
 // otherwise. A bucket origin ("7-day buckets counted from A") is no
@@ -536,7 +558,7 @@
 // store believed on D" (a day means the end of that day), "believing what
 // we believed at T", "before the correction at T" (T − 1 µs), "the
 // store as it was at T" and "as the archive stood at T" (the record, not
-// the graph); "now",
+// the graph; "as it was before D" is the belief before D began); "now",
 // "currently", "under current belief" or nothing: the store's latest
 // belief. A bare "as of T" is a valid time, not a belief time. A
 // closing "including anything recovered since" (or "with everything

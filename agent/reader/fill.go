@@ -83,6 +83,11 @@ func (x *extractor) times() (*timeRead, error) {
 				if d.us == 0 {
 					return nil, fmt.Errorf("%q has no fixed length when it starts on a given day; write where it ends", d.written+" "+x.span(t.w.i-1, t.w.j))
 				}
+				// "three weeks after D" with no "the" or "in the" before it
+				// may be the one day that much later, not the span.
+				if prep == "after" && !x.spanLead(x.lengthStart(d)) {
+					return nil, fmt.Errorf("%q: the span of %s after it, or the time %s later? write \"in the %s after\" or the date", d.written+" "+x.span(t.w.i-1, t.w.j), d.written, d.written, d.written)
+				}
 				// "the two weeks after D" starts when D ends, "the 24
 				// hours after T" at T.
 				s := t.w.start
@@ -470,7 +475,9 @@ func (x *extractor) options(in *intent, r *Reading) string {
 			if concept(t.low) != cSend {
 				continue
 			}
-			if n := x.tok(k + 1); n.low == "by" && !x.isNodeAt(k+2) {
+			// "sent by the end of D": "by" before a time is a deadline,
+			// not the agent of a passive.
+			if n := x.tok(k + 1); n.low == "by" && !x.isNodeAt(k+2) && !x.tok(k+2).used {
 				passive = true
 			} else {
 				active = true
@@ -515,6 +522,8 @@ func (x *extractor) options(in *intent, r *Reading) string {
 			r.Options["direction"] = map[bool]string{true: "dst", false: "src"}[cue == "dst"]
 		case recv && !send:
 			r.Options["direction"] = map[bool]string{true: "src", false: "dst"}[cue == "src"]
+		case !send && !recv && cue != "" && strings.HasPrefix(in.name, "partner-threshold"):
+			r.Options["direction"] = cue // "more than 20 ratings from n35"
 		case !send && !recv && in.name == "node-event-count":
 			dir, prob := x.bareDirection(x.s.nodes[0].i)
 			if prob != "" {
@@ -538,12 +547,23 @@ func (x *extractor) options(in *intent, r *Reading) string {
 			return "sent or received? the question names neither"
 		}
 	case "pair-event-count":
-		if (send || recv || x.s.nodes[0].cue != "" || x.s.nodes[1].cue != "") && !x.has(cBetween) && !x.has(cEither) {
+		if prob := x.pairGive(); prob != "" {
+			return prob
+		}
+		if prob := x.pairJoined(send, recv); prob != "" {
+			return prob
+		}
+		if giveVerbs[x.tok(x.s.nodes[0].i+1).low] {
+			r.Options["direction"] = "src" // "did n5 give … n7": n5 sends
+		} else if (send || recv || x.s.nodes[0].cue != "" || x.s.nodes[1].cue != "") && !x.has(cBetween) && !x.has(cEither) {
 			r.Options["direction"] = "src"
 		} else {
 			r.Options["direction"] = "either"
 		}
 	case "top-nodes", "top-nodes-except":
+		if w := x.passiveSend(); w != "" {
+			return fmt.Sprintf("sent or received? %q is passive: its subject receives; write \"received the most\" or \"sent the most\"", w)
+		}
 		switch {
 		case x.has(cPartner) || x.has(cDistinct):
 			r.Options["by"] = "partners"

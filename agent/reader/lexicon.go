@@ -188,7 +188,8 @@ func init() {
 	addWords(cUnsupported, "average mean median longest shortest fastest slowest least fewest fewer less more than greater smaller "+
 		"percentile centrality central influential important pagerank betweenness cluster clustering community communities "+
 		"predict forecast will tomorrow yesterday today ago next delete insert update create "+
-		"sum minimum maximum min max longer shorter always if why how")
+		"sum minimum maximum min max longer shorter always if why how "+
+		"original originally initial initially")
 	// Filler: words that carry no intent of their own here.
 	for _, w := range strings.Fields(`a an the of in on at to from by for with and or but as into onto within inside over during throughout
 		across along via using use used through thru than then that this these those there here it its it's they them their

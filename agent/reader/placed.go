@@ -15,6 +15,8 @@ func (x *extractor) placedWords() error {
 	x.motifSets()
 	x.rankWords()
 	x.exceptNode()
+	x.pronounOfTwo()
+	x.twoCounts()
 	x.thresholdWords()
 	x.pairWords()
 	x.cycleWords()

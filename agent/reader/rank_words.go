@@ -171,6 +171,12 @@ func (x *extractor) exceptNode() {
 		}
 		k := x.exceptAt(i)
 		if k < 0 {
+			if (t.low == "apart" || t.low == "aside") && x.tok(i+1).low == "from" {
+				// "apart from those from n7": what is set aside is not a
+				// node, and may be events of the count.
+				x.mark(cUnsupported, i)
+				x.s.notes = append(x.s.notes, fmt.Sprintf("%q sets aside something other than a node", x.span(i, i+2)))
+			}
 			continue
 		}
 		closed := x.tok(k+1).text == ","

@@ -295,9 +295,14 @@ func (x *extractor) concepts() error {
 			// slot read, right before a relation to a time, bounds the
 			// window that relation opens; unread, the window would run on.
 			if c == cPeriod {
-				if rel := x.tok(i + 1).low; periodRelation[rel] && x.tok(i+2).used && !x.namedLength(i, rel) {
+				if rel := x.tok(i + 1).low; periodRelation[rel] && x.tok(i+2).used && !x.isNodeTok(i+2) && !x.namedLength(i, rel) {
 					return &Refusal{Problem: fmt.Sprintf("I cannot read a window written as %q a time; write it as \"from A to B\"", x.span(i, i+2)), Missing: []string{"time"}}
 				}
+			}
+			// "around 12 May": a time near the one written, which no
+			// window reads.
+			if c == cAround && t.low == "around" && x.tok(i+1).used && !x.isNodeTok(i+1) {
+				return &Refusal{Problem: fmt.Sprintf("%q a time is no window I can read; write it as \"from A to B\"", t.text), Missing: []string{"time"}}
 			}
 			if c != "" {
 				x.mark(c, i)
@@ -340,7 +345,8 @@ var getForms = map[string]bool{"get": true, "gets": true, "got": true, "gotten":
 // periodRelation are the words that relate a period to a time ("the week
 // after D", "the week beginning D"): the period then bounds the window.
 var periodRelation = map[string]bool{"after": true, "before": true, "following": true, "preceding": true,
-	"beginning": true, "starting": true, "commencing": true, "ending": true, "since": true}
+	"beginning": true, "starting": true, "commencing": true, "ending": true, "since": true,
+	"to": true, "until": true, "till": true, "through": true, "thru": true}
 
 // nodeAt reports whether a node of the question is written at token i.
 func (x *extractor) nodeAt(i int) bool {

@@ -82,6 +82,10 @@ func (x *extractor) beliefAt(i int) (int, error) {
 				return i, nil
 			}
 			tt := w.start
+			// "as it was before 1 May": the belief before that day began.
+			if p, _ := x.prevWord(k); p == "before" && k > i+1 {
+				before = true
+			}
 			if before {
 				tt = w.start - 1
 			} else if w.prec != PrecInstant {

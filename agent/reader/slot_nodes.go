@@ -1,6 +1,7 @@
 package reader
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 )
@@ -37,6 +38,13 @@ func (x *extractor) addNode(written, uid string, i int) {
 	}
 	for _, n := range x.s.nodes {
 		if n.written == written {
+			// "did n5 send to n5": written again in the same clause, right
+			// after "to" or "from", the node is its own partner (a message
+			// to itself), which no count of the node's events reads.
+			if p, _ := x.prevWord(i); (p == "to" || p == "from") && i-n.i <= 4 && !x.punctBetween(n.i, i) {
+				x.mark(cUnsupported, i)
+				x.s.notes = append(x.s.notes, fmt.Sprintf("%s is written again after %q: its messages to itself?", written, p))
+			}
 			return
 		}
 	}
@@ -60,4 +68,14 @@ func (x *extractor) addNode(written, uid string, i int) {
 		cue = "dst"
 	}
 	x.s.nodes = append(x.s.nodes, nodeSlot{written: written, uid: uid, cue: cue, i: i})
+}
+
+// punctBetween reports a punctuation token strictly between a and b.
+func (x *extractor) punctBetween(a, b int) bool {
+	for k := a + 1; k < b; k++ {
+		if x.tok(k).kind == tPunct {
+			return true
+		}
+	}
+	return false
 }

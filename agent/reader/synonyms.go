@@ -30,7 +30,7 @@ var synonyms = map[string]string{
 	cEvent:      "mail mails email emails e-mail e-mails netmail interaction message trade trades traded trading", // trade v.4, "exchange"
 	// Filler: the synonyms of "start" (v.5, "bring into being"), a word
 	// that carries no concept of its own here.
-	"": "initiate initiates initiated initiating originate originates originated",
+	"": "initiate initiates initiated initiating originate originates originated originating",
 }
 
 // synonymPhrases are the reviewed multi-word lemmas of the same synsets

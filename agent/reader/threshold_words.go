@@ -220,6 +220,11 @@ func (x *extractor) thresholdOptions(in *intent, r *Reading) string {
 	r.Options["over"] = fmt.Sprint(x.s.threshold.n)
 	r.Options["over_cmp"] = x.s.threshold.cmp
 	if in.name != "threshold-count" && in.name != "threshold-nodes" {
+		// "which of n5's contacts sent more than …": with no "to" or
+		// "from" before the node, the verb may be the counted nodes' own.
+		if len(x.s.nodes) == 1 && x.s.nodes[0].cue == "" {
+			return fmt.Sprintf("sent to or received from %s? write \"to %s\" or \"from %s\" beside the bound", x.s.nodes[0].written, x.s.nodes[0].written, x.s.nodes[0].written)
+		}
 		return ""
 	}
 	send, recv := x.has(cSend) || x.has(cSenders), x.has(cReceive) || x.has(cRecipients)

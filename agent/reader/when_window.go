@@ -295,6 +295,12 @@ func (x *extractor) settleWindows(out *timeRead) (*timeRead, error) {
 		}
 		lower, upper := 0, 0
 		for _, b := range bounds {
+			// "in May 2004 as stored before 2 December 2026": a bound
+			// beside a window, past every valid time of the store, cuts
+			// nothing and may be a belief time written without its word.
+			if len(full) == 1 && (strings.HasPrefix(b.Written, fromStoreStart) && b.End > x.hi || strings.HasSuffix(b.Written, toStoreEnd) && b.Start < x.lo) {
+				return nil, fmt.Errorf("%q lies outside the store's valid times and cuts nothing from %q; if it is a belief time, write \"as of\" before it", strings.TrimSuffix(strings.TrimPrefix(b.Written, fromStoreStart), toStoreEnd), w.Written)
+			}
 			if strings.HasSuffix(b.Written, toStoreEnd) {
 				lower++
 				if b.Start > w.Start {
