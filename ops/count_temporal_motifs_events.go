@@ -105,25 +105,20 @@ func motifCollect(c *Call) (*motifEvents, error) {
 				ev.local = append(ev.local, id)
 			}
 		}
-		for ls, id := range ev.local {
-			out := r.Out(id)
-			lo, _ := slices.BinarySearchFunc(out, w.Start, func(v uint32, t int64) int { return cmp.Compare(r.Valid(v).Start, t) })
-			if err := c.Work(int64(len(out)-lo) + 1); err != nil {
-				return nil, err
+		ids := slices.Clone(ev.local)
+		slices.Sort(ids)
+		h := hot(r)
+		vs, read := h.EdgesWithin(ids, w)
+		if err := c.Work(int64(read + len(ids))); err != nil {
+			return nil, err
+		}
+		for _, v := range vs {
+			if r.Continues(v) {
+				continue
 			}
-			for _, v := range out[lo:] {
-				t := r.Valid(v).Start
-				if t >= w.End {
-					break
-				}
-				ld, ok := localOf[r.Dst(v)]
-				if !ok || r.Continues(v) {
-					continue
-				}
-				ev.total++
-				if ld != int32(ls) {
-					raw = append(raw, motifRaw{t: t, v: v, src: int32(ls), dst: ld})
-				}
+			ev.total++
+			if ls, ld := localOf[r.Src(v)], localOf[r.Dst(v)]; ls != ld {
+				raw = append(raw, motifRaw{t: r.Valid(v).Start, v: v, src: ls, dst: ld})
 			}
 		}
 	} else {
