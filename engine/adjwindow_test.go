@@ -4,7 +4,6 @@ import (
 	"slices"
 	"testing"
 
-	bt "github.com/tgms-go/tgms/bitemporal"
 	"pgregory.net/rapid"
 )
 
@@ -15,21 +14,7 @@ import (
 // with corrections and retractions read at random belief times.
 func TestAdjOverlappingMatchesFilter(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
-		b := newBoth()
-		usedKeys = nil
-		for range rapid.IntRange(1, 12).Draw(t, "batches") {
-			ops := make([]bt.Op, rapid.IntRange(1, 4).Draw(t, "ops"))
-			for i := range ops {
-				ops[i] = genOp(t, b.eng.Batches())
-			}
-			_ = b.write(t, ops)
-			for _, op := range ops {
-				if op.Kind == bt.OpAssertEdge {
-					usedKeys = append(usedKeys, op.Edge)
-				}
-			}
-		}
-		r := b.eng.Reader(rapid.Int64Range(0, b.tt+5).Draw(t, "asOf"))
+		_, r := randomHistory(t)
 		iv := genInterval(t, "window")
 		at := genTime(t, "at")
 		filter := func(list []uint32) []uint32 {

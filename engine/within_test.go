@@ -17,21 +17,7 @@ import (
 // histories with corrections and retractions read at random belief times.
 func TestEdgesWithinMatchesScan(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
-		b := newBoth()
-		usedKeys = nil
-		for range rapid.IntRange(1, 12).Draw(t, "batches") {
-			ops := make([]bt.Op, rapid.IntRange(1, 4).Draw(t, "ops"))
-			for i := range ops {
-				ops[i] = genOp(t, b.eng.Batches())
-			}
-			_ = b.write(t, ops)
-			for _, op := range ops {
-				if op.Kind == bt.OpAssertEdge {
-					usedKeys = append(usedKeys, op.Edge)
-				}
-			}
-		}
-		r := b.eng.Reader(rapid.Int64Range(0, b.tt+5).Draw(t, "asOf"))
+		b, r := randomHistory(t)
 		iv := genInterval(t, "window")
 		if rapid.Bool().Draw(t, "storeBounds") { // the window of every start, or one short of it
 			iv = bt.Interval{Start: b.eng.vtMin + rapid.Int64Range(0, 1).Draw(t, "lo"), End: b.eng.maxStart + rapid.Int64Range(0, 1).Draw(t, "hi")}
