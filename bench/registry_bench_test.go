@@ -16,16 +16,7 @@ import (
 // 20,000-event synthetic store; with -cpuprofile it profiles the queries
 // picked by -bench (e.g. -bench 'Registry/resolve').
 func BenchmarkRegistry(b *testing.B) {
-	var db *tgms.DB
-	if dir := os.Getenv("TGMS_BENCH_STORE"); dir != "" {
-		var err error
-		if db, err = tgms.Open(dir, &tgms.Options{ReadOnly: true}); err != nil {
-			b.Fatal(err)
-		}
-		defer db.Close()
-	} else {
-		db = synthStore(b, 20_000, 1)
-	}
+	db := registryStore(b)
 	qs, err := Registry(db)
 	if err != nil {
 		b.Fatal(err)
@@ -50,4 +41,19 @@ func BenchmarkRegistry(b *testing.B) {
 			b.ReportMetric(float64(answerSize(env.Result)), "answer")
 		})
 	}
+}
+
+// registryStore is the store at $TGMS_BENCH_STORE, opened read-only and
+// closed when b ends, or else a 20,000-event synthetic store.
+func registryStore(b *testing.B) *tgms.DB {
+	dir := os.Getenv("TGMS_BENCH_STORE")
+	if dir == "" {
+		return synthStore(b, 20_000, 1)
+	}
+	db, err := tgms.Open(dir, &tgms.Options{ReadOnly: true})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { db.Close() })
+	return db
 }

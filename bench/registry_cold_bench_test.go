@@ -2,10 +2,8 @@ package bench
 
 import (
 	"context"
-	"os"
 	"testing"
 
-	"github.com/tgms-go/tgms"
 	"github.com/tgms-go/tgms/ops"
 )
 
@@ -19,16 +17,7 @@ const evictBytes = 64 << 20
 // of the cache misses the three-system table's cold column measures, in
 // ns/op (a harsher eviction than a peer's run: nothing stays cached).
 func BenchmarkRegistryCold(b *testing.B) {
-	var db *tgms.DB
-	if dir := os.Getenv("TGMS_BENCH_STORE"); dir != "" {
-		var err error
-		if db, err = tgms.Open(dir, &tgms.Options{ReadOnly: true}); err != nil {
-			b.Fatal(err)
-		}
-		defer db.Close()
-	} else {
-		db = synthStore(b, 20_000, 1)
-	}
+	db := registryStore(b)
 	qs, err := Registry(db)
 	if err != nil {
 		b.Fatal(err)
